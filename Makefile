@@ -1,0 +1,139 @@
+# fronts — build, test, demo, bench, install.
+# Every dependency is found with pkg-config; see DEPS below for the Debian
+# packages that provide them.
+
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+BINDIR    = $(PREFIX)/bin
+SHAREDIR  = $(PREFIX)/share/fronts
+MANDIR    = $(PREFIX)/share/man/man1
+
+VERSION  := 0.1.0
+BUILD    ?= build
+
+PKGS      = ncursesw python3-embed libcurl libcjson readline libseccomp libutf8proc libcrypto
+TEST_PKGS = cmocka
+
+# Debian packages needed to build and test (installed by `make deps` as root).
+DEPS = build-essential pkg-config libncurses-dev libpython3-dev python3 \
+       libcurl4-openssl-dev libcjson-dev libreadline-dev libcmocka-dev \
+       libseccomp-dev libutf8proc-dev libssl-dev tmux clang \
+       libclang-rt-14-dev
+
+# pkg-config with a clean fallback for packages that ship no .pc file.
+pc_cflags = $(shell pkg-config --cflags $(1) 2>/dev/null)
+pc_libs   = $(shell pkg-config --libs $(1) 2>/dev/null || echo $(2))
+
+DEP_CFLAGS := $(call pc_cflags,$(PKGS))
+DEP_LIBS   := $(call pc_libs,ncursesw,-lncursesw) \
+              $(call pc_libs,python3-embed,-lpython3.11) \
+              $(call pc_libs,libcurl,-lcurl) \
+              $(call pc_libs,libcjson,-lcjson) \
+              $(call pc_libs,readline,-lreadline) \
+              $(call pc_libs,libseccomp,-lseccomp) \
+              $(call pc_libs,libutf8proc,-lutf8proc) \
+              $(call pc_libs,libcrypto,-lcrypto) \
+              -lpthread -lm
+TEST_LIBS  := $(call pc_libs,cmocka,-lcmocka)
+
+CC      ?= cc
+OPT     ?= -O2 -g
+CFLAGS  ?= $(OPT)
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation \
+           -Isrc -DFRONTS_VERSION='"$(VERSION)"' \
+           -DFRONTS_SHAREDIR='"$(SHAREDIR)"' $(DEP_CFLAGS)
+LDFLAGS ?=
+ASFLAGS  = -Isrc
+
+SRCS     := $(sort $(wildcard src/*/*.c))
+ASMS     := $(sort $(wildcard src/*/*.S))
+OBJS     := $(SRCS:%.c=$(BUILD)/%.o) $(ASMS:%.S=$(BUILD)/%.o)
+MAIN_OBJ := $(BUILD)/src/core/main.o
+LIB_OBJS := $(filter-out $(MAIN_OBJ),$(OBJS))
+LIB      := $(BUILD)/libfronts.a
+BIN      := $(BUILD)/fronts
+
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+BENCH_SRCS := $(sort $(wildcard bench/*.c))
+BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+
+.PHONY: all test unit integration demo bench asan fuzz install uninstall clean deps check-deps
+all: $(BIN)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(ASFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(MAIN_OBJ) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB) $(DEP_LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB) tests/unit/testutil.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(call pc_cflags,$(TEST_PKGS)) $(LDFLAGS) -o $@ $< $(LIB) $(DEP_LIBS) $(TEST_LIBS)
+
+$(BUILD)/bench/%: bench/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(DEP_LIBS)
+
+# The README's test command: unit tests, then integration tests against the
+# real binary (CLI and TUI through tmux).
+test: $(BIN) $(UNIT_BINS)
+	FRONTS_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh tests/run.sh $(UNIT_BINS)
+
+unit: $(UNIT_BINS)
+	FRONTS_BIN=$(abspath $(BIN)) BUILD=$(BUILD) FRONTS_ONLY_UNIT=1 sh tests/run.sh $(UNIT_BINS)
+
+# ASan + UBSan build in its own directory, then the same suite.
+asan:
+	$(MAKE) BUILD=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+		LDFLAGS="-fsanitize=address,undefined" test
+
+# libFuzzer harnesses (clang), each run briefly. FUZZ_SECONDS per harness.
+FUZZ_SECONDS ?= 20
+fuzz: $(LIB_OBJS)
+	@mkdir -p $(BUILD)/fuzz
+	$(MAKE) BUILD=build-fuzz CC=clang OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" build-fuzz/libfronts.a
+	@set -e; for f in $(FUZZ_SRCS); do \
+		n=$$(basename $$f .c); \
+		clang $(CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o build-fuzz/$$n $$f build-fuzz/libfronts.a $(DEP_LIBS); \
+		mkdir -p build-fuzz/corpus-$$n; \
+		build-fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 build-fuzz/corpus-$$n tests/fuzz/seeds/$$n 2>&1 | tail -n 3; \
+	done
+
+bench: $(BIN) $(BENCH_BINS)
+	FRONTS_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh bench/run.sh $(BENCH_BINS)
+
+check-deps:
+	@sh tools/deps.sh check $(DEPS)
+
+deps:
+	@sh tools/deps.sh install $(DEPS)
+
+demo: deps
+	$(MAKE) all
+	@sh tools/demo.sh $(abspath $(BIN))
+
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SHAREDIR)/themes $(DESTDIR)$(MANDIR)
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/fronts
+	install -m 644 themes/*.theme $(DESTDIR)$(SHAREDIR)/themes/
+	install -m 644 man/fronts.1 $(DESTDIR)$(MANDIR)/fronts.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/fronts $(DESTDIR)$(MANDIR)/fronts.1
+	rm -rf $(DESTDIR)$(SHAREDIR)
+
+clean:
+	rm -rf build build-asan build-fuzz
+
+-include $(OBJS:.o=.d)

@@ -1,0 +1,172 @@
+/*
+ * cli — fronts' command table, global options and error reporting.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/cli.h"
+
+const struct cmd cli_commands[] = {
+	{ "init", "scaffold a project from the bundled demo",
+	  "DIR", cmd_init, false },
+	{ "synth", "ask a language model to write the world model",
+	  "[-C DIR] [--provider P] [--llm-model M] [--record] [--rounds N] [-o FILE]",
+	  cmd_synth, false },
+	{ "gate", "check a world model's source with the AST gate",
+	  "FILE [--json]", cmd_gate, false },
+	{ "approve", "review and approve the world model's exact bytes",
+	  "[-C DIR] [--model FILE] [--yes]", cmd_approve, false },
+	{ "validate", "check the model's conformance and calibration",
+	  "[-C DIR] [--model FILE] [--json]", cmd_validate, false },
+	{ "drafts", "each draft's length per front against its limit",
+	  "[-C DIR] [--json]", cmd_drafts, false },
+	{ "plan", "search for the best posting plan",
+	  "[-C DIR] [--model FILE] [--iterations N | --seconds S] [--workers N]\n"
+	  "               [--isolation process|thread] [--seed N] [--call-timeout-ms MS]\n"
+	  "               [--json] [-o PLAN.json]", cmd_plan, false },
+	{ "publish", "publish a plan's posts, one keypress each (dry run unless --live)",
+	  "PLAN.json [-C DIR] [--live] [--now]", cmd_publish, false },
+	{ "ledger", "list or settle the publish ledger",
+	  "[-C DIR] | resolve ID --sent URL|--failed [-C DIR]", cmd_ledger, false },
+	{ "tui", "the interactive planner (also: fronts alone on a terminal)",
+	  "[-C DIR] [--live] [--theme NAME]", cmd_tui, false },
+	{ "__worker", "sandbox worker (internal)", "", cmd_worker, true },
+	{ NULL, NULL, NULL, NULL, false }
+};
+
+static const struct cmd *
+cli_find(const char *name)
+{
+	const struct cmd *c;
+
+	for (c = cli_commands; c->name != NULL; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+static void
+cli_print_help(FILE *f)
+{
+	const struct cmd *c;
+
+	fprintf(f, "usage: fronts [-C DIR] COMMAND [OPTIONS]\n"
+	    "       fronts --help | --version\n\n"
+	    "fronts plans social-media posting across several accounts.\n\n"
+	    "commands:\n");
+	for (c = cli_commands; c->name != NULL; c++)
+		if (!c->hidden)
+			fprintf(f, "  %-9s %s\n", c->name, c->summary);
+	fprintf(f, "\nexit codes: 0 ok, 1 error, 2 usage, 3 refused (gate, approval,\n"
+	    "legality), 4 model timed out, was killed or crashed, 5 provider or\n"
+	    "network failure. `fronts COMMAND --help` shows a command's options.\n");
+}
+
+static void
+cli_print_cmd_help(FILE *f, const struct cmd *c)
+{
+	fprintf(f, "usage: fronts %s %s\n\n%s\n", c->name, c->usage, c->summary);
+}
+
+int
+cli_usage_error(const char *name, const char *fmt, ...)
+{
+	const struct cmd *c = cli_find(name);
+	va_list ap;
+
+	fprintf(stderr, "fronts %s: ", name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (c != NULL)
+		fprintf(stderr, "usage: fronts %s %s\n", c->name, c->usage);
+	return EXIT_USAGE;
+}
+
+int
+cli_report(const char *name, const struct error *err)
+{
+	fprintf(stderr, "fronts %s: %s\n", name,
+	    err->msg[0] != '\0' ? err->msg : "failed");
+	return err->code != 0 ? err->code : EXIT_ERROR;
+}
+
+const char *
+cli_self_path(void)
+{
+	static char path[PATH_MAX];
+	ssize_t n;
+
+	if (path[0] != '\0')
+		return path;
+	n = readlink("/proc/self/exe", path, sizeof path - 1);
+	if (n <= 0)
+		return NULL;
+	path[n] = '\0';
+	return path;
+}
+
+static bool
+cli_wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return true;
+	}
+	return false;
+}
+
+int
+cli_main(int argc, char **argv)
+{
+	struct cli cli = { ".", argv[0] };
+	const struct cmd *c;
+	int i = 1;
+
+	while (i < argc && argv[i][0] == '-') {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			cli_print_help(stdout);
+			return EXIT_OK;
+		}
+		if (strcmp(argv[i], "--version") == 0) {
+			printf("fronts %s\n", FRONTS_VERSION);
+			return EXIT_OK;
+		}
+		if (strcmp(argv[i], "-C") == 0 && i + 1 < argc) {
+			cli.dir = argv[i + 1];
+			i += 2;
+			continue;
+		}
+		fprintf(stderr, "fronts: unknown option %s\n", argv[i]);
+		cli_print_help(stderr);
+		return EXIT_USAGE;
+	}
+	if (i == argc) {
+		/* `fronts` alone on a terminal opens the TUI. */
+		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
+			return cmd_tui(&cli, 1, (char *[]){ "tui", NULL });
+		cli_print_help(stderr);
+		return EXIT_USAGE;
+	}
+	if ((c = cli_find(argv[i])) == NULL) {
+		fprintf(stderr, "fronts: unknown command '%s'\n", argv[i]);
+		cli_print_help(stderr);
+		return EXIT_USAGE;
+	}
+	if (!c->hidden && cli_wants_help(argc - i, argv + i)) {
+		cli_print_cmd_help(stdout, c);
+		return EXIT_OK;
+	}
+	optind = 0;	/* each command runs its own getopt_long */
+	return c->run(&cli, argc - i, argv + i);
+}

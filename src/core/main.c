@@ -1,0 +1,10 @@
+/*
+ * main — fronts' entry point; everything else starts in cli_main().
+ */
+#include "core/cli.h"
+
+int
+main(int argc, char **argv)
+{
+	return cli_main(argc, argv);
+}

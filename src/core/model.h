@@ -1,0 +1,73 @@
+/*
+ * model — the world model as the planner sees it: an opaque object behind
+ * a table of operations. The sandbox implements it with the operator's
+ * Python (src/sandbox/wmodel.c); tests implement it in C.
+ *
+ * Actions are plain C values: indices into project.drafts and
+ * project.fronts. The implementation converts the model's tuples and drops
+ * (and counts) every proposal that is not a well-formed action on known
+ * ids; the planner's legality engine does the rest.
+ */
+#ifndef FRONTS_MODEL_H
+#define FRONTS_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum action_kind { ACTION_WAIT = 0, ACTION_POST = 1 };
+
+struct action {
+	uint16_t	kind;	/* enum action_kind */
+	uint16_t	front;	/* ACTION_POST only */
+	uint32_t	draft;	/* ACTION_POST only */
+};
+
+static inline bool
+action_equal(const struct action *a, const struct action *b)
+{
+	return a->kind == b->kind && (a->kind == ACTION_WAIT ||
+	    (a->front == b->front && a->draft == b->draft));
+}
+
+typedef struct model_state model_state;	/* owned by the implementation */
+
+/* Return codes of every operation. */
+enum model_rc {
+	MODEL_OK = 0,
+	MODEL_RAISED = -1,	/* the model raised; see last_error */
+	MODEL_TIMEOUT = -2,	/* the guard interrupted an overrunning call */
+	MODEL_BADTYPE = -3	/* returned something of the wrong type */
+};
+
+struct model_error {
+	char	type[64];	/* "ZeroDivisionError" */
+	char	message[256];
+	int	line;		/* line in model.py, 0 if unknown */
+	char	function[32];	/* "apply" */
+};
+
+struct model_ops {
+	/* Seeds the rng handed to sample_hidden and apply. */
+	void	(*seed)(void *m, uint64_t seed);
+	/* initial_state(ctx); the present as observed. */
+	int	(*initial_state)(void *m, model_state **out);
+	/* sample_hidden(ctx, rng), or initial_state where the model has none. */
+	int	(*sample_hidden)(void *m, model_state **out);
+	/* legal_actions(state): fills up to max actions. *illegal counts
+	 * proposals dropped for unknown kind, wrong types or unknown ids. */
+	int	(*legal_actions)(void *m, model_state *s, struct action *out,
+		    int max, int *n, int *illegal);
+	/* apply(state, action, rng) -> (next, reward); never mutates s. */
+	int	(*apply)(void *m, model_state *s, const struct action *a,
+		    model_state **next, double *reward);
+	int	(*is_terminal)(void *m, model_state *s, bool *out);
+	/* value(state); NULL pointer where the model defines none. */
+	int	(*value)(void *m, model_state *s, double *out);
+	void	(*state_free)(void *m, model_state *s);
+	/* The error behind the last MODEL_RAISED / MODEL_TIMEOUT / MODEL_BADTYPE. */
+	const struct model_error *(*last_error)(void *m);
+	/* Does the model define value()? */
+	bool	(*has_value)(void *m);
+};
+
+#endif

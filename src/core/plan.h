@@ -1,0 +1,70 @@
+/*
+ * plan — a posting plan: the principal variation of a search as posts with
+ * times, plus the strongest alternatives at each decision and the run's
+ * statistics. Read and written as DESIGN.md's `fronts plan --json` object
+ * (the same object is PLAN.json for `fronts publish`).
+ */
+#ifndef FRONTS_PLAN_H
+#define FRONTS_PLAN_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/model.h"
+#include "core/project.h"
+#include "core/search.h"
+#include "core/util.h"
+
+struct plan_post {
+	int		 slot;
+	time_t		 at;
+	int		 front;		/* index into project.fronts */
+	int		 draft;		/* index into project.drafts */
+	char		*text;		/* owned; may differ from the draft (edited) */
+	double		 expected_reward;
+	double		 ci_lo, ci_hi;
+	uint64_t	 visits;
+};
+
+struct plan_alt {
+	int		decision;	/* index of the plan step it competes with */
+	int		slot;
+	struct action	action;
+	uint64_t	visits;
+	double		mean;
+};
+
+struct plan_stats {
+	uint64_t	iterations;
+	uint64_t	model_calls;
+	uint64_t	illegal_proposals;
+	uint64_t	model_errors;
+	double		seconds;
+	double		model_seconds;
+	int		workers;
+	enum isolation	isolation;
+	uint64_t	seed;
+};
+
+struct plan {
+	struct plan_post	*posts;
+	int			 nposts;
+	struct plan_alt		*alts;
+	int			 nalts;
+	double			 expected_total;
+	struct plan_stats	 stats;
+	char			 model_sha256[65];
+	char			 id[40];	/* stable id: hash of the plan's posts */
+};
+
+void	plan_free(struct plan *);	/* frees the members, not the struct */
+/* DESIGN.md's object. */
+cJSON	*plan_to_json(const struct project *, const struct plan *);
+/* Parses a PLAN.json object against project p; every error names the
+ * field ("plan[2].front: unknown front \"y\""). */
+int	plan_from_json(const struct project *p, const cJSON *json,
+	    struct plan *out, struct error *err);
+
+#endif

@@ -1,0 +1,33 @@
+/*
+ * planner — drives a whole plan: runs the search in N sandbox worker
+ * processes (or in this process with --isolation thread) from a background
+ * thread, merges their trees, and builds the plan, every post of which is
+ * re-checked by this process's own legality engine.
+ *
+ * Used by `fronts plan` and by the TUI; planner_snapshot() is the
+ * thread-safe view the TUI polls.
+ */
+#ifndef FRONTS_PLANNER_H
+#define FRONTS_PLANNER_H
+
+#include <stddef.h>
+
+#include "core/plan.h"
+#include "core/project.h"
+#include "core/search.h"
+#include "core/util.h"
+
+struct planner;
+
+/* Starts planning in a background thread and returns at once. model_src is
+ * the approved model's exact bytes (copied). */
+int	planner_start(const struct project *p, const char *model_src,
+	    size_t model_len, const struct search_params *params,
+	    struct planner **out, struct error *err);
+void	planner_snapshot(struct planner *, struct search_snapshot *);
+void	planner_stop(struct planner *);		/* any thread; returns at once */
+/* Waits for the end; fills the plan (even after a stop) or the error. */
+int	planner_wait(struct planner *, struct plan *out, struct error *err);
+void	planner_free(struct planner *);
+
+#endif

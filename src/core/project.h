@@ -1,0 +1,109 @@
+/*
+ * project — the operator's project directory: fronts.json, rules.md,
+ * history.jsonl and drafts.jsonl, loaded and validated as one unit.
+ *
+ * A struct project owns every string and array below it; project_free()
+ * releases all of it. project_load() either returns a whole project or an
+ * error naming file, line and field: nothing is half-loaded.
+ */
+#ifndef FRONTS_PROJECT_H
+#define FRONTS_PROJECT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/util.h"
+
+#define PROJECT_MAX_FRONTS 64	/* drafts keep a bit mask of fronts */
+
+enum platform {
+	PLATFORM_X,
+	PLATFORM_LINKEDIN,
+	PLATFORM_BLUESKY,
+	PLATFORM_MASTODON,
+	PLATFORM_THREADS,
+	PLATFORM_REDDIT,
+	PLATFORM_COUNT
+};
+
+/* "x", "linkedin", …; -1 for an unknown name. */
+int		 platform_from_name(const char *);
+const char	*platform_name(enum platform);
+
+#define LIMIT_UNSET (-1)
+
+/* Hard limits of one front. Fields are LIMIT_UNSET where limits omits them
+ * (max_length then falls back to the platform default). */
+struct limits {
+	int	max_length;
+	int	max_posts_per_day;
+	int	min_gap_minutes;
+	int	quiet_start;	/* local hour, 0..23 */
+	int	quiet_end;
+	int	max_links;
+	int	max_hashtags;
+};
+
+struct front {
+	char		*id;
+	enum platform	 platform;
+	char		*account;
+	struct limits	 limits;
+	cJSON		*raw;	/* the front's whole object (composio, instance…) */
+};
+
+struct history_post {
+	char	*id;
+	int	 front;		/* index into project.fronts */
+	time_t	 posted_at;
+	char	*posted_at_text;	/* as written in the file */
+	char	*text;
+	char	**topics;
+	int	 ntopics;
+	double	 impressions, likes, reposts, replies, clicks;
+};
+
+struct draft {
+	char		*id;
+	char		*text;
+	char		**topics;
+	int		 ntopics;
+	uint64_t	 front_mask;	/* bit i: may go to project.fronts[i] */
+};
+
+struct project {
+	char			*dir;
+	char			*name;
+	char			*timezone;	/* IANA name */
+	time_t			 start;		/* slot 0 */
+	int			 slot_minutes;
+	int			 horizon_slots;
+	char			*provider_name;
+	char			*provider_model;
+	struct front		*fronts;
+	int			 nfronts;
+	char			*rules;		/* rules.md, whole */
+	struct history_post	*history;
+	int			 nhistory;
+	struct draft		*drafts;
+	int			 ndrafts;
+	char			**warnings;	/* unknown fields and the like */
+	int			 nwarnings;
+};
+
+/* Loads DIR (fronts.json, rules.md, history.jsonl, drafts.jsonl). Sets the
+ * process time zone to the project's (see timeutil.h). */
+int	project_load(const char *dir, struct project **out, struct error *err);
+void	project_free(struct project *);
+
+int	project_front_index(const struct project *, const char *id);
+int	project_draft_index(const struct project *, const char *id);
+/* Start of slot k. */
+time_t	project_slot_time(const struct project *, int slot);
+/* The plain-data ctx of the world-model contract, as JSON (caller frees). */
+cJSON	*project_ctx_json(const struct project *);
+
+#endif

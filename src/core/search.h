@@ -1,0 +1,99 @@
+/*
+ * search — information-set MCTS over a world model (DESIGN.md "Planner").
+ *
+ * One struct search is one tree, driven by one thread, inside one process
+ * (the sandbox worker, or this process with --isolation thread). Trees from
+ * several workers are merged by action path with search_merge().
+ *
+ * search_snapshot() may be called from any thread while search_run() runs:
+ * it copies a small, bounded view (root children, principal variation,
+ * counters) under the search's lock. The TUI and the worker's progress
+ * stream use only this.
+ */
+#ifndef FRONTS_SEARCH_H
+#define FRONTS_SEARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/model.h"
+#include "core/project.h"
+#include "core/util.h"
+
+enum isolation { ISOLATION_PROCESS, ISOLATION_THREAD };
+
+struct search_params {
+	uint64_t	iterations;	/* total over all workers; 0: seconds */
+	double		seconds;	/* budget when iterations == 0 */
+	uint64_t	seed;
+	int		workers;
+	enum isolation	isolation;
+	int		call_timeout_ms;
+	double		uct_c;		/* exploration constant; 0: default */
+};
+
+#define SNAPSHOT_MAX_CHILDREN	64
+#define SNAPSHOT_MAX_PV		256
+
+struct search_edge {
+	struct action	action;
+	int		slot;		/* slot at which the action happens */
+	uint64_t	visits;
+	uint64_t	avail;		/* availability count (ISMCTS) */
+	double		mean;		/* mean return from this edge on */
+	double		reward_mean;	/* mean reward of this step alone */
+	double		ci_lo, ci_hi;	/* 95% interval of reward_mean */
+};
+
+enum search_state {
+	SEARCH_IDLE, SEARCH_RUNNING, SEARCH_DONE, SEARCH_STOPPED, SEARCH_FAILED
+};
+
+struct search_snapshot {
+	enum search_state	state;
+	uint64_t		iterations;
+	uint64_t		model_calls;
+	uint64_t		illegal_proposals;
+	uint64_t		model_errors;
+	uint64_t		nodes;
+	double			elapsed;	/* seconds */
+	double			model_seconds;
+	double			rate;		/* iterations per second */
+	int			workers;
+	int			nroot;
+	struct search_edge	root[SNAPSHOT_MAX_CHILDREN];	/* by visits */
+	int			npv;
+	struct search_edge	pv[SNAPSHOT_MAX_PV];
+	char			error[512];
+};
+
+struct search;
+
+/* A fresh tree for project p. seed_offset separates root-parallel workers
+ * (worker i searches with seed params->seed + i). */
+struct search	*search_new(const struct project *p,
+		    const struct search_params *params, uint64_t seed_offset);
+void		 search_free(struct search *);
+
+/* Called about every interval seconds from inside search_run(). */
+typedef void	 search_progress_fn(void *arg, struct search *);
+void		 search_set_progress(struct search *, search_progress_fn *,
+		    void *arg, double interval);
+
+/* Runs until this tree's share of the budget is spent, search_cancel(), or
+ * the model fails most iterations (EXIT_MODEL). */
+int		 search_run(struct search *, const struct model_ops *,
+		    void *model, struct error *err);
+void		 search_cancel(struct search *);	/* any thread */
+void		 search_snapshot(struct search *, struct search_snapshot *);
+
+/* The tree (or its statistics by action path) as bytes, for merging the
+ * trees of root-parallel workers; search_merge() adds them into `into`. */
+int		 search_export(struct search *, char **buf, size_t *len);
+int		 search_merge(struct search *into, const char *buf, size_t len,
+		    struct error *err);
+
+#endif

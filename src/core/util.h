@@ -1,0 +1,61 @@
+/*
+ * util — small shared helpers: error reporting, allocation that cannot
+ * fail silently, whole-file reads, crash-safe writes and sha256.
+ *
+ * Errors travel as a struct error filled by the function that failed and
+ * returned to the caller; nothing below the CLI prints.
+ */
+#ifndef FRONTS_UTIL_H
+#define FRONTS_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exit codes of DESIGN.md. */
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_ERROR = 1,
+	EXIT_USAGE = 2,
+	EXIT_REFUSED = 3,	/* gate, approval, legality */
+	EXIT_MODEL = 4,		/* model timed out, was killed, or crashed */
+	EXIT_NETWORK = 5	/* provider or network failure */
+};
+
+struct error {
+	int	code;		/* an enum exit_code; 0 while no error */
+	char	msg[1024];
+};
+
+/* Sets err (if not NULL) and returns -1, so callers can `return error_set(...)`. */
+int	error_set(struct error *err, int code, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+/* Prefixes an existing message: "context: old message". Returns -1. */
+int	error_wrap(struct error *err, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+void	*xmalloc(size_t);
+void	*xcalloc(size_t, size_t);
+void	*xrealloc(void *, size_t);
+char	*xstrdup(const char *);
+char	*xstrndup(const char *, size_t);
+int	 xasprintf(char **, const char *, ...) __attribute__((format(printf, 2, 3)));
+
+/* Reads a whole file, NUL-terminated; *len excludes the NUL. */
+int	file_read(const char *path, char **out, size_t *len, struct error *err);
+/* Writes via a temp file in the same directory, fsync, rename, fsync dir. */
+int	file_write_atomic(const char *path, const void *data, size_t len,
+	    struct error *err);
+/* Appends one line (a '\n' is added) and fsyncs before returning. */
+int	file_append_sync(const char *path, const char *line, struct error *err);
+/* mkdir -p for one directory path. */
+int	dir_ensure(const char *path, struct error *err);
+/* "dir/name" in a fresh allocation. */
+char	*path_join(const char *dir, const char *name);
+
+/* sha256 of data as 64 lowercase hex digits plus NUL. */
+void	sha256_hex(const void *data, size_t len, char out[65]);
+
+/* Monotonic seconds, for measuring, never for deciding correctness. */
+double	clock_seconds(void);
+
+#endif

@@ -1,0 +1,56 @@
+/*
+ * worker — the process boundary. The parent re-executes fronts in worker
+ * mode (`fronts __worker`), sends it one job over a pipe, and reads framed
+ * progress snapshots and one result back. The worker gates and loads the
+ * model, then drops privileges (rlimits, no_new_privs, seccomp) before the
+ * first model call; the whole search loop runs inside it.
+ */
+#ifndef FRONTS_WORKER_H
+#define FRONTS_WORKER_H
+
+#include <stddef.h>
+
+#include "core/search.h"
+#include "core/util.h"
+
+enum worker_job_kind {
+	WORKER_JOB_PLAN,	/* search_run(); result: search_export() bytes */
+	WORKER_JOB_VALIDATE,	/* validate_run(); result: the report as JSON */
+	WORKER_JOB_ROLLOUT	/* random rollouts, no tree; result: JSON stats */
+};
+
+struct worker_job {
+	enum worker_job_kind	 kind;
+	const char		*project_dir;
+	const char		*model_src;	/* exact bytes to gate and run */
+	size_t			 model_len;
+	struct search_params	 params;	/* this worker's share */
+	int			 index;		/* seed offset among workers */
+	double			 deadline;	/* seconds of wall time; 0: none */
+	long			 memory_mb;	/* address-space limit; 0: default */
+};
+
+enum worker_event {
+	WORKER_EVENT_NONE,	/* nothing within the timeout */
+	WORKER_EVENT_SNAPSHOT,	/* *snap updated */
+	WORKER_EVENT_RESULT	/* *result (malloc'd, *rlen bytes) is the result */
+};
+
+struct worker;
+
+int	worker_spawn(const struct worker_job *, struct worker **out,
+	    struct error *err);
+/* Waits up to timeout_ms for the next frame. Returns an enum worker_event,
+ * or -1 when the worker died or misbehaved: err (code EXIT_MODEL) says how,
+ * in the operator's words (timeout, memory limit, seccomp with the syscall,
+ * signal, malformed output). */
+int	worker_poll(struct worker *, int timeout_ms,
+	    struct search_snapshot *snap, char **result, size_t *rlen,
+	    struct error *err);
+void	worker_kill(struct worker *);
+void	worker_free(struct worker *);	/* kills and reaps if still running */
+
+/* The child side: `fronts __worker` dispatches here. */
+int	worker_main(int argc, char **argv);
+
+#endif

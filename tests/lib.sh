@@ -1,0 +1,35 @@
+# Helpers for integration tests: source this file, then call check/expect.
+# Each check prints "PASS: name" or "FAIL: name"; tests/run.sh counts them.
+# FRONTS_BIN is the binary under test; TOP is the repository root.
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+FRONTS=${FRONTS_BIN:-$TOP/build/fronts}
+TMPD=$(mktemp -d)
+trap 'rm -rf "$TMPD"' EXIT
+
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1"; [ -n "$2" ] && echo "  $2"; }
+
+# expect_exit NAME CODE CMD... — run CMD, compare its exit status.
+expect_exit() {
+	name=$1; want=$2; shift 2
+	"$@" >"$TMPD/out" 2>"$TMPD/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then pass "$name"
+	else fail "$name" "exit $got, wanted $want; stderr: $(head -c 600 "$TMPD/err")"; fi
+}
+
+# expect_grep NAME PATTERN FILE — FILE contains the extended regex PATTERN.
+expect_grep() {
+	if grep -Eq -- "$2" "$3"; then pass "$1"
+	else fail "$1" "no /$2/ in $3: $(head -c 600 "$3")"; fi
+}
+
+# expect_no_grep NAME PATTERN FILE...
+expect_no_grep() {
+	name=$1; pat=$2; shift 2
+	if grep -rEq -- "$pat" "$@" 2>/dev/null; then fail "$name" "found /$pat/"
+	else pass "$name"; fi
+}
+
+# new_demo DIR — a fresh copy of the demo project.
+new_demo() { rm -rf "$1"; cp -r "$TOP/fixtures/demo" "$1"; rm -rf "$1/.fronts"; }

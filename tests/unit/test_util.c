@@ -1,0 +1,75 @@
+/* Unit tests for util: atomic writes, appends, sha256, errors. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "core/util.h"
+
+static void
+test_sha256_known(void **state)
+{
+	char hex[65];
+
+	sha256_hex("abc", 3, hex);
+	assert_string_equal(hex,
+	    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+static void
+test_atomic_write_roundtrip(void **state)
+{
+	char dir[] = "/tmp/fronts-test-XXXXXX", *path, *data;
+	struct error err = { 0 };
+	size_t len;
+
+	assert_non_null(mkdtemp(dir));
+	path = path_join(dir, "f.txt");
+	assert_int_equal(file_write_atomic(path, "hello", 5, &err), 0);
+	assert_int_equal(file_read(path, &data, &len, &err), 0);
+	assert_int_equal(len, 5);
+	assert_string_equal(data, "hello");
+	free(data);
+	assert_int_equal(file_append_sync(path, "x", &err), 0);
+	assert_int_equal(file_read(path, &data, &len, &err), 0);
+	assert_string_equal(data, "hellox\n");
+	free(data);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
+static void
+test_write_into_missing_dir_fails(void **state)
+{
+	struct error err = { 0 };
+
+	assert_int_equal(file_write_atomic("/nonexistent/dir/f", "x", 1, &err), -1);
+	assert_int_equal(err.code, EXIT_ERROR);
+	assert_non_null(strstr(err.msg, "/nonexistent/dir/f"));
+}
+
+static void
+test_error_wrap(void **state)
+{
+	struct error err = { 0 };
+
+	error_set(&err, EXIT_REFUSED, "inner %d", 7);
+	error_wrap(&err, "outer");
+	assert_string_equal(err.msg, "outer: inner 7");
+	assert_int_equal(err.code, EXIT_REFUSED);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sha256_known),
+		cmocka_unit_test(test_atomic_write_roundtrip),
+		cmocka_unit_test(test_write_into_missing_dir_fails),
+		cmocka_unit_test(test_error_wrap),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

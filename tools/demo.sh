@@ -1,0 +1,19 @@
+#!/bin/sh
+# make demo: the main job on the bundled demo project, offline, no keys.
+# Works on a scratch copy so the bundled project stays pristine.
+set -e
+FRONTS=$1
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+DEMO=${FRONTS_DEMO_DIR:-$TOP/build/demo}
+rm -rf "$DEMO"
+"$FRONTS" init "$DEMO"
+echo "== fronts drafts"
+"$FRONTS" -C "$DEMO" drafts || true
+echo "== fronts gate model.py"
+"$FRONTS" gate "$DEMO/model.py"
+echo "== fronts approve --yes"
+"$FRONTS" -C "$DEMO" approve --yes
+echo "== fronts plan"
+"$FRONTS" -C "$DEMO" plan --iterations 20000 --seed 1 -o "$DEMO/plan.json"
+echo "== fronts publish (dry run)"
+"$FRONTS" -C "$DEMO" publish "$DEMO/plan.json"
