@@ -151,11 +151,34 @@ llm_answer_free(struct llm_answer *a)
 	memset(a, 0, sizeof *a);
 }
 
+static void
+provider_add_message(cJSON *arr, const char *role, const char *content)
+{
+	cJSON *m = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(m, "role", role);
+	cJSON_AddStringToObject(m, "content", content);
+	cJSON_AddItemToArray(arr, m);
+}
+
+cJSON *
+provider_messages(const struct llm_request *req, bool system_first)
+{
+	cJSON *arr = cJSON_CreateArray();
+	int i;
+
+	if (system_first && req->system != NULL)
+		provider_add_message(arr, "system", req->system);
+	for (i = 0; i < req->nmessages; i++)
+		provider_add_message(arr, req->messages[i].role,
+		    req->messages[i].content);
+	return arr;
+}
+
 cJSON *
 provider_canonical(const char *api, const struct llm_request *req)
 {
-	cJSON *c = cJSON_CreateObject(), *msgs, *m;
-	int i;
+	cJSON *c = cJSON_CreateObject();
 
 	/* Fixed key order: the printed form is what gets hashed. */
 	cJSON_AddStringToObject(c, "provider", api);
@@ -163,13 +186,7 @@ provider_canonical(const char *api, const struct llm_request *req)
 	cJSON_AddNumberToObject(c, "max_tokens", req->max_tokens);
 	cJSON_AddStringToObject(c, "system", req->system != NULL ?
 	    req->system : "");
-	msgs = cJSON_AddArrayToObject(c, "messages");
-	for (i = 0; i < req->nmessages; i++) {
-		m = cJSON_CreateObject();
-		cJSON_AddStringToObject(m, "role", req->messages[i].role);
-		cJSON_AddStringToObject(m, "content", req->messages[i].content);
-		cJSON_AddItemToArray(msgs, m);
-	}
+	cJSON_AddItemToObject(c, "messages", provider_messages(req, false));
 	return c;
 }
 

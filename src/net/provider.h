@@ -89,6 +89,9 @@ int	provider_post(const struct provider_options *, const char *service,
 	    const char *extra_name, const char *extra_value, char *body,
 	    int (*parse)(const char *, struct llm_answer *, struct error *),
 	    struct llm_answer *, struct error *);
+/* The messages as a JSON array of {role, content}; with system_first,
+ * the system prompt leads as a "system" message (OpenAI's shape). */
+cJSON	*provider_messages(const struct llm_request *, bool system_first);
 /* $var without a trailing slash, or dflt. Caller frees. */
 char	*provider_base_url(const char *var, const char *dflt);
 

@@ -16,21 +16,14 @@
 static char *
 anthropic_body(const struct llm_request *req)
 {
-	cJSON *b = cJSON_CreateObject(), *msgs, *m;
+	cJSON *b = cJSON_CreateObject();
 	char *s;
-	int i;
 
 	cJSON_AddStringToObject(b, "model", req->model);
 	cJSON_AddNumberToObject(b, "max_tokens", req->max_tokens);
 	if (req->system != NULL)
 		cJSON_AddStringToObject(b, "system", req->system);
-	msgs = cJSON_AddArrayToObject(b, "messages");
-	for (i = 0; i < req->nmessages; i++) {
-		m = cJSON_CreateObject();
-		cJSON_AddStringToObject(m, "role", req->messages[i].role);
-		cJSON_AddStringToObject(m, "content", req->messages[i].content);
-		cJSON_AddItemToArray(msgs, m);
-	}
+	cJSON_AddItemToObject(b, "messages", provider_messages(req, false));
 	s = cJSON_PrintUnformatted(b);
 	cJSON_Delete(b);
 	return s;

@@ -15,25 +15,12 @@
 static char *
 openai_body(const struct llm_request *req)
 {
-	cJSON *b = cJSON_CreateObject(), *msgs, *m;
+	cJSON *b = cJSON_CreateObject();
 	char *s;
-	int i;
 
 	cJSON_AddStringToObject(b, "model", req->model);
 	cJSON_AddNumberToObject(b, "max_completion_tokens", req->max_tokens);
-	msgs = cJSON_AddArrayToObject(b, "messages");
-	if (req->system != NULL) {
-		m = cJSON_CreateObject();
-		cJSON_AddStringToObject(m, "role", "system");
-		cJSON_AddStringToObject(m, "content", req->system);
-		cJSON_AddItemToArray(msgs, m);
-	}
-	for (i = 0; i < req->nmessages; i++) {
-		m = cJSON_CreateObject();
-		cJSON_AddStringToObject(m, "role", req->messages[i].role);
-		cJSON_AddStringToObject(m, "content", req->messages[i].content);
-		cJSON_AddItemToArray(msgs, m);
-	}
+	cJSON_AddItemToObject(b, "messages", provider_messages(req, true));
 	s = cJSON_PrintUnformatted(b);
 	cJSON_Delete(b);
 	return s;
