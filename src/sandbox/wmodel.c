@@ -127,27 +127,30 @@ wm_model_line(PyObject *tb)
 	return line;
 }
 
-/* str(value) may run the model's own __str__, so it is guarded too. */
+/* The message without running model code: only an exact str or number
+ * as the exception's first argument is shown (str() of anything else, and
+ * of the model's own exception classes, could run the model's code). */
 static void
 wm_exc_message(struct wmodel *m, PyObject *value)
 {
-	PyObject *s;
+	PyObject *args, *a0, *s = NULL;
 	const char *u;
-	bool fired;
 
 	m->error.message[0] = '\0';
-	if (value == NULL)
+	if (value == NULL || !PyExceptionInstance_Check(value) ||
+	    (args = ((PyBaseExceptionObject *)value)->args) == NULL)
 		return;
-	guard_arm(m->slot);
-	s = PyObject_Str(value);
-	fired = guard_disarm(m->slot);
-	if (s != NULL && !fired && PyUnicode_Check(s) &&
-	    (u = PyUnicode_AsUTF8(s)) != NULL)
+	Py_INCREF(args);
+	if (PyTuple_CheckExact(args) && PyTuple_GET_SIZE(args) > 0) {
+		a0 = PyTuple_GET_ITEM(args, 0);
+		if (PyUnicode_CheckExact(a0) || PyLong_CheckExact(a0) ||
+		    PyFloat_CheckExact(a0))
+			s = PyObject_Str(a0);
+	}
+	if (s != NULL && (u = PyUnicode_AsUTF8(s)) != NULL)
 		wm_copy(m->error.message, sizeof m->error.message, u);
-	else
-		wm_copy(m->error.message, sizeof m->error.message,
-		    "(unprintable exception)");
 	Py_XDECREF(s);
+	Py_DECREF(args);
 	PyErr_Clear();
 }
 
@@ -800,6 +803,6 @@ wmodel_error_format(const struct model_error *e, char *buf, size_t size)
 		    e->line, e->function);
 	else
 		snprintf(where, sizeof where, "in %s", e->function);
-	snprintf(buf, size, "%s: %s (%s)", e->type[0] ? e->type : "Error",
-	    e->message, where);
+	snprintf(buf, size, "%s%s%s (%s)", e->type[0] ? e->type : "Error",
+	    e->message[0] ? ": " : "", e->message, where);
 }
