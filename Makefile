@@ -39,11 +39,14 @@ TEST_LIBS  := $(call pc_libs,cmocka,-lcmocka)
 CC      ?= cc
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
-CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation \
+CFLAGS  += $(EXTRA_WARN) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation \
            -Isrc -DFRONTS_VERSION='"$(VERSION)"' \
            -DFRONTS_SHAREDIR='"$(SHAREDIR)"' $(DEP_CFLAGS)
 LDFLAGS ?=
 ASFLAGS  = -Isrc
+# The embedded interpreter's stdlib is the one libpython was built for.
+PY_HOME  := $(shell pkg-config --variable=prefix python3-embed 2>/dev/null || echo /usr)
+CFLAGS   += -DFRONTS_PYTHON_HOME='"$(PY_HOME)"'
 
 SRCS     := $(sort $(wildcard src/*/*.c))
 ASMS     := $(sort $(wildcard src/*/*.S))
@@ -100,14 +103,17 @@ asan:
 
 # libFuzzer harnesses (clang), each run briefly. FUZZ_SECONDS per harness.
 FUZZ_SECONDS ?= 20
-fuzz: $(LIB_OBJS)
-	@mkdir -p $(BUILD)/fuzz
-	$(MAKE) BUILD=build-fuzz CC=clang OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" build-fuzz/libfronts.a
+fuzz:
+	$(MAKE) BUILD=build-fuzz CC=clang EXTRA_WARN=-Wno-unknown-warning-option OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" build-fuzz/libfronts.a
 	@set -e; for f in $(FUZZ_SRCS); do \
 		n=$$(basename $$f .c); \
-		clang $(CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o build-fuzz/$$n $$f build-fuzz/libfronts.a $(DEP_LIBS); \
+		clang $(CFLAGS) -Wno-unknown-warning-option -O1 -g -fsanitize=fuzzer,address,undefined -o build-fuzz/$$n $$f build-fuzz/libfronts.a $(DEP_LIBS); \
 		mkdir -p build-fuzz/corpus-$$n; \
-		build-fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 build-fuzz/corpus-$$n tests/fuzz/seeds/$$n 2>&1 | tail -n 3; \
+		seeds=; [ -d tests/fuzz/seeds/$$n ] && seeds=tests/fuzz/seeds/$$n; \
+		echo "fuzz $$n: $(FUZZ_SECONDS) s"; \
+		build-fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 build-fuzz/corpus-$$n $$seeds >build-fuzz/$$n.log 2>&1 || \
+			{ tail -n 40 build-fuzz/$$n.log; exit 1; }; \
+		tail -n 2 build-fuzz/$$n.log; \
 	done
 
 bench: $(BIN) $(BENCH_BINS)
@@ -135,5 +141,8 @@ uninstall:
 
 clean:
 	rm -rf build build-asan build-fuzz
+
+# .incbin'd Python helpers are not seen by -MMD.
+$(BUILD)/src/sandbox/pysrc.o: $(wildcard src/sandbox/py/*.py)
 
 -include $(OBJS:.o=.d)

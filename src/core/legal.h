@@ -1,0 +1,104 @@
+/*
+ * legal — the legality engine: the one place that decides what may be
+ * posted at all (DESIGN.md "Exact rules"). The world model can only narrow
+ * the set this engine allows, never widen it.
+ *
+ * A struct legal is built once per plan from the project and the posts
+ * already made (history.jsonl and `sent` ledger entries): everything that
+ * does not depend on the simulated path (lengths, link and hashtag counts,
+ * quiet hours, local calendar days and the past posts' effect on caps and
+ * gaps, per slot) is precomputed there. A struct legal_path is the
+ * fixed-size clock and post log of one simulated path; checking an action
+ * against it does no allocation and no time-zone work.
+ */
+#ifndef FRONTS_LEGAL_H
+#define FRONTS_LEGAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "core/model.h"
+#include "core/project.h"
+#include "core/util.h"
+
+/* A post already made: it counts toward caps and gaps at the start. */
+struct legal_past {
+	int	front;		/* index into project.fronts */
+	time_t	at;
+};
+
+enum legal_verdict {
+	LEGAL_OK = 0,
+	/* Never legal: counted as illegal proposals. */
+	LEGAL_BAD_KIND,
+	LEGAL_UNKNOWN_DRAFT,
+	LEGAL_UNKNOWN_FRONT,
+	LEGAL_NOT_ALLOWED,	/* the draft may not go to that front */
+	LEGAL_TOO_LONG,
+	LEGAL_TOO_MANY_LINKS,
+	LEGAL_TOO_MANY_HASHTAGS,
+	LEGAL_BAD_TEXT,		/* not valid UTF-8 */
+	/* Blocked at this moment only: filtered without counting. */
+	LEGAL_HORIZON,		/* the path reached horizon_slots */
+	LEGAL_POSTED,		/* this draft is already posted on that front */
+	LEGAL_CAP,		/* daily cap of the front reached */
+	LEGAL_GAP,		/* too soon after another post on the front */
+	LEGAL_QUIET		/* inside the front's quiet hours */
+};
+
+/* True for the verdicts that count as illegal proposals. */
+static inline bool
+legal_never(enum legal_verdict v)
+{
+	return v >= LEGAL_BAD_KIND && v < LEGAL_HORIZON;
+}
+
+const char	*legal_verdict_name(enum legal_verdict);	/* "cap", … */
+
+struct legal;
+struct legal_path;
+
+/* Builds the engine for p. past may be NULL when npast is 0. Fails (err)
+ * when a past post names an unknown front. */
+struct legal	*legal_new(const struct project *p,
+		    const struct legal_past *past, int npast,
+		    struct error *err);
+void		 legal_free(struct legal *);
+
+/* Every post of p's history as past posts (caller frees *out). */
+int		 legal_past_from_history(const struct project *p,
+		    struct legal_past **out);
+
+/* The verdict of an action regardless of any path (never-legal reasons). */
+enum legal_verdict	legal_static(const struct legal *, const struct action *);
+
+/* Paths: allocated once, reset at the start of every simulated path. */
+struct legal_path	*legal_path_new(const struct legal *);
+void			 legal_path_free(struct legal_path *);
+void			 legal_path_reset(const struct legal *,
+			    struct legal_path *);
+void			 legal_path_copy(const struct legal *,
+			    struct legal_path *dst, const struct legal_path *src);
+int			 legal_path_slot(const struct legal_path *);
+bool			 legal_path_done(const struct legal *,
+			    const struct legal_path *);
+
+/* The verdict of an action on this path now. */
+enum legal_verdict	legal_check(const struct legal *,
+			    const struct legal_path *, const struct action *);
+/* Records an action on the path (the caller checked it). A wait moves the
+ * clock one slot forward; a post happens at the current slot. */
+void			legal_apply(const struct legal *, struct legal_path *,
+			    const struct action *);
+/* Every action legal on this path now, wait first; returns the count
+ * (at most legal_max_actions()). */
+int			legal_enumerate(const struct legal *,
+			    const struct legal_path *, struct action *out);
+int			legal_max_actions(const struct legal *);
+
+/* Slot geometry, precomputed. */
+int		 legal_horizon(const struct legal *);
+time_t		 legal_slot_time(const struct legal *, int slot);
+
+#endif
