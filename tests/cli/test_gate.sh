@@ -55,7 +55,9 @@ expect_grep "accepted json" '^\{"accepted":true,"sha256":"[0-9a-f]{64}","verdict
 # The embedded interpreter ignores PYTHON* and needs no PATH.
 PYTHONPATH=/nonexistent PYTHONHOME=/nonexistent PYTHONSTARTUP=/nonexistent \
     expect_exit "gate ignores PYTHON* variables" 3 "$FRONTS" gate "$TMPD/bad.py"
-expect_exit "gate runs from an empty environment" 0 env -i "$FRONTS" gate "$TMPD/good.py"
+# (Sanitizer options pass through for `make asan`.)
+expect_exit "gate runs from an empty environment" 0 env -i \
+    ${LSAN_OPTIONS:+LSAN_OPTIONS=$LSAN_OPTIONS} "$FRONTS" gate "$TMPD/good.py"
 # Nothing Python runs on the host side comes from the current directory.
 mkdir -p "$TMPD/cwd"
 printf 'raise SystemExit(42)\n' >"$TMPD/cwd/ast.py"
