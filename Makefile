@@ -144,5 +144,6 @@ clean:
 
 # .incbin'd Python helpers are not seen by -MMD.
 $(BUILD)/src/sandbox/pysrc.o: $(wildcard src/sandbox/py/*.py)
+$(BUILD)/src/core/demo_data.o: $(wildcard fixtures/demo/*)
 
 -include $(OBJS:.o=.d)
