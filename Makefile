@@ -145,4 +145,7 @@ clean:
 # .incbin'd Python helpers are not seen by -MMD.
 $(BUILD)/src/sandbox/pysrc.o: $(wildcard src/sandbox/py/*.py)
 
+# .incbin'd prompt templates, likewise.
+$(BUILD)/src/net/prompts.o: $(wildcard src/net/prompts/*.txt)
+
 -include $(OBJS:.o=.d)
