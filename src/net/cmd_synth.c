@@ -128,7 +128,7 @@ synth_replay_dirs(const struct cli *cli, const struct synth_args *a,
 		dirs[n++] = path_join(cli->dir, ".fronts/replay");
 		if (self != NULL) {
 			copy = xstrdup(self);
-			xasprintf(&dirs[n++], "%s/../fixtures/replay",
+			xasprintf(&dirs[n++], "%s/fixtures/replay",
 			    dirname(dirname(copy)));
 			free(copy);
 		}

@@ -210,7 +210,8 @@ synth_gate_text(const struct gate_result *g)
 	int i;
 
 	for (i = 0; i < g->nverdicts; i++) {
-		xasprintf(&next, "%sline %d, col %d [%s]: %s\n", s,
+		xasprintf(&next, "%s%sline %d, col %d [%s]: %s", s,
+		    i > 0 ? "\n" : "",
 		    g->verdicts[i].line, g->verdicts[i].col,
 		    g->verdicts[i].rule, g->verdicts[i].message);
 		free(s);
@@ -258,11 +259,14 @@ synth_check(const struct project *p, const struct synth_options *o,
 	c->gate_accepted = g.accepted;
 	c->gate = gate_result_json(&g);
 	c->gate_text = synth_gate_text(&g);
+	c->fails = g.nverdicts;
 	gate_result_free(&g);
 	if (!c->gate_accepted) {
-		c->fails = g.nverdicts > 0 ? g.nverdicts : 1;
+		if (c->fails == 0)
+			c->fails = 1;
 		return 0;
 	}
+	c->fails = 0;
 	c->passes = 1;
 	if (o->validate == NULL) {
 		c->all_pass = true;

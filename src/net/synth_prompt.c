@@ -129,10 +129,11 @@ synth_builtins(void)
 }
 
 static void
-synth_limit(struct sbuf *b, const char *fmt, int v)
+synth_limit(struct sbuf *b, const char *what, int v, const char *one,
+    const char *many)
 {
 	if (v != LIMIT_UNSET)
-		sb_printf(b, fmt, v);
+		sb_printf(b, " %s %d %s;", what, v, v == 1 ? one : many);
 }
 
 static char *
@@ -151,16 +152,17 @@ synth_fronts(const struct project *p)
 			sb_printf(&b, " max length %d;", l->max_length);
 		else
 			sb_printf(&b, " the platform's length limit;");
-		synth_limit(&b, " at most %d posts a day;", l->max_posts_per_day);
-		synth_limit(&b, " at least %d minutes between posts;",
-		    l->min_gap_minutes);
+		synth_limit(&b, "at most", l->max_posts_per_day, "post a day",
+		    "posts a day");
+		synth_limit(&b, "at least", l->min_gap_minutes,
+		    "minute between posts", "minutes between posts");
 		if (l->quiet_start != LIMIT_UNSET && l->quiet_end != LIMIT_UNSET &&
 		    l->quiet_start != l->quiet_end)
 			sb_printf(&b, " quiet %02d:00-%02d:00 local;",
 			    l->quiet_start, l->quiet_end);
-		synth_limit(&b, " at most %d links;", l->max_links);
-		synth_limit(&b, " at most %d hashtags;", l->max_hashtags);
-		b.s[b.len - 1] = '\n';
+		synth_limit(&b, "at most", l->max_links, "link", "links");
+		synth_limit(&b, "at most", l->max_hashtags, "hashtag", "hashtags");
+		b.s[b.len - 1] = i + 1 < p->nfronts ? '\n' : '\0';
 	}
 	return sb_take(&b);
 }
@@ -218,7 +220,8 @@ synth_drafts(const struct project *p)
 			}
 		sb_printf(&b, ": ");
 		synth_snippet(&b, p->drafts[i].text, 100);
-		sb_printf(&b, "\n");
+		if (i + 1 < p->ndrafts)
+			sb_printf(&b, "\n");
 	}
 	return sb_take(&b);
 }
@@ -237,10 +240,13 @@ struct synth_cell {
 static void
 synth_cell_print(struct sbuf *b, const struct synth_cell *c)
 {
+	char cell[32];
+
 	if (c->n == 0)
-		sb_printf(b, " %9s", "-");
+		snprintf(cell, sizeof cell, "-");
 	else
-		sb_printf(b, " %5.0f (%d)", c->sum / c->n, c->n);
+		snprintf(cell, sizeof cell, "%.0f (%d)", c->sum / c->n, c->n);
+	sb_printf(b, " %9s", cell);
 }
 
 static void
@@ -354,8 +360,10 @@ synth_by_hour_of_week(struct sbuf *b, const struct project *p, int f)
 		cells[d][tm.tm_hour / 4].sum += synth_engagement(&p->history[i]);
 	}
 	sb_printf(b, "\n%s: mean engagement (posts) by local weekday and hour "
-	    "block\n       00-04     04-08     08-12     12-16     16-20     "
-	    "20-24\n", p->fronts[f].id);
+	    "block\n     ", p->fronts[f].id);
+	for (h = 0; h < 6; h++)
+		sb_printf(b, "     %02d-%02d", h * 4, h * 4 + 4);
+	sb_printf(b, "\n");
 	for (d = 0; d < 7; d++) {
 		sb_printf(b, "  %s", days[d]);
 		for (h = 0; h < 6; h++)
@@ -419,7 +427,8 @@ synth_sample(struct sbuf *b, const struct project *p)
 		    "%.0f clicks %.0f: ", h->impressions, h->likes, h->reposts,
 		    h->replies, h->clicks);
 		synth_snippet(b, h->text, 120);
-		sb_printf(b, "\n");
+		if (i + 1 < np)
+			sb_printf(b, "\n");
 	}
 	free(order);
 	free(pick);
