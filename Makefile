@@ -144,6 +144,7 @@ clean:
 
 # .incbin'd Python helpers are not seen by -MMD.
 $(BUILD)/src/sandbox/pysrc.o: $(wildcard src/sandbox/py/*.py)
+$(BUILD)/src/core/demo_data.o: $(wildcard fixtures/demo/*)
 
 # .incbin'd prompt templates, likewise.
 $(BUILD)/src/net/prompts.o: $(wildcard src/net/prompts/*.txt)
