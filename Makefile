@@ -44,6 +44,9 @@ CFLAGS  += $(EXTRA_WARN) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unuse
            -DFRONTS_SHAREDIR='"$(SHAREDIR)"' $(DEP_CFLAGS)
 LDFLAGS ?=
 ASFLAGS  = -Isrc
+# The embedded interpreter's stdlib is the one libpython was built for.
+PY_HOME  := $(shell pkg-config --variable=prefix python3-embed 2>/dev/null || echo /usr)
+CFLAGS   += -DFRONTS_PYTHON_HOME='"$(PY_HOME)"'
 
 SRCS     := $(sort $(wildcard src/*/*.c))
 ASMS     := $(sort $(wildcard src/*/*.S))
@@ -138,5 +141,9 @@ uninstall:
 
 clean:
 	rm -rf build build-asan build-fuzz
+
+# .incbin'd Python helpers are not seen by -MMD.
+$(BUILD)/src/sandbox/pysrc.o: $(wildcard src/sandbox/py/*.py)
+$(BUILD)/src/core/demo_data.o: $(wildcard fixtures/demo/*)
 
 -include $(OBJS:.o=.d)

@@ -4,6 +4,10 @@
 # Integration scripts print "PASS: name" / "FAIL: name" per check (see
 # tests/lib.sh); a script that exits non-zero without a FAIL line counts as
 # one failure.
+# Under `make asan`: CPython's intentional leaks are not ours (lsan.supp).
+LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS
+
 passed=0
 failed=0
 failures=""

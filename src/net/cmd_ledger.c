@@ -1,13 +1,114 @@
 /*
- * cmd_ledger — `fronts ledger` (being built; see the issue that owns it).
+ * cmd_ledger — `fronts ledger`: lists the publish ledger, and
+ * `fronts ledger resolve ID --sent URL|--failed` records the operator's
+ * word on a post whose outcome is unknown, which is what lets publishing
+ * continue after a crash or a broken connection.
  */
+#include <getopt.h>
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
 
 #include "core/cli.h"
+#include "core/ledger.h"
+
+static void
+ledger_print_entry(const struct ledger_entry *e)
+{
+	char at[32], tried[32];
+
+	ledger_time_format(e->at, at);
+	ledger_time_format(e->attempted, tried);
+	printf("%s  %-7s  front %s  draft %s  slot %d  planned %s\n", e->id,
+	    ledger_state_name(e->state), e->front, e->draft, e->slot, at);
+	printf("    plan %s  channel %s  attempts %d  last attempt %s%s\n",
+	    e->plan, e->channel, e->attempts, tried,
+	    e->settled ? "  (settled by the operator)" : "");
+	if (e->state == LEDGER_SENT && (e->url != NULL || e->post_id != NULL))
+		printf("    %s\n", e->url != NULL ? e->url : e->post_id);
+	if (e->state == LEDGER_PENDING)
+		printf("    no outcome recorded: the request may or may not "
+		    "have reached the platform\n");
+	else if (e->reason != NULL && e->state != LEDGER_SENT)
+		printf("    %s\n", e->reason);
+}
+
+static int
+ledger_list(struct ledger *l)
+{
+	int i;
+
+	if (l->nentries == 0 && l->nproblems == 0)
+		printf("the ledger is empty (%s)\n", l->path);
+	for (i = 0; i < l->nentries; i++)
+		ledger_print_entry(&l->entries[i]);
+	for (i = 0; i < l->nproblems; i++)
+		fprintf(stderr, "fronts ledger: %s\n", l->problems[i]);
+	if (ledger_unresolved(l) > 0)
+		printf("\n%d unresolved: check the platform, then `fronts ledger "
+		    "resolve ID --sent URL` or `--failed`\n", ledger_unresolved(l));
+	return l->nproblems > 0 ? EXIT_ERROR : EXIT_OK;
+}
+
+static int
+ledger_resolve(struct ledger *l, const char *id, int sent, const char *url)
+{
+	struct ledger_entry *e;
+	struct error err = { 0 };
+
+	if ((e = ledger_find(l, id)) == NULL)
+		return cli_usage_error("ledger", "no entry %s in %s", id,
+		    l->path);
+	if (ledger_settle(l, e, sent, url, time(NULL), &err) != 0)
+		return cli_report("ledger", &err);
+	printf("%s settled as %s\n", id, sent ? "sent" : "failed");
+	return EXIT_OK;
+}
 
 int
 cmd_ledger(struct cli *cli, int argc, char **argv)
 {
-	fprintf(stderr, "fronts ledger: not available in this build\n");
-	return EXIT_ERROR;
+	static const struct option opts[] = {
+		{ "sent", required_argument, NULL, 's' },
+		{ "failed", no_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct ledger l;
+	struct error err = { 0 };
+	const char *url = NULL;
+	int c, failed = 0, rc;
+
+	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			cli->dir = optarg;
+			break;
+		case 's':
+			url = optarg;
+			break;
+		case 'f':
+			failed = 1;
+			break;
+		default:
+			return cli_usage_error("ledger", "unknown option");
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc == 0 && (url != NULL || failed))
+		return cli_usage_error("ledger", "--sent and --failed go with "
+		    "`resolve ID`");
+	if (argc > 0 && (strcmp(argv[0], "resolve") != 0 || argc != 2))
+		return cli_usage_error("ledger", "expected `resolve ID`");
+	if (argc > 0 && (url == NULL) == !failed)
+		return cli_usage_error("ledger", "resolve needs exactly one of "
+		    "--sent URL or --failed");
+	if (ledger_open(cli->dir, &l, &err) != 0)
+		return cli_report("ledger", &err);
+	if (argc == 0)
+		rc = ledger_list(&l);
+	else
+		rc = ledger_resolve(&l, argv[1], url != NULL, url);
+	ledger_free(&l);
+	return rc;
 }

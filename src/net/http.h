@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "core/util.h"
 
@@ -46,8 +47,23 @@ struct http_response {
 	char		*body;		/* NUL-terminated; owned */
 	size_t		 len;
 	char		*request_id;	/* request-id / x-request-id, or NULL */
-	char		*retry_after;	/* retry-after-ms or retry-after, raw */
+	char		*retry_after;	/* retry-after, raw */
+	char		*retry_after_ms;	/* retry-after-ms, raw */
 	char		*content_type;
+	int		 tries;		/* attempts made (http_perform_retry) */
+	double		 seconds;	/* wall time over all attempts */
+};
+
+/* How http_perform_retry retries an idempotent LLM call. Every wait is
+ * multiplied by scale, so tests can run the real schedule in milliseconds. */
+struct http_retry {
+	const char	*service;	/* "the Anthropic API": names the peer in errors */
+	int		 max_tries;	/* 0: 4 */
+	long		 base_ms;	/* first backoff; 0: 1000 (then doubling) */
+	long		 max_wait_ms;	/* cap on one wait, retry-after included;
+					   0: 60000. A longer retry-after gives up. */
+	double		 scale;		/* multiplies every wait; 0: 1 */
+	unsigned	 seed;		/* jitter seed; 0: from the clock */
 };
 
 /* Performs one request. Returns 0 with a response (any status), or -1 with
@@ -55,6 +71,23 @@ struct http_response {
 int	http_perform(const struct http_request *, struct http_response *,
 	    struct error *err);
 void	http_response_free(struct http_response *);
+/* Performs an idempotent request, retrying 408, 409, 429 (unless the quota
+ * or spend limit is exhausted), 5xx and 529 with exponential backoff and
+ * jitter, honouring retry-after-ms / retry-after. Returns 0 only with a 2xx
+ * response; otherwise -1 with err (EXIT_NETWORK) worded for the operator,
+ * naming the request id, and resp holding the last response (free it
+ * either way). */
+int	http_perform_retry(const struct http_request *, const struct http_retry *,
+	    struct http_response *, struct error *err);
+/* Milliseconds a retry-after-ms or retry-after value asks for (seconds or
+ * an HTTP date, relative to now); -1 when absent or unparsable. */
+long	http_retry_after_ms(const char *retry_after_ms, const char *retry_after,
+	    time_t now);
+/* Does an error body (Anthropic or OpenAI shape) say the quota, credit or
+ * spend limit is exhausted? Such a 429 is not worth retrying. */
+bool	http_quota_exhausted(const char *body);
+/* The error message inside an Anthropic/OpenAI error body, or NULL. */
+char	*http_api_message(const char *body);
 /* Prints METHOD URL, headers (secrets as ***) and body, for dry runs. */
 char	*http_request_describe(const struct http_request *);
 

@@ -3,6 +3,12 @@
  * behind the planner's struct model_ops. Loading runs the gate first and
  * executes the source in the restricted namespace; every call is guarded
  * by the watchdog's deadline.
+ *
+ * Threads: every operation takes the GIL for its own duration unless the
+ * calling thread has entered the model. A search loop should bracket its
+ * whole run with wmodel_enter()/wmodel_leave() on the thread that calls the
+ * operations: the GIL is then taken once, not per call (other Python
+ * threads still get it whenever the model's bytecode runs).
  */
 #ifndef FRONTS_WMODEL_H
 #define FRONTS_WMODEL_H
@@ -21,5 +27,13 @@ extern const struct model_ops wmodel_ops;
 int	wmodel_load(const struct project *p, const char *src, size_t len,
 	    int call_timeout_ms, struct wmodel **out, struct error *err);
 void	wmodel_free(struct wmodel *);
+
+/* Holds the GIL on this thread until the matching wmodel_leave(). Nests. */
+void	wmodel_enter(struct wmodel *);
+void	wmodel_leave(struct wmodel *);
+int	wmodel_timeout_ms(const struct wmodel *);
+
+/* "ZeroDivisionError: division by zero (model.py line 12, in apply)". */
+void	wmodel_error_format(const struct model_error *, char *buf, size_t size);
 
 #endif

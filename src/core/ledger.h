@@ -1,0 +1,123 @@
+/*
+ * ledger — the publish ledger, .fronts/ledger.jsonl: an append-only record
+ * of every live publish attempt, written so that a crash at any moment
+ * leaves enough behind never to post twice.
+ *
+ * Every attempt appends an `intent` record (synced) before any request
+ * leaves the machine, and one outcome record (synced) after: `sent`,
+ * `failed` or `unknown`. The operator settles an `unknown` with a `settle`
+ * record. An intent with no outcome (a crash in between) reads as unknown.
+ * No key or token is ever part of a record; the post's text is kept only
+ * as its sha256.
+ *
+ * An entry is one post of one plan (plan id, slot, front, draft, text);
+ * its id is derived from those, so re-running the same plan finds the same
+ * entries, and the idempotency key a platform sees is the same for every
+ * attempt at that post.
+ */
+#ifndef FRONTS_LEDGER_H
+#define FRONTS_LEDGER_H
+
+#include <stdbool.h>
+#include <time.h>
+
+#include "core/util.h"
+
+#define LEDGER_ID_LEN	18	/* "e" + 16 hex digits + NUL */
+
+enum ledger_state {
+	LEDGER_PENDING,		/* intent written, no outcome: reads as unknown */
+	LEDGER_SENT,
+	LEDGER_FAILED,
+	LEDGER_UNKNOWN
+};
+
+struct ledger_entry {
+	char		 id[LEDGER_ID_LEN];
+	char		*plan;		/* plan id */
+	int		 slot;
+	char		*front;		/* front id */
+	char		*draft;		/* draft id */
+	char		 text_sha256[65];
+	char		*channel;	/* "composio/TOOL", "mastodon", "bluesky" */
+	char		*key;		/* idempotency key / record key sent */
+	time_t		 at;		/* planned time */
+	time_t		 attempted;	/* time of the latest intent */
+	int		 attempts;	/* intent records so far */
+	enum ledger_state state;
+	bool		 settled;	/* the state came from the operator */
+	char		*post_id;	/* sent: the platform's id, if known */
+	char		*url;		/* sent: the post's URL, if known */
+	char		*reason;	/* failed / unknown: why */
+	int		 line;		/* line of the entry's latest record */
+};
+
+struct ledger {
+	char			*path;
+	struct ledger_entry	*entries;	/* in order of first intent */
+	int			 nentries;
+	char			**problems;	/* "path:line: message" */
+	int			 nproblems;
+	int			 nlines;	/* lines read or appended */
+};
+
+/* What the caller knows before a request. */
+struct ledger_intent {
+	const char	*plan;
+	int		 slot;
+	const char	*front;
+	const char	*draft;
+	const char	*text;		/* hashed, never stored */
+	const char	*channel;
+	const char	*key;		/* NULL: derived from the entry id */
+	time_t		 at;
+	time_t		 now;
+};
+
+/* A post the ledger says went out, for the legality engine's history. */
+struct ledger_sent {
+	const char	*front;		/* borrowed from the entry */
+	const char	*draft;
+	time_t		 at;		/* when it was sent (time of its intent) */
+};
+
+/* Reads DIR/.fronts/ledger.jsonl (missing: empty). Malformed lines do not
+ * fail the read; they are listed in problems, by file and line, and the
+ * caller refuses to write after them. -1 only on an I/O error. */
+int	ledger_open(const char *project_dir, struct ledger *out,
+	    struct error *err);
+void	ledger_free(struct ledger *);
+
+/* The entry id of a post: "e" + 16 hex digits of a sha256 over the plan id,
+ * slot, front, draft and the text's sha256. */
+void	ledger_entry_id(const char *plan, int slot, const char *front,
+	    const char *draft, const char *text, char out[LEDGER_ID_LEN]);
+struct ledger_entry *ledger_find(const struct ledger *, const char *id);
+
+/* Appends an intent (synced) and returns its entry in *out. Refuses while
+ * the ledger has problems, or when the entry is sent or unresolved. */
+int	ledger_intent(struct ledger *, const struct ledger_intent *,
+	    struct ledger_entry **out, struct error *err);
+/* Appends the outcome of the entry's latest attempt (synced). state is
+ * LEDGER_SENT (post_id/url may be NULL), LEDGER_FAILED or LEDGER_UNKNOWN
+ * (with reason). */
+int	ledger_outcome(struct ledger *, struct ledger_entry *,
+	    enum ledger_state state, const char *post_id, const char *url,
+	    const char *reason, time_t now, struct error *err);
+/* The operator's word on an unresolved entry: sent (with url) or failed. */
+int	ledger_settle(struct ledger *, struct ledger_entry *, bool sent,
+	    const char *url, time_t now, struct error *err);
+
+/* Entries whose state is pending or unknown. */
+int	ledger_unresolved(const struct ledger *);
+/* Every sent entry (settled ones included); *out is the caller's to free,
+ * its strings are borrowed from the ledger. Returns the count. */
+int	ledger_sent_posts(const struct ledger *, struct ledger_sent **out);
+
+const char *ledger_state_name(enum ledger_state);	/* "unknown" for pending */
+
+/* UTC ISO-8601 ("2026-12-01T08:00:00Z") and back; the ledger's own times. */
+void	ledger_time_format(time_t, char buf[32]);
+int	ledger_time_parse(const char *, time_t *out);
+
+#endif

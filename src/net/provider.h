@@ -1,0 +1,111 @@
+/*
+ * provider — one conversation turn with a language model, whatever answers
+ * it: the Anthropic Messages API, OpenAI Chat Completions, or recordings
+ * of earlier exchanges (replay). --record wraps a real provider and stores
+ * each exchange it makes.
+ *
+ * Every request also has a canonical form (provider, model, max_tokens,
+ * system, messages) whose sha256 names its recording, so replay finds the
+ * answer to exactly this request and nothing else.
+ */
+#ifndef FRONTS_PROVIDER_H
+#define FRONTS_PROVIDER_H
+
+#include <stdbool.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/util.h"
+
+struct llm_message {
+	const char	*role;		/* "user" or "assistant" */
+	const char	*content;
+};
+
+struct llm_request {
+	const char			*model;
+	const char			*system;
+	const struct llm_message	*messages;
+	int				 nmessages;
+	int				 max_tokens;
+};
+
+struct llm_answer {
+	char	*text;			/* the answer's text, all blocks joined */
+	char	*stop_reason;		/* as the API said it */
+	bool	 truncated;		/* stopped at max_tokens */
+	long	 input_tokens;
+	long	 output_tokens;
+	char	*request_id;		/* NULL for replay */
+	char	*recording;		/* replay: the file that answered */
+	int	 tries;			/* HTTP attempts (retries included) */
+	char	*wire_request;		/* the body sent (for --record) */
+	char	*wire_response;		/* the body received (for --record) */
+};
+
+enum provider_kind { PROVIDER_ANTHROPIC, PROVIDER_OPENAI, PROVIDER_REPLAY };
+
+struct provider_options {
+	const char	*name;		/* "anthropic", "openai", "replay" */
+	const char	*api;		/* replay: whose requests to match;
+					   "anthropic" when NULL */
+	const char	*model;
+	long		 timeout_ms;	/* per HTTP attempt; 0: 120 s */
+	double		 retry_scale;	/* multiplies backoff waits; 0: 1 */
+	bool		 record;	/* store every exchange in record_dir */
+	const char	*record_dir;
+	const char	*const *replay_dirs;	/* NULL-terminated search list */
+};
+
+struct provider;
+
+/* Creates a provider. A real one needs its key in the environment
+ * (ANTHROPIC_API_KEY / OPENAI_API_KEY): a missing key is an error naming
+ * the variable. */
+int	provider_open(const struct provider_options *, struct provider **out,
+	    struct error *err);
+void	provider_close(struct provider *);
+const char	*provider_name(const struct provider *);
+/* The API the requests are shaped for ("anthropic" or "openai"). */
+const char	*provider_api(const struct provider *);
+/* One turn. A truncated answer (max_tokens) is an error (EXIT_NETWORK). */
+int	provider_complete(struct provider *, const struct llm_request *,
+	    struct llm_answer *, struct error *err);
+void	llm_answer_free(struct llm_answer *);
+
+/* Provider-independent helpers, shared by the implementations. */
+/* The environment variable holding the key for api, and its value (NULL
+ * when unset or empty). */
+const char	*provider_key_var(const char *api);
+const char	*provider_key(const char *api);
+/* The canonical request (new object) and its sha256. */
+cJSON	*provider_canonical(const char *api, const struct llm_request *);
+void	provider_hash(const cJSON *canonical, char out[65]);
+
+/* POSTs body to url with the key header, retrying as LLM calls may, and
+ * parses a 2xx answer with parse. Fills wire_request/wire_response. */
+int	provider_post(const struct provider_options *, const char *service,
+	    const char *url, const char *key_header, const char *key_value,
+	    const char *extra_name, const char *extra_value, char *body,
+	    int (*parse)(const char *, struct llm_answer *, struct error *),
+	    struct llm_answer *, struct error *);
+/* The messages as a JSON array of {role, content}; with system_first,
+ * the system prompt leads as a "system" message (OpenAI's shape). */
+cJSON	*provider_messages(const struct llm_request *, bool system_first);
+/* $var without a trailing slash, or dflt. Caller frees. */
+char	*provider_base_url(const char *var, const char *dflt);
+
+/* Implementations (provider_*.c). */
+int	anthropic_complete(const struct provider_options *,
+	    const struct llm_request *, struct llm_answer *, struct error *);
+int	anthropic_parse(const char *body, struct llm_answer *, struct error *);
+int	openai_complete(const struct provider_options *,
+	    const struct llm_request *, struct llm_answer *, struct error *);
+int	openai_parse(const char *body, struct llm_answer *, struct error *);
+int	replay_complete(const struct provider_options *,
+	    const struct llm_request *, struct llm_answer *, struct error *);
+int	record_store(const struct provider_options *,
+	    const struct llm_request *, const struct llm_answer *,
+	    char **path, struct error *);
+
+#endif

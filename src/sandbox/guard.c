@@ -1,0 +1,241 @@
+/*
+ * guard — the watchdog behind every in-process model call (see guard.h).
+ *
+ * The watchdog sleeps on a condition variable until the earliest deadline
+ * it knows of. A slot seen idle cannot be due before now + its timeout (any
+ * call armed later ends later), so no deadline is missed and the watchdog
+ * wakes about once per timeout period, however many calls happen. It never
+ * takes the GIL while holding its own lock: slot bookkeeping happens with
+ * the GIL held, so the opposite order would deadlock.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+
+#include "sandbox/guard.h"
+
+/* The process-wide watchdog. */
+static struct {
+	pthread_mutex_t		lock;
+	pthread_cond_t		cond;
+	bool			running;
+	int			started;
+	PyObject		*exc;	/* fronts.ModelTimeout */
+	struct guard_slot	slots[GUARD_MAX_SLOTS];
+} guard = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.cond = PTHREAD_COND_INITIALIZER
+};
+
+struct guard_due {
+	struct guard_slot	*slot;
+	int64_t			 deadline;
+};
+
+static void
+guard_fire(struct guard_slot *s, int64_t deadline)
+{
+	PyGILState_STATE st;
+
+	st = PyGILState_Ensure();
+	/* Under the GIL the caller is paused inside the same call or has
+	 * moved on; only the former gets the exception. */
+	if (s->in_use && atomic_load(&s->deadline) == deadline) {
+		atomic_store(&s->fired, 1);
+		PyThreadState_SetAsyncExc(s->thread_id, guard.exc);
+	}
+	PyGILState_Release(st);
+}
+
+/* One pass over the slots: collects the overrunning calls into due and
+ * returns when to look again. Called with guard.lock held. */
+static int64_t
+guard_scan(int64_t now, struct guard_due *due, int *ndue)
+{
+	int64_t next = INT64_MAX, cand, d, refire;
+	struct guard_slot *s;
+	int i;
+
+	refire = (int64_t)GUARD_REFIRE_MS * 1000000;
+	*ndue = 0;
+	for (i = 0; i < GUARD_MAX_SLOTS; i++) {
+		s = &guard.slots[i];
+		if (!s->in_use || s->timeout_ns == 0)
+			continue;
+		d = atomic_load_explicit(&s->deadline, memory_order_acquire);
+		if (d == 0)
+			cand = now + s->timeout_ns;
+		else if (now < d)
+			cand = d;
+		else if (d == s->fired_deadline && now < s->refire_at)
+			cand = s->refire_at;
+		else {
+			s->fired_deadline = d;
+			s->refire_at = now + refire;
+			due[(*ndue)++] = (struct guard_due){ s, d };
+			cand = s->refire_at;
+		}
+		if (cand < next)
+			next = cand;
+	}
+	return next;
+}
+
+static void *
+guard_main(void *arg)
+{
+	struct guard_due due[GUARD_MAX_SLOTS];
+	struct timespec ts;
+	int64_t next;
+	int i, ndue;
+
+	pthread_mutex_lock(&guard.lock);
+	for (;;) {
+		next = guard_scan(guard_now_ns(), due, &ndue);
+		if (ndue > 0) {
+			pthread_mutex_unlock(&guard.lock);
+			for (i = 0; i < ndue; i++)
+				guard_fire(due[i].slot, due[i].deadline);
+			pthread_mutex_lock(&guard.lock);
+			continue;
+		}
+		if (next == INT64_MAX) {
+			pthread_cond_wait(&guard.cond, &guard.lock);
+			continue;
+		}
+		ts.tv_sec = next / 1000000000;
+		ts.tv_nsec = next % 1000000000;
+		pthread_cond_timedwait(&guard.cond, &guard.lock, &ts);
+	}
+	return NULL;
+}
+
+/* The watchdog's condition variable measures CLOCK_MONOTONIC, like the
+ * deadlines; signals stay with the program's own threads. */
+static int
+guard_spawn(struct error *err)
+{
+	pthread_condattr_t ca;
+	pthread_attr_t attr;
+	sigset_t all, old;
+	pthread_t t;
+	int rc;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_destroy(&guard.cond);
+	pthread_cond_init(&guard.cond, &ca);
+	pthread_condattr_destroy(&ca);
+
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, 256 * 1024);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&t, &attr, guard_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	if (rc != 0)
+		return error_set(err, EXIT_ERROR,
+		    "cannot start the model watchdog: %s", strerror(rc));
+	guard.started++;
+	return 0;
+}
+
+int
+guard_start(struct error *err)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&guard.lock);
+	if (!guard.running) {
+		if (guard.exc == NULL)
+			guard.exc = PyErr_NewExceptionWithDoc("fronts.ModelTimeout",
+			    "The model call ran past its deadline.",
+			    PyExc_BaseException, NULL);
+		if (guard.exc == NULL) {
+			PyErr_Clear();
+			rc = error_set(err, EXIT_ERROR,
+			    "cannot create the model timeout exception");
+		} else if ((rc = guard_spawn(err)) == 0)
+			guard.running = true;
+	}
+	pthread_mutex_unlock(&guard.lock);
+	return rc;
+}
+
+struct guard_slot *
+guard_slot_new(int timeout_ms, struct error *err)
+{
+	struct guard_slot *s = NULL;
+	int i;
+
+	if (guard_start(err) != 0)
+		return NULL;
+	pthread_mutex_lock(&guard.lock);
+	for (i = 0; i < GUARD_MAX_SLOTS; i++) {
+		if (!guard.slots[i].in_use) {
+			s = &guard.slots[i];
+			break;
+		}
+	}
+	if (s != NULL) {
+		atomic_store(&s->deadline, 0);
+		atomic_store(&s->fired, 0);
+		s->timeout_ns = timeout_ms > 0 ? (int64_t)timeout_ms * 1000000 : 0;
+		s->thread_id = PyThread_get_thread_ident();
+		s->fired_deadline = 0;
+		s->refire_at = 0;
+		s->in_use = true;
+		pthread_cond_signal(&guard.cond);
+	}
+	pthread_mutex_unlock(&guard.lock);
+	if (s == NULL)
+		error_set(err, EXIT_ERROR, "more than %d models loaded at once",
+		    GUARD_MAX_SLOTS);
+	return s;
+}
+
+void
+guard_slot_free(struct guard_slot *s)
+{
+	if (s == NULL)
+		return;
+	pthread_mutex_lock(&guard.lock);
+	atomic_store(&s->deadline, 0);
+	s->in_use = false;
+	pthread_mutex_unlock(&guard.lock);
+}
+
+void
+guard_slot_bind(struct guard_slot *s)
+{
+	s->thread_id = PyThread_get_thread_ident();
+}
+
+bool
+guard_disarm_slow(struct guard_slot *s)
+{
+	/* An exception set just as the call returned would surface in the
+	 * thread's next Python code; take it back. */
+	PyThreadState_SetAsyncExc(s->thread_id, NULL);
+	atomic_store(&s->fired, 0);
+	return true;
+}
+
+bool
+guard_is_timeout(void *exc_type)
+{
+	return guard.exc != NULL && exc_type != NULL &&
+	    PyErr_GivenExceptionMatches((PyObject *)exc_type, guard.exc);
+}
+
+int
+guard_threads_started(void)
+{
+	return guard.started;
+}

@@ -1,0 +1,88 @@
+/*
+ * guard — the deadline on every in-process model call. One watchdog thread
+ * (a process-wide singleton) watches a small table of slots; a caller arms
+ * its slot before calling into the model and disarms it after. Arming is
+ * one clock read and one store, disarming one store and one load, so a
+ * guarded call costs about what an unguarded one does.
+ *
+ * When an armed call passes its deadline the watchdog takes the GIL and
+ * raises fronts.ModelTimeout (a BaseException) inside the calling thread's
+ * running Python code, and raises it again every GUARD_REFIRE_MS while the
+ * same call keeps running (a model that swallows it is hit again).
+ *
+ * What it cannot stop: a call that never returns to the bytecode loop —
+ * one long C-level operation such as sum(range(10**11)) or 10**10**8 holds
+ * the GIL for its whole duration, so the watchdog waits with it. Only the
+ * worker process boundary (SIGKILL, RLIMIT_CPU) ends those.
+ */
+#ifndef FRONTS_GUARD_H
+#define FRONTS_GUARD_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "core/util.h"
+
+#define GUARD_MAX_SLOTS	64
+#define GUARD_REFIRE_MS	20
+
+struct guard_slot {
+	_Atomic int64_t	deadline;	/* CLOCK_MONOTONIC ns; 0: not in a call */
+	int64_t		timeout_ns;	/* 0: calls have no deadline */
+	unsigned long	thread_id;	/* the calling thread (GIL held) */
+	atomic_int	fired;		/* the watchdog raised in this call */
+	int64_t		fired_deadline;	/* watchdog-private */
+	int64_t		refire_at;	/* watchdog-private */
+	bool		in_use;
+};
+
+static inline int64_t
+guard_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Starts the watchdog once and creates fronts.ModelTimeout. Needs the
+ * interpreter and the GIL. */
+int			 guard_start(struct error *err);
+/* A slot whose calls have timeout_ms each (0: none). GIL held. */
+struct guard_slot	*guard_slot_new(int timeout_ms, struct error *err);
+/* Releases a slot; GIL held, not inside a call. */
+void			 guard_slot_free(struct guard_slot *);
+/* Binds the slot to the calling thread; GIL held. */
+void			 guard_slot_bind(struct guard_slot *);
+
+static inline void
+guard_arm(struct guard_slot *s)
+{
+	if (s->timeout_ns != 0)
+		atomic_store_explicit(&s->deadline,
+		    guard_now_ns() + s->timeout_ns, memory_order_release);
+}
+
+/* Ends a call (GIL held). Returns true when the watchdog fired during it;
+ * the caller then treats the call as timed out, whatever it returned. */
+bool			 guard_disarm_slow(struct guard_slot *);
+
+static inline bool
+guard_disarm(struct guard_slot *s)
+{
+	if (s->timeout_ns == 0)
+		return false;
+	atomic_store_explicit(&s->deadline, 0, memory_order_release);
+	if (atomic_load_explicit(&s->fired, memory_order_acquire) == 0)
+		return false;
+	return guard_disarm_slow(s);
+}
+
+/* Is exc (an exception type) fronts.ModelTimeout? */
+bool			 guard_is_timeout(void *exc_type);
+/* Number of watchdog threads ever started (0 or 1), for tests. */
+int			 guard_threads_started(void);
+
+#endif

@@ -1,0 +1,808 @@
+/*
+ * wmodel — a gated world model behind struct model_ops (see wmodel.h).
+ *
+ * The hot path allocates nothing of its own: a model_state is the model's
+ * PyObject itself (one owned reference), every action the model can be
+ * handed is a tuple built once at load, and the model's proposals are
+ * converted by two exact-str dict lookups. Results are converted only
+ * through exact built-in types, so no model code runs outside a guarded
+ * call. The GIL is taken per call unless the calling thread entered the
+ * model (wmodel_enter), which is how a search loop should run it.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <frameobject.h>
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sandbox/gate.h"
+#include "sandbox/guard.h"
+#include "sandbox/namespace.h"
+#include "sandbox/pyhost.h"
+#include "sandbox/wmodel.h"
+
+#define WM_FILENAME	"model.py"
+
+enum wm_fn {
+	FN_INITIAL, FN_SAMPLE, FN_LEGAL, FN_APPLY, FN_TERMINAL, FN_VALUE,
+	FN_COUNT
+};
+
+static const char *wm_fn_names[FN_COUNT] = {
+	"initial_state", "sample_hidden", "legal_actions", "apply",
+	"is_terminal", "value"
+};
+
+struct wmodel {
+	const struct project	*p;
+	PyObject		*globals;
+	PyObject		*fn[FN_COUNT];	/* NULL where undefined */
+	PyObject		*ctx;
+	PyObject		*rng;
+	PyObject		*rng_seed;	/* bound Random.seed */
+	PyObject		**acts;		/* [0] wait, [1 + d*nfronts + f] */
+	int			 nacts;
+	PyObject		*draft_ix;	/* str -> int */
+	PyObject		*front_ix;
+	PyObject		*s_wait, *s_post;
+	struct guard_slot	*slot;
+	int			 timeout_ms;
+	struct model_error	 error;
+	/* wmodel_enter */
+	int			 depth;
+	pthread_t		 owner;
+	PyGILState_STATE	 gil;
+};
+
+/* ---- GIL ------------------------------------------------------------ */
+
+static inline bool
+wm_acquire(struct wmodel *m, PyGILState_STATE *st)
+{
+	if (m->depth > 0 && pthread_equal(m->owner, pthread_self()))
+		return false;
+	*st = PyGILState_Ensure();
+	guard_slot_bind(m->slot);
+	return true;
+}
+
+static inline void
+wm_release(bool took, PyGILState_STATE st)
+{
+	if (took)
+		PyGILState_Release(st);
+}
+
+void
+wmodel_enter(struct wmodel *m)
+{
+	if (m->depth++ > 0)
+		return;
+	m->gil = PyGILState_Ensure();
+	m->owner = pthread_self();
+	guard_slot_bind(m->slot);
+}
+
+void
+wmodel_leave(struct wmodel *m)
+{
+	if (m->depth <= 0 || --m->depth > 0)
+		return;
+	PyGILState_Release(m->gil);
+}
+
+/* ---- errors --------------------------------------------------------- */
+
+static void
+wm_copy(char *dst, size_t size, const char *src)
+{
+	snprintf(dst, size, "%s", src != NULL ? src : "");
+}
+
+/* The line of the innermost traceback frame that is the model's own. */
+static int
+wm_model_line(PyObject *tb)
+{
+	PyObject *code, *fname, *lineno;
+	PyTracebackObject *t;
+	int line = 0;
+
+	for (t = (PyTracebackObject *)tb; t != NULL && PyTraceBack_Check(t);
+	    t = t->tb_next) {
+		code = (PyObject *)PyFrame_GetCode(t->tb_frame);
+		fname = ((PyCodeObject *)code)->co_filename;
+		if (PyUnicode_Check(fname) &&
+		    PyUnicode_CompareWithASCIIString(fname, WM_FILENAME) == 0) {
+			lineno = PyObject_GetAttrString((PyObject *)t, "tb_lineno");
+			if (lineno != NULL && PyLong_CheckExact(lineno))
+				line = (int)PyLong_AsLong(lineno);
+			Py_XDECREF(lineno);
+		}
+		Py_DECREF(code);
+	}
+	PyErr_Clear();
+	return line;
+}
+
+/* The message without running model code: only an exact str or number
+ * as the exception's first argument is shown (str() of anything else, and
+ * of the model's own exception classes, could run the model's code). */
+static void
+wm_exc_message(struct wmodel *m, PyObject *value)
+{
+	PyObject *args, *a0, *s = NULL;
+	const char *u;
+
+	m->error.message[0] = '\0';
+	if (value == NULL || !PyExceptionInstance_Check(value) ||
+	    (args = ((PyBaseExceptionObject *)value)->args) == NULL)
+		return;
+	Py_INCREF(args);
+	if (PyTuple_CheckExact(args) && PyTuple_GET_SIZE(args) > 0) {
+		a0 = PyTuple_GET_ITEM(args, 0);
+		if (PyUnicode_CheckExact(a0) || PyLong_CheckExact(a0) ||
+		    PyFloat_CheckExact(a0))
+			s = PyObject_Str(a0);
+	}
+	if (s != NULL && (u = PyUnicode_AsUTF8(s)) != NULL)
+		wm_copy(m->error.message, sizeof m->error.message, u);
+	Py_XDECREF(s);
+	Py_DECREF(args);
+	PyErr_Clear();
+}
+
+static int
+wm_raised(struct wmodel *m, enum wm_fn fn)
+{
+	PyObject *type, *value, *tb;
+	const char *name, *dot;
+	int rc = MODEL_RAISED;
+
+	PyErr_Fetch(&type, &value, &tb);
+	PyErr_NormalizeException(&type, &value, &tb);
+	wm_copy(m->error.function, sizeof m->error.function, wm_fn_names[fn]);
+	name = type != NULL && PyType_Check(type) ?
+	    ((PyTypeObject *)type)->tp_name : "exception";
+	if ((dot = strrchr(name, '.')) != NULL)
+		name = dot + 1;
+	if (guard_is_timeout(type)) {
+		rc = MODEL_TIMEOUT;
+		name = "TimeoutError";
+	}
+	wm_copy(m->error.type, sizeof m->error.type, name);
+	m->error.line = wm_model_line(tb);
+	if (rc == MODEL_TIMEOUT)
+		snprintf(m->error.message, sizeof m->error.message,
+		    "%s() ran longer than %d ms", wm_fn_names[fn], m->timeout_ms);
+	else
+		wm_exc_message(m, value);
+	Py_XDECREF(type);
+	Py_XDECREF(value);
+	Py_XDECREF(tb);
+	return rc;
+}
+
+static int
+wm_timeout(struct wmodel *m, enum wm_fn fn)
+{
+	PyErr_Clear();
+	wm_copy(m->error.function, sizeof m->error.function, wm_fn_names[fn]);
+	wm_copy(m->error.type, sizeof m->error.type, "TimeoutError");
+	snprintf(m->error.message, sizeof m->error.message,
+	    "%s() ran longer than %d ms", wm_fn_names[fn], m->timeout_ms);
+	m->error.line = 0;
+	return MODEL_TIMEOUT;
+}
+
+static int
+wm_badtype(struct wmodel *m, enum wm_fn fn, const char *want, PyObject *got)
+{
+	wm_copy(m->error.function, sizeof m->error.function, wm_fn_names[fn]);
+	wm_copy(m->error.type, sizeof m->error.type, "TypeError");
+	snprintf(m->error.message, sizeof m->error.message,
+	    "%s() must return %s, not %s", wm_fn_names[fn], want,
+	    got != NULL ? Py_TYPE(got)->tp_name : "nothing");
+	m->error.line = 0;
+	return MODEL_BADTYPE;
+}
+
+/* ---- calls ---------------------------------------------------------- */
+
+static int
+wm_call(struct wmodel *m, enum wm_fn fn, PyObject *const *args, size_t nargs,
+    PyObject **res)
+{
+	PyObject *r;
+
+	guard_arm(m->slot);
+	r = PyObject_Vectorcall(m->fn[fn], args, nargs, NULL);
+	if (guard_disarm(m->slot)) {
+		Py_XDECREF(r);
+		return wm_timeout(m, fn);
+	}
+	if (r == NULL)
+		return wm_raised(m, fn);
+	*res = r;
+	return MODEL_OK;
+}
+
+static void
+wm_seed(void *mv, uint64_t seed)
+{
+	struct wmodel *m = mv;
+	PyGILState_STATE st;
+	PyObject *arg, *r;
+	bool took;
+
+	took = wm_acquire(m, &st);
+	arg = PyLong_FromUnsignedLongLong(seed);
+	r = arg != NULL ? PyObject_CallOneArg(m->rng_seed, arg) : NULL;
+	Py_XDECREF(arg);
+	Py_XDECREF(r);
+	PyErr_Clear();
+	wm_release(took, st);
+}
+
+static int
+wm_state_call(struct wmodel *m, enum wm_fn fn, model_state **out)
+{
+	PyObject *args[2] = { m->ctx, m->rng }, *r;
+	PyGILState_STATE st;
+	bool took;
+	int rc;
+
+	if (m->fn[fn] == NULL)
+		fn = FN_INITIAL;
+	took = wm_acquire(m, &st);
+	rc = wm_call(m, fn, args, fn == FN_INITIAL ? 1 : 2, &r);
+	if (rc == MODEL_OK)
+		*out = (model_state *)r;
+	wm_release(took, st);
+	return rc;
+}
+
+static int
+wm_initial_state(void *m, model_state **out)
+{
+	return wm_state_call(m, FN_INITIAL, out);
+}
+
+static int
+wm_sample_hidden(void *m, model_state **out)
+{
+	return wm_state_call(m, FN_SAMPLE, out);
+}
+
+static inline bool
+wm_str_is(PyObject *o, PyObject *interned)
+{
+	return o == interned || (PyUnicode_CheckExact(o) &&
+	    PyUnicode_Compare(o, interned) == 0);
+}
+
+/* One proposal to an action index; -1 for anything not well formed. */
+static int
+wm_action_index(struct wmodel *m, PyObject *t)
+{
+	PyObject *kind, *d, *f, *di, *fi;
+	Py_ssize_t n;
+
+	if (!PyTuple_Check(t) || (n = PyTuple_GET_SIZE(t)) == 0)
+		return -1;
+	kind = PyTuple_GET_ITEM(t, 0);
+	if (n == 1)
+		return wm_str_is(kind, m->s_wait) ? 0 : -1;
+	if (n != 3 || !wm_str_is(kind, m->s_post))
+		return -1;
+	d = PyTuple_GET_ITEM(t, 1);
+	f = PyTuple_GET_ITEM(t, 2);
+	if (!PyUnicode_CheckExact(d) || !PyUnicode_CheckExact(f))
+		return -1;
+	di = PyDict_GetItemWithError(m->draft_ix, d);
+	fi = di != NULL ? PyDict_GetItemWithError(m->front_ix, f) : NULL;
+	if (fi == NULL) {
+		PyErr_Clear();
+		return -1;
+	}
+	return 1 + (int)PyLong_AsLong(di) * m->p->nfronts +
+	    (int)PyLong_AsLong(fi);
+}
+
+static void
+wm_action_of(const struct wmodel *m, int ix, struct action *a)
+{
+	memset(a, 0, sizeof *a);
+	if (ix == 0) {
+		a->kind = ACTION_WAIT;
+		return;
+	}
+	a->kind = ACTION_POST;
+	a->draft = (uint32_t)((ix - 1) / m->p->nfronts);
+	a->front = (uint16_t)((ix - 1) % m->p->nfronts);
+}
+
+static int
+wm_legal_actions(void *mv, model_state *s, struct action *out, int max,
+    int *n, int *illegal)
+{
+	struct wmodel *m = mv;
+	PyObject *args[1] = { (PyObject *)s }, *r, **items;
+	PyGILState_STATE st;
+	Py_ssize_t i, len;
+	bool took;
+	int rc, ix;
+
+	*n = 0;
+	*illegal = 0;
+	took = wm_acquire(m, &st);
+	if ((rc = wm_call(m, FN_LEGAL, args, 1, &r)) != MODEL_OK)
+		goto out;
+	if (!PyList_Check(r) && !PyTuple_Check(r)) {
+		rc = wm_badtype(m, FN_LEGAL, "a list of actions", r);
+		Py_DECREF(r);
+		goto out;
+	}
+	len = PySequence_Fast_GET_SIZE(r);
+	items = PySequence_Fast_ITEMS(r);
+	for (i = 0; i < len; i++) {
+		if ((ix = wm_action_index(m, items[i])) < 0)
+			(*illegal)++;
+		else if (*n < max)
+			wm_action_of(m, ix, &out[(*n)++]);
+	}
+	Py_DECREF(r);
+out:
+	wm_release(took, st);
+	return rc;
+}
+
+static inline bool
+wm_number(PyObject *o, double *out)
+{
+	if (PyFloat_Check(o))
+		*out = PyFloat_AS_DOUBLE(o);
+	else if (PyLong_CheckExact(o) || PyBool_Check(o)) {
+		*out = PyLong_AsDouble(o);
+		if (*out == -1.0 && PyErr_Occurred()) {
+			PyErr_Clear();
+			return false;
+		}
+	} else
+		return false;
+	return isfinite(*out);
+}
+
+static int
+wm_apply(void *mv, model_state *s, const struct action *a, model_state **next,
+    double *reward)
+{
+	struct wmodel *m = mv;
+	PyObject *args[3], *r;
+	PyGILState_STATE st;
+	bool took;
+	int rc, ix;
+
+	ix = a->kind == ACTION_WAIT ? 0 :
+	    1 + (int)a->draft * m->p->nfronts + a->front;
+	if (ix < 0 || ix >= m->nacts || (a->kind != ACTION_WAIT &&
+	    (a->front >= m->p->nfronts || (int)a->draft >= m->p->ndrafts))) {
+		wm_copy(m->error.function, sizeof m->error.function, "apply");
+		wm_copy(m->error.type, sizeof m->error.type, "ValueError");
+		wm_copy(m->error.message, sizeof m->error.message,
+		    "action out of range");
+		m->error.line = 0;
+		return MODEL_BADTYPE;
+	}
+	args[0] = (PyObject *)s;
+	args[1] = m->acts[ix];
+	args[2] = m->rng;
+	took = wm_acquire(m, &st);
+	if ((rc = wm_call(m, FN_APPLY, args, 3, &r)) != MODEL_OK)
+		goto out;
+	if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 2 ||
+	    !wm_number(PyTuple_GET_ITEM(r, 1), reward)) {
+		rc = wm_badtype(m, FN_APPLY,
+		    "(next_state, reward) with a finite number as reward", r);
+		Py_DECREF(r);
+		goto out;
+	}
+	*next = (model_state *)PyTuple_GET_ITEM(r, 0);
+	Py_INCREF((PyObject *)*next);
+	Py_DECREF(r);
+out:
+	wm_release(took, st);
+	return rc;
+}
+
+static int
+wm_is_terminal(void *mv, model_state *s, bool *out)
+{
+	struct wmodel *m = mv;
+	PyObject *args[1] = { (PyObject *)s }, *r;
+	PyGILState_STATE st;
+	bool took;
+	int rc;
+
+	took = wm_acquire(m, &st);
+	if ((rc = wm_call(m, FN_TERMINAL, args, 1, &r)) == MODEL_OK) {
+		if (PyBool_Check(r) || PyLong_CheckExact(r))
+			*out = PyObject_IsTrue(r) == 1;
+		else
+			rc = wm_badtype(m, FN_TERMINAL, "a bool", r);
+		Py_DECREF(r);
+	}
+	wm_release(took, st);
+	return rc;
+}
+
+static int
+wm_value(void *mv, model_state *s, double *out)
+{
+	struct wmodel *m = mv;
+	PyObject *args[1] = { (PyObject *)s }, *r;
+	PyGILState_STATE st;
+	bool took;
+	int rc;
+
+	if (m->fn[FN_VALUE] == NULL) {
+		*out = 0;
+		return MODEL_OK;
+	}
+	took = wm_acquire(m, &st);
+	if ((rc = wm_call(m, FN_VALUE, args, 1, &r)) == MODEL_OK) {
+		if (!wm_number(r, out))
+			rc = wm_badtype(m, FN_VALUE, "a finite number", r);
+		Py_DECREF(r);
+	}
+	wm_release(took, st);
+	return rc;
+}
+
+static void
+wm_state_free(void *mv, model_state *s)
+{
+	PyGILState_STATE st;
+	bool took;
+
+	if (s == NULL)
+		return;
+	took = wm_acquire(mv, &st);
+	Py_DECREF((PyObject *)s);
+	wm_release(took, st);
+}
+
+static const struct model_error *
+wm_last_error(void *m)
+{
+	return &((struct wmodel *)m)->error;
+}
+
+static bool
+wm_has_value(void *m)
+{
+	return ((struct wmodel *)m)->fn[FN_VALUE] != NULL;
+}
+
+const struct model_ops wmodel_ops = {
+	.seed = wm_seed,
+	.initial_state = wm_initial_state,
+	.sample_hidden = wm_sample_hidden,
+	.legal_actions = wm_legal_actions,
+	.apply = wm_apply,
+	.is_terminal = wm_is_terminal,
+	.value = wm_value,
+	.state_free = wm_state_free,
+	.last_error = wm_last_error,
+	.has_value = wm_has_value
+};
+
+/* ---- loading -------------------------------------------------------- */
+
+/* ctx as immutable plain data: objects become read-only mappings over a
+ * dict nobody else holds, arrays become tuples. */
+static PyObject *
+wm_from_json(const cJSON *j)
+{
+	PyObject *o, *v, *d;
+	const cJSON *c;
+	Py_ssize_t i;
+	double x;
+
+	if (cJSON_IsString(j))
+		return PyUnicode_FromString(j->valuestring);
+	if (cJSON_IsBool(j))
+		return PyBool_FromLong(cJSON_IsTrue(j));
+	if (cJSON_IsNull(j))
+		Py_RETURN_NONE;
+	if (cJSON_IsNumber(j)) {
+		x = j->valuedouble;
+		if (x == floor(x) && fabs(x) < 9007199254740992.0)
+			return PyLong_FromDouble(x);
+		return PyFloat_FromDouble(x);
+	}
+	if (cJSON_IsArray(j)) {
+		if ((o = PyTuple_New(cJSON_GetArraySize(j))) == NULL)
+			return NULL;
+		i = 0;
+		cJSON_ArrayForEach(c, j) {
+			if ((v = wm_from_json(c)) == NULL) {
+				Py_DECREF(o);
+				return NULL;
+			}
+			PyTuple_SET_ITEM(o, i++, v);
+		}
+		return o;
+	}
+	if (!cJSON_IsObject(j)) {
+		PyErr_SetString(PyExc_ValueError, "unexpected JSON value");
+		return NULL;
+	}
+	if ((d = PyDict_New()) == NULL)
+		return NULL;
+	cJSON_ArrayForEach(c, j) {
+		if ((v = wm_from_json(c)) == NULL ||
+		    PyDict_SetItemString(d, c->string, v) != 0) {
+			Py_XDECREF(v);
+			Py_DECREF(d);
+			return NULL;
+		}
+		Py_DECREF(v);
+	}
+	o = PyDictProxy_New(d);
+	Py_DECREF(d);
+	return o;
+}
+
+static int
+wm_build_ctx(struct wmodel *m, struct error *err)
+{
+	cJSON *j;
+
+	if ((j = project_ctx_json(m->p)) == NULL)
+		return error_set(err, EXIT_ERROR, "cannot build the model's ctx");
+	m->ctx = wm_from_json(j);
+	cJSON_Delete(j);
+	if (m->ctx == NULL) {
+		PyErr_Clear();
+		return error_set(err, EXIT_ERROR,
+		    "cannot convert the model's ctx to Python");
+	}
+	return 0;
+}
+
+static int
+wm_build_rng(struct wmodel *m, struct error *err)
+{
+	PyObject *mod, *cls;
+
+	mod = PyImport_ImportModule("random");
+	cls = mod != NULL ? PyObject_GetAttrString(mod, "Random") : NULL;
+	m->rng = cls != NULL ? PyObject_CallNoArgs(cls) : NULL;
+	m->rng_seed = m->rng != NULL ?
+	    PyObject_GetAttrString(m->rng, "seed") : NULL;
+	Py_XDECREF(cls);
+	Py_XDECREF(mod);
+	if (m->rng_seed == NULL) {
+		PyErr_Clear();
+		return error_set(err, EXIT_ERROR, "cannot create the model's rng");
+	}
+	return 0;
+}
+
+static PyObject *
+wm_index_dict(char *const *ids, size_t stride, int n)
+{
+	PyObject *d, *v;
+	int i;
+
+	if ((d = PyDict_New()) == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		v = PyLong_FromLong(i);
+		if (v == NULL || PyDict_SetItemString(d,
+		    *(char *const *)((const char *)ids + i * stride), v) != 0) {
+			Py_XDECREF(v);
+			Py_DECREF(d);
+			return NULL;
+		}
+		Py_DECREF(v);
+	}
+	return d;
+}
+
+static int
+wm_build_actions(struct wmodel *m, struct error *err)
+{
+	const struct project *p = m->p;
+	int d, f, i;
+
+	m->s_wait = PyUnicode_InternFromString("wait");
+	m->s_post = PyUnicode_InternFromString("post");
+	m->draft_ix = wm_index_dict(&p->drafts[0].id, sizeof p->drafts[0],
+	    p->ndrafts);
+	m->front_ix = wm_index_dict(&p->fronts[0].id, sizeof p->fronts[0],
+	    p->nfronts);
+	m->nacts = 1 + p->ndrafts * p->nfronts;
+	m->acts = xcalloc(m->nacts, sizeof *m->acts);
+	if (m->s_wait == NULL || m->s_post == NULL || m->draft_ix == NULL ||
+	    m->front_ix == NULL || (m->acts[0] = PyTuple_Pack(1, m->s_wait)) == NULL)
+		goto fail;
+	for (d = 0; d < p->ndrafts; d++) {
+		for (f = 0; f < p->nfronts; f++) {
+			i = 1 + d * p->nfronts + f;
+			m->acts[i] = Py_BuildValue("(Oss)", m->s_post,
+			    p->drafts[d].id, p->fronts[f].id);
+			if (m->acts[i] == NULL)
+				goto fail;
+		}
+	}
+	return 0;
+fail:
+	PyErr_Clear();
+	return error_set(err, EXIT_ERROR, "cannot build the model's actions");
+}
+
+static int
+wm_find_functions(struct wmodel *m, struct error *err)
+{
+	static const bool required[FN_COUNT] = { true, false, true, true, true,
+	    false };
+	PyObject *f;
+	int i;
+
+	for (i = 0; i < FN_COUNT; i++) {
+		f = PyDict_GetItemString(m->globals, wm_fn_names[i]);
+		if (f == NULL) {
+			if (required[i])
+				return error_set(err, EXIT_MODEL,
+				    "%s defines no %s()", WM_FILENAME,
+				    wm_fn_names[i]);
+			continue;
+		}
+		if (!PyCallable_Check(f))
+			return error_set(err, EXIT_MODEL,
+			    "%s: %s is a %s, not a function", WM_FILENAME,
+			    wm_fn_names[i], Py_TYPE(f)->tp_name);
+		Py_INCREF(f);
+		m->fn[i] = f;
+	}
+	return 0;
+}
+
+static int
+wm_gate(const char *src, size_t len, struct error *err)
+{
+	struct gate_result gr;
+	char buf[768];
+	size_t off = 0;
+	int i;
+
+	if (gate_check_source(src, len, &gr, err) != 0)
+		return -1;
+	if (gr.accepted) {
+		gate_result_free(&gr);
+		return 0;
+	}
+	buf[0] = '\0';
+	for (i = 0; i < gr.nverdicts && i < 3 && off < sizeof buf; i++)
+		off += snprintf(buf + off, sizeof buf - off, "%sline %d col %d: %s (%s)",
+		    i > 0 ? "; " : "", gr.verdicts[i].line, gr.verdicts[i].col,
+		    gr.verdicts[i].message, gr.verdicts[i].rule);
+	if (gr.nverdicts > 3 && off < sizeof buf)
+		snprintf(buf + off, sizeof buf - off, "; and %d more",
+		    gr.nverdicts - 3);
+	error_set(err, EXIT_REFUSED, "the gate refused %s: %s", WM_FILENAME,
+	    buf);
+	gate_result_free(&gr);
+	return -1;
+}
+
+/* The module body runs under the guard like every later call. */
+static int
+wm_exec(struct wmodel *m, const char *src, size_t len, struct error *err)
+{
+	bool fired;
+
+	guard_arm(m->slot);
+	m->globals = namespace_exec_model(src, len, WM_FILENAME, err);
+	fired = guard_disarm(m->slot);
+	if (fired) {
+		PyErr_Clear();
+		Py_CLEAR(m->globals);
+		return error_set(err, EXIT_MODEL,
+		    "%s: the module's top-level code ran longer than %d ms",
+		    WM_FILENAME, m->timeout_ms);
+	}
+	if (m->globals == NULL) {
+		PyErr_Clear();
+		if (err != NULL && err->code == 0)
+			err->code = EXIT_MODEL;
+		return -1;
+	}
+	return 0;
+}
+
+int
+wmodel_load(const struct project *p, const char *src, size_t len,
+    int call_timeout_ms, struct wmodel **out, struct error *err)
+{
+	PyGILState_STATE st;
+	struct wmodel *m;
+	int rc = -1;
+
+	*out = NULL;
+	if (pyhost_init(err) != 0 || wm_gate(src, len, err) != 0)
+		return -1;
+	if (p->nfronts <= 0 || p->nfronts > PROJECT_MAX_FRONTS)
+		return error_set(err, EXIT_ERROR, "the project has no fronts");
+	m = xcalloc(1, sizeof *m);
+	m->p = p;
+	m->timeout_ms = call_timeout_ms;
+	st = PyGILState_Ensure();
+	if ((m->slot = guard_slot_new(call_timeout_ms, err)) != NULL &&
+	    wm_exec(m, src, len, err) == 0 &&
+	    wm_find_functions(m, err) == 0 &&
+	    wm_build_ctx(m, err) == 0 &&
+	    wm_build_rng(m, err) == 0 &&
+	    wm_build_actions(m, err) == 0)
+		rc = 0;
+	PyGILState_Release(st);
+	if (rc != 0) {
+		wmodel_free(m);
+		return -1;
+	}
+	*out = m;
+	return 0;
+}
+
+void
+wmodel_free(struct wmodel *m)
+{
+	PyGILState_STATE st;
+	int i;
+
+	if (m == NULL)
+		return;
+	while (m->depth > 0)
+		wmodel_leave(m);
+	st = PyGILState_Ensure();
+	for (i = 0; i < FN_COUNT; i++)
+		Py_XDECREF(m->fn[i]);
+	for (i = 0; m->acts != NULL && i < m->nacts; i++)
+		Py_XDECREF(m->acts[i]);
+	free(m->acts);
+	Py_XDECREF(m->globals);
+	Py_XDECREF(m->ctx);
+	Py_XDECREF(m->rng_seed);
+	Py_XDECREF(m->rng);
+	Py_XDECREF(m->draft_ix);
+	Py_XDECREF(m->front_ix);
+	Py_XDECREF(m->s_wait);
+	Py_XDECREF(m->s_post);
+	guard_slot_free(m->slot);
+	PyGILState_Release(st);
+	free(m);
+}
+
+int
+wmodel_timeout_ms(const struct wmodel *m)
+{
+	return m->timeout_ms;
+}
+
+void
+wmodel_error_format(const struct model_error *e, char *buf, size_t size)
+{
+	char where[96];
+
+	if (e->line > 0)
+		snprintf(where, sizeof where, "%s line %d, in %s", WM_FILENAME,
+		    e->line, e->function);
+	else
+		snprintf(where, sizeof where, "in %s", e->function);
+	snprintf(buf, size, "%s%s%s (%s)", e->type[0] ? e->type : "Error",
+	    e->message[0] ? ": " : "", e->message, where);
+}

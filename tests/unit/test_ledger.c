@@ -1,0 +1,278 @@
+/* Unit tests for the publish ledger: records survive a reopen, states
+ * follow the records, an intent alone reads as unknown, sent posts feed
+ * the legality history, and damaged lines are reported by file and line. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "core/ledger.h"
+
+static char *
+tmp_project(void)
+{
+	char tmpl[] = "/tmp/fronts-ledger-XXXXXX";
+
+	assert_non_null(mkdtemp(tmpl));
+	return strdup(tmpl);
+}
+
+static void
+rm_project(char *dir)
+{
+	char *cmd;
+
+	assert_true(xasprintf(&cmd, "rm -rf '%s'", dir) > 0);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(dir);
+}
+
+static struct ledger_intent
+intent_for(const char *front, const char *draft, int slot, time_t now)
+{
+	struct ledger_intent in = { "plan1", slot, front, draft,
+	    "Launch day: fronts ships.", "composio/TWITTER_CREATION_OF_A_POST",
+	    NULL, 1796112000, now };
+
+	return in;
+}
+
+static void
+append_raw(const char *dir, const char *text)
+{
+	char *path;
+	FILE *f;
+
+	xasprintf(&path, "%s/.fronts/ledger.jsonl", dir);
+	assert_non_null(f = fopen(path, "a"));
+	fputs(text, f);
+	fclose(f);
+	free(path);
+}
+
+static void
+test_empty_ledger(void **state)
+{
+	char *dir = tmp_project();
+	struct ledger l;
+	struct error err = { 0 };
+
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	assert_int_equal(l.nentries, 0);
+	assert_int_equal(l.nproblems, 0);
+	ledger_free(&l);
+	rm_project(dir);
+}
+
+static void
+test_intent_then_sent_survives_reopen(void **state)
+{
+	char *dir = tmp_project();
+	struct ledger l;
+	struct ledger_intent in = intent_for("x", "d1", 3, 1796115600);
+	struct ledger_entry *e;
+	struct ledger_sent *sent;
+	struct error err = { 0 };
+
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	assert_int_equal(ledger_intent(&l, &in, &e, &err), 0);
+	assert_int_equal(e->state, LEDGER_PENDING);
+	assert_int_equal(ledger_unresolved(&l), 1);
+	assert_int_equal(ledger_outcome(&l, e, LEDGER_SENT, "1234",
+	    "https://x.com/acme/status/1234", NULL, 1796115601, &err), 0);
+	ledger_free(&l);
+
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	assert_int_equal(l.nproblems, 0);
+	assert_int_equal(l.nentries, 1);
+	e = &l.entries[0];
+	assert_int_equal(e->state, LEDGER_SENT);
+	assert_string_equal(e->post_id, "1234");
+	assert_string_equal(e->front, "x");
+	assert_int_equal(e->slot, 3);
+	assert_int_equal(e->at, 1796112000);
+	assert_int_equal(ledger_unresolved(&l), 0);
+	assert_int_equal(ledger_sent_posts(&l, &sent), 1);
+	assert_string_equal(sent[0].front, "x");
+	assert_string_equal(sent[0].draft, "d1");
+	assert_int_equal(sent[0].at, 1796115600);
+	free(sent);
+	/* A sent post is never attempted again. */
+	assert_int_equal(ledger_intent(&l, &in, &e, &err), -1);
+	assert_int_equal(err.code, EXIT_REFUSED);
+	ledger_free(&l);
+	rm_project(dir);
+}
+
+static void
+test_intent_without_outcome_is_unknown(void **state)
+{
+	char *dir = tmp_project();
+	struct ledger l;
+	struct ledger_intent in = intent_for("x", "d1", 0, 1796115600);
+	struct ledger_entry *e;
+	struct error err = { 0 };
+
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	assert_int_equal(ledger_intent(&l, &in, &e, &err), 0);
+	ledger_free(&l);	/* the process "dies" here */
+
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	assert_int_equal(l.nentries, 1);
+	assert_int_equal(l.entries[0].state, LEDGER_PENDING);
+	assert_string_equal(ledger_state_name(l.entries[0].state), "unknown");
+	assert_int_equal(ledger_unresolved(&l), 1);
+	/* No second attempt while the first is unresolved. */
+	assert_int_equal(ledger_intent(&l, &in, &e, &err), -1);
+	assert_non_null(strstr(err.msg, "unknown"));
+	ledger_free(&l);
+	rm_project(dir);
+}
+
+static void
+test_failed_then_retry_then_settle(void **state)
+{
+	char *dir = tmp_project();
+	struct ledger l;
+	struct ledger_intent in = intent_for("m", "d2", 1, 1796115600);
+	struct ledger_entry *e;
+	struct ledger_sent *sent;
+	struct error err = { 0 };
+
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	assert_int_equal(ledger_intent(&l, &in, &e, &err), 0);
+	assert_int_equal(ledger_outcome(&l, e, LEDGER_FAILED, NULL, NULL,
+	    "connection refused", 1796115601, &err), 0);
+	assert_int_equal(ledger_intent(&l, &in, &e, &err), 0);
+	assert_int_equal(ledger_outcome(&l, e, LEDGER_UNKNOWN, NULL, NULL,
+	    "timed out after sending", 1796115700, &err), 0);
+	/* Only one outcome per attempt. */
+	assert_int_equal(ledger_outcome(&l, e, LEDGER_SENT, NULL, NULL, NULL,
+	    1796115701, &err), -1);
+	ledger_free(&l);
+
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	e = &l.entries[0];
+	assert_int_equal(l.nentries, 1);
+	assert_int_equal(e->attempts, 2);
+	assert_int_equal(e->state, LEDGER_UNKNOWN);
+	assert_string_equal(e->reason, "timed out after sending");
+	assert_int_equal(ledger_settle(&l, e, true, "https://m.example/@a/1",
+	    1796119200, &err), 0);
+	assert_int_equal(ledger_settle(&l, e, false, NULL, 1796119201, &err),
+	    -1);
+	ledger_free(&l);
+
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	assert_int_equal(l.entries[0].state, LEDGER_SENT);
+	assert_true(l.entries[0].settled);
+	assert_string_equal(l.entries[0].url, "https://m.example/@a/1");
+	assert_int_equal(ledger_sent_posts(&l, &sent), 1);
+	assert_int_equal(sent[0].at, 1796115600);
+	free(sent);
+	ledger_free(&l);
+	rm_project(dir);
+}
+
+static void
+test_truncated_last_line_is_reported(void **state)
+{
+	char *dir = tmp_project();
+	struct ledger l;
+	struct ledger_intent in = intent_for("x", "d1", 0, 1796115600);
+	struct ledger_entry *e;
+	struct error err = { 0 };
+
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	assert_int_equal(ledger_intent(&l, &in, &e, &err), 0);
+	ledger_free(&l);
+	append_raw(dir, "{\"record\":\"sent\",\"entry\":\"e0");
+
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	assert_int_equal(l.nproblems, 1);
+	assert_non_null(strstr(l.problems[0], "ledger.jsonl:2:"));
+	assert_non_null(strstr(l.problems[0], "truncated"));
+	/* The entry before it is still there, and nothing is appended after
+	 * the damage. */
+	assert_int_equal(l.nentries, 1);
+	e = &l.entries[0];
+	assert_int_equal(ledger_outcome(&l, e, LEDGER_FAILED, NULL, NULL, "x",
+	    1796115601, &err), -1);
+	assert_non_null(strstr(err.msg, "ledger.jsonl:2:"));
+	ledger_free(&l);
+	rm_project(dir);
+}
+
+static void
+test_corrupt_line_is_reported(void **state)
+{
+	char *dir = tmp_project();
+	struct ledger l;
+	struct ledger_intent in = intent_for("x", "d1", 0, 1796115600);
+	struct ledger_entry *e;
+	struct error err = { 0 };
+
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	assert_int_equal(ledger_intent(&l, &in, &e, &err), 0);
+	ledger_free(&l);
+	append_raw(dir, "{\"record\":\"sent\",\"entry\":\"e0000000000000000\"}\n"
+	    "garbage\n");
+
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	assert_int_equal(l.nproblems, 2);
+	assert_non_null(strstr(l.problems[0], "ledger.jsonl:2:"));
+	assert_non_null(strstr(l.problems[0], "no intent"));
+	assert_non_null(strstr(l.problems[1], "ledger.jsonl:3:"));
+	ledger_free(&l);
+	rm_project(dir);
+}
+
+static void
+test_entry_id_is_stable_and_distinct(void **state)
+{
+	char a[LEDGER_ID_LEN], b[LEDGER_ID_LEN], c[LEDGER_ID_LEN];
+
+	ledger_entry_id("p", 1, "x", "d1", "hello", a);
+	ledger_entry_id("p", 1, "x", "d1", "hello", b);
+	assert_string_equal(a, b);
+	assert_int_equal(strlen(a), LEDGER_ID_LEN - 1);
+	assert_int_equal(a[0], 'e');
+	ledger_entry_id("p", 1, "x", "d1", "hello!", c);
+	assert_string_not_equal(a, c);
+	ledger_entry_id("p", 2, "x", "d1", "hello", c);
+	assert_string_not_equal(a, c);
+}
+
+static void
+test_time_roundtrip(void **state)
+{
+	char buf[32];
+	time_t t;
+
+	ledger_time_format(1796112000, buf);
+	assert_string_equal(buf, "2026-12-01T08:00:00Z");
+	assert_int_equal(ledger_time_parse(buf, &t), 0);
+	assert_int_equal(t, 1796112000);
+	assert_int_equal(ledger_time_parse("2026-12-01T09:00:00+01:00", &t), 0);
+	assert_int_equal(t, 1796112000);
+	assert_int_equal(ledger_time_parse("2026-12-01", &t), -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_empty_ledger),
+		cmocka_unit_test(test_intent_then_sent_survives_reopen),
+		cmocka_unit_test(test_intent_without_outcome_is_unknown),
+		cmocka_unit_test(test_failed_then_retry_then_settle),
+		cmocka_unit_test(test_truncated_last_line_is_reported),
+		cmocka_unit_test(test_corrupt_line_is_reported),
+		cmocka_unit_test(test_entry_id_is_stable_and_distinct),
+		cmocka_unit_test(test_time_roundtrip),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,202 @@
+/* Unit tests for the providers: Anthropic and OpenAI shapes against the
+ * loopback fake server, truncation, malformed answers, missing keys, and
+ * a record/replay round trip that keeps the key out of the recording. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "fakellm.h"
+#include "net/provider.h"
+
+#define KEY "sk-ant-SENTINEL-1234"
+
+static const struct llm_message msgs[] = {
+	{ "user", "write the model" },
+};
+static const struct llm_request req = { "fake-model", "be careful", msgs, 1,
+    1000 };
+
+/* Runs one turn of api against a server following script, with the
+ * sentinel key; record_dir (or NULL) records the exchange. */
+static int
+turn(const char *api, const char *script, const char *record_dir,
+    struct llm_answer *ans, struct error *err)
+{
+	struct provider_options o = { 0 };
+	struct provider *p;
+	struct fakellm f;
+	char base[160];
+	int rc;
+
+	assert_int_equal(fakellm_start(&f, script, KEY), 0);
+	if (strcmp(api, "openai") == 0) {
+		snprintf(base, sizeof base, "%s/v1/", f.url);
+		setenv("OPENAI_BASE_URL", base, 1);
+		setenv("OPENAI_API_KEY", KEY, 1);
+	} else {
+		setenv("ANTHROPIC_BASE_URL", f.url, 1);
+		setenv("ANTHROPIC_API_KEY", KEY, 1);
+	}
+	o.name = api;
+	o.model = "fake-model";
+	o.timeout_ms = 5000;
+	o.retry_scale = 0.001;
+	o.record = record_dir != NULL;
+	o.record_dir = record_dir;
+	assert_int_equal(provider_open(&o, &p, err), 0);
+	rc = provider_complete(p, &req, ans, err);
+	provider_close(p);
+	fakellm_stop(&f);
+	return rc;
+}
+
+static void
+test_anthropic_success(void **state)
+{
+	struct llm_answer a;
+	struct error err = { 0 };
+
+	assert_int_equal(turn("anthropic", "[{\"text\":\"hello\"}]", NULL, &a,
+	    &err), 0);
+	assert_string_equal(a.text, "hello");
+	assert_string_equal(a.stop_reason, "end_turn");
+	assert_int_equal(a.input_tokens, 1200);
+	assert_int_equal(a.output_tokens, 800);
+	assert_string_equal(a.request_id, "req_fake_1");
+	assert_non_null(strstr(a.wire_request, "\"system\":\"be careful\""));
+	llm_answer_free(&a);
+}
+
+static void
+test_openai_success(void **state)
+{
+	struct llm_answer a;
+	struct error err = { 0 };
+
+	assert_int_equal(turn("openai", "[{\"text\":\"hola\"}]", NULL, &a,
+	    &err), 0);
+	assert_string_equal(a.text, "hola");
+	assert_string_equal(a.stop_reason, "stop");
+	assert_int_equal(a.output_tokens, 800);
+	assert_non_null(strstr(a.wire_request, "\"role\":\"system\""));
+	llm_answer_free(&a);
+}
+
+static void
+test_truncated_answers(void **state)
+{
+	struct llm_answer a;
+	struct error err = { 0 };
+
+	assert_int_equal(turn("anthropic", "[{\"text\":\"def f(\","
+	    "\"stop\":\"max_tokens\"}]", NULL, &a, &err), -1);
+	assert_int_equal(err.code, EXIT_NETWORK);
+	assert_non_null(strstr(err.msg, "cut off at the 1000-token limit"));
+	llm_answer_free(&a);
+	memset(&err, 0, sizeof err);
+	assert_int_equal(turn("openai", "[{\"text\":\"def f(\","
+	    "\"stop\":\"max_tokens\"}]", NULL, &a, &err), -1);
+	assert_non_null(strstr(err.msg, "stop reason length"));
+	llm_answer_free(&a);
+}
+
+static void
+test_malformed_answer(void **state)
+{
+	struct llm_answer a;
+	struct error err = { 0 };
+
+	assert_int_equal(turn("anthropic", "[{\"raw\":\"{\\\"content\\\": [\"}]",
+	    NULL, &a, &err), -1);
+	assert_int_equal(err.code, EXIT_NETWORK);
+	assert_non_null(strstr(err.msg, "the Anthropic API [request id "
+	    "req_fake_1]: the answer is not valid JSON"));
+	llm_answer_free(&a);
+}
+
+static void
+test_missing_key(void **state)
+{
+	struct provider_options o = { 0 };
+	struct provider *p;
+	struct error err = { 0 };
+
+	unsetenv("OPENAI_API_KEY");
+	o.name = "openai";
+	o.model = "m";
+	assert_int_equal(provider_open(&o, &p, &err), -1);
+	assert_non_null(strstr(err.msg, "OPENAI_API_KEY is not set"));
+	o.name = "gemini";
+	assert_int_equal(provider_open(&o, &p, &err), -1);
+	assert_int_equal(err.code, EXIT_USAGE);
+}
+
+static void
+test_record_then_replay(void **state)
+{
+	char dir[] = "/tmp/fronts-rec-XXXXXX", hash[65], *path, *data, cmd[64];
+	const char *dirs[2];
+	struct provider_options o = { 0 };
+	struct llm_request other = req;
+	struct llm_answer a, b;
+	struct error err = { 0 };
+	struct provider *p;
+	cJSON *canon;
+
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(turn("anthropic", "[{\"text\":\"recorded answer\"}]",
+	    dir, &a, &err), 0);
+	canon = provider_canonical("anthropic", &req);
+	provider_hash(canon, hash);
+	cJSON_Delete(canon);
+	xasprintf(&path, "%s/%s.json", dir, hash);
+	assert_int_equal(file_read(path, &data, NULL, &err), 0);
+	assert_null(strstr(data, KEY));
+	assert_null(strstr(data, "x-api-key"));
+	assert_non_null(strstr(data, "recorded answer"));
+	free(data);
+
+	unsetenv("ANTHROPIC_API_KEY");
+	unsetenv("ANTHROPIC_BASE_URL");
+	dirs[0] = dir;
+	dirs[1] = NULL;
+	o.name = "replay";
+	o.api = "anthropic";
+	o.model = "fake-model";
+	o.replay_dirs = dirs;
+	assert_int_equal(provider_open(&o, &p, &err), 0);
+	assert_int_equal(provider_complete(p, &req, &b, &err), 0);
+	assert_string_equal(b.text, a.text);
+	assert_string_equal(b.recording, path);
+	llm_answer_free(&b);
+
+	/* A changed prompt misses and says where. */
+	other.system = "be bold";
+	assert_int_equal(provider_complete(p, &other, &b, &err), -1);
+	assert_non_null(strstr(err.msg, "no recording answers this request"));
+	assert_non_null(strstr(err.msg, hash));
+	assert_non_null(strstr(err.msg, "differs in system at character 3 "
+	    "(recorded \"careful\", now \"bold\")"));
+	llm_answer_free(&b);
+	provider_close(p);
+	llm_answer_free(&a);
+	free(path);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_anthropic_success),
+		cmocka_unit_test(test_openai_success),
+		cmocka_unit_test(test_truncated_answers),
+		cmocka_unit_test(test_malformed_answer),
+		cmocka_unit_test(test_missing_key),
+		cmocka_unit_test(test_record_then_replay),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
