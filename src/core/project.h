@@ -64,6 +64,8 @@ struct history_post {
 	char	**topics;
 	int	 ntopics;
 	double	 impressions, likes, reposts, replies, clicks;
+	unsigned metrics_set;	/* bit i: metric i was given (impressions first) */
+	int	 line;		/* in history.jsonl */
 };
 
 struct draft {
@@ -72,6 +74,7 @@ struct draft {
 	char		**topics;
 	int		 ntopics;
 	uint64_t	 front_mask;	/* bit i: may go to project.fronts[i] */
+	int		 line;		/* in drafts.jsonl */
 };
 
 struct project {
@@ -79,6 +82,7 @@ struct project {
 	char			*name;
 	char			*timezone;	/* IANA name */
 	time_t			 start;		/* slot 0 */
+	bool			 start_now;	/* "start": "now" (rounded up) */
 	int			 slot_minutes;
 	int			 horizon_slots;
 	char			*provider_name;
@@ -101,6 +105,8 @@ void	project_free(struct project *);
 
 int	project_front_index(const struct project *, const char *id);
 int	project_draft_index(const struct project *, const char *id);
+/* May draft d go to front f (indices)? */
+bool	project_draft_allows(const struct project *, int d, int f);
 /* Start of slot k. */
 time_t	project_slot_time(const struct project *, int slot);
 /* The plain-data ctx of the world-model contract, as JSON (caller frees). */

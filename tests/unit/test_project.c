@@ -1,0 +1,501 @@
+/* Unit tests for project loading: the bundled demo, the ctx handed to the
+ * world model, and every error path of the four project files (each must
+ * name the file, the line for JSON lines, and the field, and must leave
+ * nothing loaded). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "core/project.h"
+#include "core/timeutil.h"
+
+#ifndef TOP
+#define TOP "."
+#endif
+
+static const char *good_fronts =
+    "{\"name\": \"t\", \"timezone\": \"Europe/Berlin\",\n"
+    " \"start\": \"2026-12-01T08:00:00Z\", \"slot_minutes\": 60,\n"
+    " \"horizon_slots\": 24,\n"
+    " \"fronts\": [\n"
+    "  {\"id\": \"x\", \"platform\": \"x\", \"limits\": {\"quiet_hours\": [23, 7]}},\n"
+    "  {\"id\": \"m\", \"platform\": \"mastodon\", \"instance\": \"https://m.example\"}\n"
+    " ]}\n";
+static const char *good_history =
+    "{\"id\":\"h1\",\"front\":\"x\",\"posted_at\":\"2026-11-20T09:05:00+01:00\","
+    "\"text\":\"hi\",\"topics\":[\"a\"],\"metrics\":{\"impressions\":10,\"likes\":1}}\n"
+    "{\"id\":\"h2\",\"front\":\"m\",\"posted_at\":\"2026-11-21T09:05:00Z\","
+    "\"text\":\"yo\",\"metrics\":{}}\n";
+static const char *good_drafts =
+    "{\"id\":\"d1\",\"text\":\"one\",\"topics\":[\"a\"]}\n"
+    "{\"id\":\"d2\",\"text\":\"two\",\"fronts\":[\"m\"]}\n";
+
+struct files {
+	const char	*fronts, *rules, *history, *drafts;
+};
+
+static void
+put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (text == NULL) {
+		unlink(path);
+		return;
+	}
+	assert_non_null(f = fopen(path, "w"));
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A fresh project directory with the good files, then the overrides
+ * (NULL: keep the good one; "": delete the file). */
+static char *
+make_project(const struct files *o)
+{
+	static char dir[64];
+
+	strcpy(dir, "/tmp/fronts-proj-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	put(dir, "fronts.json", o->fronts != NULL ? o->fronts : good_fronts);
+	put(dir, "rules.md", o->rules != NULL ? o->rules : "# rules\n");
+	put(dir, "history.jsonl", o->history != NULL ? o->history : good_history);
+	put(dir, "drafts.jsonl", o->drafts != NULL ? o->drafts : good_drafts);
+	if (o->fronts != NULL && *o->fronts == '\0')
+		put(dir, "fronts.json", NULL);
+	if (o->rules != NULL && *o->rules == '\0')
+		put(dir, "rules.md", NULL);
+	if (o->history != NULL && *o->history == '\0')
+		put(dir, "history.jsonl", NULL);
+	if (o->drafts != NULL && *o->drafts == '\0')
+		put(dir, "drafts.jsonl", NULL);
+	return dir;
+}
+
+static void
+remove_project(const char *dir)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static struct project *
+load_ok(const struct files *o)
+{
+	struct error err = { 0 };
+	struct project *p = NULL;
+	char *dir = make_project(o);
+
+	if (project_load(dir, &p, &err) != 0)
+		fail_msg("load failed: %s", err.msg);
+	remove_project(dir);
+	return p;
+}
+
+static bool
+has_warning(const struct project *p, const char *needle)
+{
+	int i;
+
+	for (i = 0; i < p->nwarnings; i++)
+		if (strstr(p->warnings[i], needle) != NULL)
+			return true;
+	return false;
+}
+
+/* Error cases: one file replaced, and the substrings the message must hold. */
+struct bad {
+	const char	*name;
+	struct files	 files;
+	const char	*want[3];
+};
+
+#define F(s) { s, NULL, NULL, NULL }
+#define H(s) { NULL, NULL, s, NULL }
+#define D(s) { NULL, NULL, NULL, s }
+#define FRONTS_WITH(front) \
+    "{\"name\": \"t\", \"timezone\": \"Europe/Berlin\", \"start\": \"2026-12-01T08:00:00Z\"," \
+    " \"slot_minutes\": 60, \"horizon_slots\": 24, \"fronts\": [" front "]}"
+#define TOPLEVEL(rest) \
+    "{\"name\": \"t\", \"fronts\": [{\"id\": \"x\", \"platform\": \"x\"}], " rest "}"
+#define HLINE(rest) \
+    "{\"id\":\"h9\",\"front\":\"x\",\"posted_at\":\"2026-11-20T09:05:00+01:00\"," \
+    "\"text\":\"t\"," rest "}\n"
+
+static const struct bad bad_cases[] = {
+	/* missing files */
+	{ "missing fronts.json", F(""), { "fronts.json", NULL } },
+	{ "missing rules.md", { NULL, "", NULL, NULL }, { "rules.md", NULL } },
+	{ "missing history.jsonl", H(""), { "history.jsonl", NULL } },
+	{ "missing drafts.jsonl", D(""), { "drafts.jsonl", NULL } },
+	{ "rules not utf-8", { NULL, "caf\xe9\n", NULL, NULL },
+	  { "rules.md", "UTF-8" } },
+	/* fronts.json */
+	{ "fronts syntax", F("{\"name\": \"t\",\n \"fronts\": [\n}"),
+	  { "fronts.json", "invalid JSON at line 3" } },
+	{ "fronts not object", F("[1, 2]"), { "fronts.json", "expected a JSON object" } },
+	{ "fronts trailing", F("{} {}"), { "fronts.json", "invalid JSON" } },
+	{ "name missing", F("{\"timezone\": \"UTC\"}"), { "fronts.json", "\"name\"", "missing" } },
+	{ "name not string", F("{\"name\": 3}"), { "\"name\"", "expected a string", "got 3" } },
+	{ "timezone unknown", F(TOPLEVEL("\"timezone\": \"Mars/Base\"")),
+	  { "fronts.json", "\"timezone\"", "IANA" } },
+	{ "timezone traversal", F(TOPLEVEL("\"timezone\": \"../../etc/passwd\"")),
+	  { "\"timezone\"", "IANA", NULL } },
+	{ "start missing", F(TOPLEVEL("\"timezone\": \"UTC\"")), { "\"start\"", "missing" } },
+	{ "start no offset", F(TOPLEVEL("\"timezone\": \"UTC\", \"start\": \"2026-12-01T08:00:00\"")),
+	  { "\"start\"", "ISO-8601", "\"now\"" } },
+	{ "start bad date", F(TOPLEVEL("\"timezone\": \"UTC\", \"start\": \"2026-02-30T08:00:00Z\"")),
+	  { "\"start\"", "ISO-8601" } },
+	{ "start number", F(TOPLEVEL("\"timezone\": \"UTC\", \"start\": 5")), { "\"start\"", "got 5" } },
+	{ "slot_minutes missing", F(TOPLEVEL("\"timezone\": \"UTC\", \"start\": \"now\"")),
+	  { "\"slot_minutes\"", "missing" } },
+	{ "slot_minutes zero", F(TOPLEVEL("\"timezone\": \"UTC\", \"start\": \"now\", \"slot_minutes\": 0")),
+	  { "\"slot_minutes\"", "1..1440", "got 0" } },
+	{ "slot_minutes fraction", F(TOPLEVEL("\"timezone\": \"UTC\", \"start\": \"now\", \"slot_minutes\": 1.5")),
+	  { "\"slot_minutes\"", "integer" } },
+	{ "horizon negative", F(TOPLEVEL("\"timezone\": \"UTC\", \"start\": \"now\", \"slot_minutes\": 60, "
+	  "\"horizon_slots\": -4")), { "\"horizon_slots\"", "got -4" } },
+	{ "fronts missing", F("{\"name\": \"t\", \"timezone\": \"UTC\", \"start\": \"now\", "
+	  "\"slot_minutes\": 60, \"horizon_slots\": 3}"), { "\"fronts\"", "missing" } },
+	{ "fronts empty", F(FRONTS_WITH("")), { "\"fronts\"", "non-empty array" } },
+	{ "front not object", F(FRONTS_WITH("3")), { "\"fronts[0]\"", "object" } },
+	{ "front id missing", F(FRONTS_WITH("{\"platform\": \"x\"}")),
+	  { "\"fronts[0].id\"", "missing" } },
+	{ "front id chars", F(FRONTS_WITH("{\"id\": \"a b\", \"platform\": \"x\"}")),
+	  { "\"fronts[0].id\"", "letters" } },
+	{ "front duplicate", F(FRONTS_WITH("{\"id\": \"a\", \"platform\": \"x\"},"
+	  "{\"id\": \"a\", \"platform\": \"bluesky\"}")),
+	  { "\"fronts[1].id\"", "duplicate front id \"a\"" } },
+	{ "platform unknown", F(FRONTS_WITH("{\"id\": \"a\", \"platform\": \"myspace\"}")),
+	  { "\"fronts[0].platform\"", "expected one of", "got \"myspace\"" } },
+	{ "platform missing", F(FRONTS_WITH("{\"id\": \"a\"}")),
+	  { "\"fronts[0].platform\"", "missing" } },
+	{ "limits not object", F(FRONTS_WITH("{\"id\": \"a\", \"platform\": \"x\", \"limits\": 3}")),
+	  { "\"fronts[0].limits\"", "object" } },
+	{ "quiet hours range", F(FRONTS_WITH("{\"id\": \"a\", \"platform\": \"x\", "
+	  "\"limits\": {\"quiet_hours\": [24, 7]}}")),
+	  { "\"fronts[0].limits.quiet_hours\"", "0..23", "got [24,7]" } },
+	{ "quiet hours arity", F(FRONTS_WITH("{\"id\": \"a\", \"platform\": \"x\", "
+	  "\"limits\": {\"quiet_hours\": [3]}}")),
+	  { "\"fronts[0].limits.quiet_hours\"", "[start, end]" } },
+	{ "quiet hours negative", F(FRONTS_WITH("{\"id\": \"a\", \"platform\": \"x\", "
+	  "\"limits\": {\"quiet_hours\": [22, -1]}}")),
+	  { "quiet_hours", "0..23" } },
+	{ "cap negative", F(FRONTS_WITH("{\"id\": \"a\", \"platform\": \"x\", "
+	  "\"limits\": {\"max_posts_per_day\": -1}}")),
+	  { "\"fronts[0].limits.max_posts_per_day\"", "got -1" } },
+	{ "gap fraction", F(FRONTS_WITH("{\"id\": \"a\", \"platform\": \"x\", "
+	  "\"limits\": {\"min_gap_minutes\": 2.5}}")),
+	  { "\"fronts[0].limits.min_gap_minutes\"", "integer" } },
+	{ "max_length zero", F(FRONTS_WITH("{\"id\": \"a\", \"platform\": \"x\", "
+	  "\"limits\": {\"max_length\": 0}}")),
+	  { "\"fronts[0].limits.max_length\"", "1..1000000" } },
+	{ "links string", F(FRONTS_WITH("{\"id\": \"a\", \"platform\": \"x\", "
+	  "\"limits\": {\"max_links\": \"1\"}}")),
+	  { "\"fronts[0].limits.max_links\"", "integer" } },
+	{ "hashtags negative", F(FRONTS_WITH("{\"id\": \"a\", \"platform\": \"x\", "
+	  "\"limits\": {\"max_hashtags\": -2}}")),
+	  { "\"fronts[0].limits.max_hashtags\"", "got -2" } },
+	{ "composio no tool", F(FRONTS_WITH("{\"id\": \"a\", \"platform\": \"x\", "
+	  "\"composio\": {\"user_id\": \"u\"}}")),
+	  { "\"fronts[0].composio.tool\"", "missing" } },
+	{ "composio not object", F(FRONTS_WITH("{\"id\": \"a\", \"platform\": \"x\", "
+	  "\"composio\": \"TOOL\"}")),
+	  { "\"fronts[0].composio\"", "object" } },
+	{ "instance not url", F(FRONTS_WITH("{\"id\": \"a\", \"platform\": \"mastodon\", "
+	  "\"instance\": \"mastodon.example\"}")),
+	  { "\"fronts[0].instance\"", "URL" } },
+	{ "provider not object", F("{\"name\": \"t\", \"timezone\": \"UTC\", \"start\": \"now\", "
+	  "\"slot_minutes\": 60, \"horizon_slots\": 3, \"provider\": \"anthropic\"}"),
+	  { "\"provider\"", "object" } },
+	{ "provider name missing", F("{\"name\": \"t\", \"timezone\": \"UTC\", \"start\": \"now\", "
+	  "\"slot_minutes\": 60, \"horizon_slots\": 3, \"provider\": {\"model\": \"m\"}}"),
+	  { "\"provider.name\"", "missing" } },
+	/* history.jsonl */
+	{ "history syntax", H("{\"id\": \"h1\",\n"), { "history.jsonl:1:", "invalid JSON" } },
+	{ "history line 3 syntax", H(HLINE("\"metrics\":{}") "\n{oops}\n"),
+	  { "history.jsonl:3:", "invalid JSON" } },
+	{ "history not object", H("[1]\n"), { "history.jsonl:1:", "JSON object" } },
+	{ "history bad utf-8", H("{\"id\":\"h\xff\"}\n"), { "history.jsonl:1:", "UTF-8" } },
+	{ "history id missing", H("{\"front\":\"x\"}\n"), { "history.jsonl:1:", "\"id\"", "missing" } },
+	{ "history unknown front", H("{\"id\":\"h1\",\"front\":\"tiktok\"}\n"),
+	  { "history.jsonl:1:", "\"front\"", "got \"tiktok\"" } },
+	{ "history bad time", H("{\"id\":\"h1\",\"front\":\"x\",\"posted_at\":\"yesterday\"}\n"),
+	  { "history.jsonl:1:", "\"posted_at\"", "ISO-8601" } },
+	{ "history time no offset", H("{\"id\":\"h1\",\"front\":\"x\",\"posted_at\":\"2026-11-20T09:05:00\"}\n"),
+	  { "history.jsonl:1:", "\"posted_at\"", NULL } },
+	{ "history text missing", H("{\"id\":\"h1\",\"front\":\"x\",\"posted_at\":\"2026-11-20T09:05:00Z\"}\n"),
+	  { "history.jsonl:1:", "\"text\"", "missing" } },
+	{ "history topics type", H(HLINE("\"topics\":\"launch\",\"metrics\":{}")),
+	  { "history.jsonl:1:", "\"topics\"", "array" } },
+	{ "history topic empty", H(HLINE("\"topics\":[\"a\",\"\"],\"metrics\":{}")),
+	  { "history.jsonl:1:", "\"topics[1]\"", NULL } },
+	{ "history metrics missing", H(HLINE("\"topics\":[]")),
+	  { "history.jsonl:1:", "\"metrics\"", "missing" } },
+	{ "history metrics type", H(HLINE("\"metrics\":[1]")),
+	  { "history.jsonl:1:", "\"metrics\"", "object" } },
+	{ "history negative metric", H(HLINE("\"metrics\":{\"likes\":-3}")),
+	  { "history.jsonl:1:", "\"metrics.likes\"", "got -3" } },
+	{ "history metric string", H(HLINE("\"metrics\":{\"clicks\":\"12\"}")),
+	  { "history.jsonl:1:", "\"metrics.clicks\"", "non-negative number" } },
+	{ "history duplicate id", H("\n" HLINE("\"metrics\":{}") HLINE("\"metrics\":{}")),
+	  { "history.jsonl:3:", "duplicate id \"h9\"", "first on line 2" } },
+	{ "history id control char", H("{\"id\":\"h\\u0001\"}\n"),
+	  { "history.jsonl:1:", "\"id\"", "control" } },
+	/* drafts.jsonl */
+	{ "draft syntax", D("{\"id\":\"d1\",\"text\":\"a\"}\n{\"id\":\n"),
+	  { "drafts.jsonl:2:", "invalid JSON" } },
+	{ "draft text missing", D("{\"id\":\"d1\"}\n"), { "drafts.jsonl:1:", "\"text\"", "missing" } },
+	{ "draft text empty", D("{\"id\":\"d1\",\"text\":\"\"}\n"),
+	  { "drafts.jsonl:1:", "\"text\"", "non-empty" } },
+	{ "draft text number", D("{\"id\":\"d1\",\"text\":5}\n"),
+	  { "drafts.jsonl:1:", "\"text\"", "got 5" } },
+	{ "draft unknown front", D("{\"id\":\"d1\",\"text\":\"a\",\"fronts\":[\"x\",\"y\"]}\n"),
+	  { "drafts.jsonl:1:", "\"fronts[1]\"", "got \"y\"" } },
+	{ "draft front twice", D("{\"id\":\"d1\",\"text\":\"a\",\"fronts\":[\"x\",\"x\"]}\n"),
+	  { "drafts.jsonl:1:", "\"fronts[1]\"", "twice" } },
+	{ "draft fronts empty", D("{\"id\":\"d1\",\"text\":\"a\",\"fronts\":[]}\n"),
+	  { "drafts.jsonl:1:", "\"fronts\"", "non-empty" } },
+	{ "draft fronts not array", D("{\"id\":\"d1\",\"text\":\"a\",\"fronts\":\"x\"}\n"),
+	  { "drafts.jsonl:1:", "\"fronts\"", NULL } },
+	{ "draft duplicate id", D("{\"id\":\"d1\",\"text\":\"a\"}\r\n{\"id\":\"d1\",\"text\":\"b\"}\r\n"),
+	  { "drafts.jsonl:2:", "duplicate id \"d1\"", "first on line 1" } },
+};
+#define NBAD (sizeof bad_cases / sizeof bad_cases[0])
+
+static void
+test_bad(void **state)
+{
+	const struct bad *b = *state;
+	struct error err = { 0 };
+	struct project *p = (struct project *)0x1;
+	char *dir = make_project(&b->files);
+	int i;
+
+	assert_int_equal(project_load(dir, &p, &err), -1);
+	remove_project(dir);
+	assert_null(p);
+	assert_int_equal(err.code, EXIT_ERROR);
+	print_message("%s\n", err.msg);
+	for (i = 0; i < 3 && b->want[i] != NULL; i++)
+		if (strstr(err.msg, b->want[i]) == NULL)
+			fail_msg("%s: no \"%s\" in: %s", b->name, b->want[i], err.msg);
+}
+
+static void
+test_nul_byte(void **state)
+{
+	struct error err = { 0 };
+	struct project *p = NULL;
+	char *dir = make_project(&(struct files){ 0 }), path[128];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/drafts.jsonl", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fwrite("{\"id\":\"d1\",\"text\":\"a\"}\n{\"id\":\"d\0\"}\n", 1, 37, f);
+	fclose(f);
+	assert_int_equal(project_load(dir, &p, &err), -1);
+	remove_project(dir);
+	assert_null(p);
+	assert_non_null(strstr(err.msg, "drafts.jsonl:2:"));
+	assert_non_null(strstr(err.msg, "NUL"));
+}
+
+static void
+test_demo_loads(void **state)
+{
+	struct error err = { 0 };
+	struct project *p = NULL;
+	time_t start;
+	int i, d;
+
+	if (project_load(TOP "/fixtures/demo", &p, &err) != 0)
+		fail_msg("%s", err.msg);
+	assert_string_equal(p->name, "tidewater-launch");
+	assert_string_equal(p->timezone, "Europe/Berlin");
+	assert_int_equal(time_parse_iso("2026-12-01T08:00:00Z", &start), 0);
+	assert_int_equal(p->start, start);
+	assert_false(p->start_now);
+	assert_int_equal(p->slot_minutes, 60);
+	assert_int_equal(p->horizon_slots, 72);
+	assert_true(p->nfronts >= 3);
+	assert_true(p->nhistory >= 150);
+	assert_true(p->ndrafts >= 20);
+	for (i = 0; i < p->nwarnings; i++)
+		fail_msg("warning: %s", p->warnings[i]);
+	assert_int_equal(project_front_index(p, "mastodon"), 2);
+	assert_int_equal(project_front_index(p, "nope"), -1);
+	assert_int_equal(p->fronts[0].platform, PLATFORM_X);
+	assert_int_equal(p->fronts[0].limits.quiet_start, 23);
+	assert_int_equal(p->fronts[0].limits.quiet_end, 7);
+	assert_int_equal(p->fronts[1].limits.max_length, 1300);
+	assert_int_equal(p->fronts[0].limits.max_length, LIMIT_UNSET);
+	assert_non_null(cJSON_GetObjectItem(p->fronts[0].raw, "composio"));
+	d = project_draft_index(p, "d24");
+	assert_true(d >= 0);
+	assert_true(project_draft_allows(p, d, 1));
+	assert_false(project_draft_allows(p, d, 0));
+	assert_int_equal(p->drafts[0].front_mask, (1u << p->nfronts) - 1);
+	/* History spans six weeks or more before the start. */
+	assert_true(p->start - p->history[0].posted_at >= 42 * 86400);
+	assert_true(p->history[p->nhistory - 1].posted_at < p->start);
+	assert_int_equal(project_slot_time(p, 3), start + 3 * 3600);
+	project_free(p);
+}
+
+static void
+test_ctx_json(void **state)
+{
+	struct project *p = load_ok(&(struct files){ 0 });
+	cJSON *ctx = project_ctx_json(p), *f, *d, *h, *m;
+
+	assert_string_equal(cJSON_GetObjectItem(ctx, "now")->valuestring,
+	    "2026-12-01T09:00:00+01:00");
+	assert_string_equal(cJSON_GetObjectItem(ctx, "timezone")->valuestring,
+	    "Europe/Berlin");
+	assert_int_equal(cJSON_GetObjectItem(ctx, "slot_minutes")->valueint, 60);
+	assert_int_equal(cJSON_GetObjectItem(ctx, "horizon_slots")->valueint, 24);
+	f = cJSON_GetArrayItem(cJSON_GetObjectItem(ctx, "fronts"), 0);
+	assert_string_equal(cJSON_GetObjectItem(f, "platform")->valuestring, "x");
+	m = cJSON_GetObjectItem(cJSON_GetObjectItem(f, "limits"), "quiet_hours");
+	assert_int_equal(cJSON_GetArrayItem(m, 0)->valueint, 23);
+	assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(f, "limits"),
+	    "max_posts_per_day"));
+	d = cJSON_GetArrayItem(cJSON_GetObjectItem(ctx, "drafts"), 0);
+	/* Without "fronts" a draft may go everywhere; ctx says so. */
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(d, "fronts")), 2);
+	d = cJSON_GetArrayItem(cJSON_GetObjectItem(ctx, "drafts"), 1);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(d, "topics")), 0);
+	h = cJSON_GetArrayItem(cJSON_GetObjectItem(ctx, "history"), 0);
+	assert_string_equal(cJSON_GetObjectItem(h, "posted_at")->valuestring,
+	    "2026-11-20T09:05:00+01:00");
+	m = cJSON_GetObjectItem(h, "metrics");
+	assert_int_equal(cJSON_GetObjectItem(m, "impressions")->valueint, 10);
+	assert_null(cJSON_GetObjectItem(m, "clicks"));	/* not given */
+	cJSON_Delete(ctx);
+	project_free(p);
+}
+
+static void
+test_unknown_fields_warn(void **state)
+{
+	struct files o = {
+		"{\"name\": \"t\", \"timezone\": \"UTC\", \"start\": \"now\", "
+		"\"slot_minutes\": 30, \"horizon_slots\": 5, \"colour\": \"red\", "
+		"\"fronts\": [{\"id\": \"x\", \"platform\": \"x\", \"flair\": 1, "
+		"\"limits\": {\"max_post_per_day\": 3}}, "
+		"{\"id\": \"m\", \"platform\": \"mastodon\"}]}",
+		NULL,
+		HLINE("\"mood\":\"happy\",\"metrics\":{\"bookmarks\":3}"),
+		"{\"id\":\"d1\",\"text\":\"a\",\"media\":[]}\n"
+	};
+	struct project *p = load_ok(&o);
+
+	assert_int_equal(p->nwarnings, 6);
+	assert_true(has_warning(p, "fronts.json: field \"colour\": unknown"));
+	assert_true(has_warning(p, "field \"fronts[0].flair\""));
+	assert_true(has_warning(p, "field \"fronts[0].limits.max_post_per_day\""));
+	assert_true(has_warning(p, "history.jsonl:1: field \"mood\""));
+	assert_true(has_warning(p, "history.jsonl:1: field \"metrics.bookmarks\""));
+	assert_true(has_warning(p, "drafts.jsonl:1: field \"media\""));
+	project_free(p);
+}
+
+static void
+test_start_now(void **state)
+{
+	struct files o = { "{\"name\": \"t\", \"timezone\": \"Asia/Kolkata\", "
+	    "\"start\": \"now\", \"slot_minutes\": 30, \"horizon_slots\": 5, "
+	    "\"fronts\": [{\"id\": \"x\", \"platform\": \"x\"}, "
+	    "{\"id\": \"m\", \"platform\": \"mastodon\"}]}", NULL, NULL, NULL };
+	time_t before = time(NULL);
+	struct project *p = load_ok(&o);
+
+	assert_true(p->start_now);
+	assert_true(p->start >= before);
+	assert_true(p->start <= time(NULL) + 30 * 60);
+	/* On a half-hour boundary of local time (+05:30). */
+	assert_int_equal((p->start - time_local_midnight(p->start)) % 1800, 0);
+	project_free(p);
+	assert_int_equal(timeutil_set_zone("Europe/Berlin"), 0);
+}
+
+static void
+test_blank_lines_and_crlf(void **state)
+{
+	struct files o = { NULL, "",	/* empty rules are allowed */
+	    "\n\r\n   \n" HLINE("\"metrics\":{}") "\n",
+	    "{\"id\":\"d1\",\"text\":\"a\"}\r\n\r\n{\"id\":\"d2\",\"text\":\"b\"}" };
+	struct project *p;
+
+	o.rules = " ";
+	p = load_ok(&o);
+	assert_int_equal(p->nhistory, 1);
+	assert_int_equal(p->history[0].line, 4);
+	assert_int_equal(p->ndrafts, 2);
+	assert_int_equal(p->drafts[1].line, 3);
+	assert_string_equal(p->drafts[0].text, "a");
+	project_free(p);
+}
+
+static void
+test_empty_history_and_future_post(void **state)
+{
+	struct files o = { NULL, NULL, "\n", NULL };
+	struct project *p = load_ok(&o);
+
+	assert_int_equal(p->nhistory, 0);
+	project_free(p);
+	o.history = "{\"id\":\"h1\",\"front\":\"x\",\"posted_at\":"
+	    "\"2026-12-02T09:00:00+01:00\",\"text\":\"t\",\"metrics\":{}}\n";
+	p = load_ok(&o);
+	assert_true(has_warning(p, "history.jsonl:1: field \"posted_at\": after"));
+	project_free(p);
+}
+
+static void
+test_platform_names(void **state)
+{
+	int i;
+
+	for (i = 0; i < PLATFORM_COUNT; i++)
+		assert_int_equal(platform_from_name(platform_name(i)), i);
+	assert_int_equal(platform_from_name("X"), -1);
+	assert_int_equal(platform_from_name(NULL), -1);
+	assert_string_equal(platform_name(PLATFORM_BLUESKY), "bluesky");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest fixed[] = {
+		cmocka_unit_test(test_demo_loads),
+		cmocka_unit_test(test_ctx_json),
+		cmocka_unit_test(test_unknown_fields_warn),
+		cmocka_unit_test(test_start_now),
+		cmocka_unit_test(test_blank_lines_and_crlf),
+		cmocka_unit_test(test_empty_history_and_future_post),
+		cmocka_unit_test(test_platform_names),
+		cmocka_unit_test(test_nul_byte),
+	};
+	struct CMUnitTest tests[sizeof fixed / sizeof fixed[0] + NBAD];
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		tests[n++] = fixed[i];
+	for (i = 0; i < NBAD; i++) {
+		tests[n] = (struct CMUnitTest)cmocka_unit_test_prestate(test_bad,
+		    (void *)&bad_cases[i]);
+		tests[n++].name = bad_cases[i].name;
+	}
+	if (timeutil_set_zone("Europe/Berlin") != 0)
+		return 1;
+	return _cmocka_run_group_tests("project", tests, n, NULL, NULL);
+}
