@@ -656,6 +656,9 @@ worker_death(struct worker *w, struct error *err)
 		    "the model's worker crashed with signal %d (%s)%s%s", sig,
 		    strsignal(sig), *tail ? ": " : "", tail);
 	}
+	if (w->rd.len > 0)
+		return error_set(err, EXIT_MODEL, "the model's worker sent "
+		    "malformed output (a truncated frame)");
 	return error_set(err, EXIT_MODEL,
 	    "the model's worker exited with status %d without a result%s%s",
 	    WIFEXITED(w->status) ? WEXITSTATUS(w->status) : -1,
