@@ -243,22 +243,21 @@ x_weight(int32_t c)
 	return X_HEAVY;
 }
 
-/* parseTweet's loop over the NFC text; *valid as twitter-text's. */
+/* parseTweet's loop over the NFC text u with its URLs; *valid as
+ * twitter-text's. */
 static int
-x_weighted(const struct ustr *u, bool *valid)
+x_weighted(const struct ustr *u, const struct cspans *urls, bool *valid)
 {
-	struct cspans urls = { 0 };
 	size_t i, k = 0, e;
 	long w = 0;
 	bool ok = true;
 
-	text_urls(u, true, &urls);
 	for (i = 0; i < u->n; i++) {
-		while (k < urls.n && urls.v[k].start < i)
+		while (k < urls->n && urls->v[k].start < i)
 			k++;
-		if (k < urls.n && urls.v[k].start == i) {
+		if (k < urls->n && urls->v[k].start == i) {
 			w += X_URL_WEIGHT * X_SCALE;
-			i = urls.v[k].end - 1;
+			i = urls->v[k].end - 1;
 		} else if ((e = emoji_sequence(u, i)) > i) {
 			w += X_HEAVY;
 			i = e - 1;
@@ -266,7 +265,6 @@ x_weighted(const struct ustr *u, bool *valid)
 			w += x_weight(u->cp[i]);
 		ok &= !text_is_invalid(u->cp[i]);
 	}
-	free(urls.v);
 	if (valid != NULL)
 		*valid = ok && w > 0;
 	return (int)(w / X_SCALE);
@@ -291,12 +289,15 @@ graphemes(const struct ustr *u)
 int
 text_weighted_length(const char *utf8)
 {
+	struct cspans urls = { 0 };
 	struct ustr u;
 	int n;
 
 	if (decode(utf8, true, &u) == -1)
 		return -1;
-	n = x_weighted(&u, NULL);
+	text_urls(&u, true, &urls);
+	n = x_weighted(&u, &urls, NULL);
+	free(urls.v);
 	ustr_free(&u);
 	return n;
 }
@@ -394,9 +395,11 @@ text_measure(const char *utf8, enum platform p, const struct limits *l,
 	    l->max_length : platform_rule[p].limit;
 	out->byte_limit = platform_rule[p].byte_limit;
 	out->bytes = (int)u.off[u.n];
+	text_urls(&nfc, true, &links);
+	text_hashtags(&nfc, &links, &tags);
 	switch (p) {
 	case PLATFORM_X:
-		out->length = x_weighted(&nfc, &valid);
+		out->length = x_weighted(&nfc, &links, &valid);
 		break;
 	case PLATFORM_BLUESKY:
 		out->length = graphemes(&u);
@@ -408,8 +411,6 @@ text_measure(const char *utf8, enum platform p, const struct limits *l,
 		out->length = (int)u.n;
 		break;
 	}
-	text_urls(&nfc, true, &links);
-	text_hashtags(&nfc, &tags);
 	out->links = (int)links.n;
 	out->hashtags = (int)tags.n;
 	out->ok = valid && out->length <= out->limit &&
@@ -460,7 +461,7 @@ text_extract_hashtags(const char *utf8, struct text_span *spans, int max)
 
 	if (decode(utf8, false, &u) == -1)
 		return -1;
-	text_hashtags(&u, &c);
+	text_hashtags(&u, NULL, &c);
 	n = spans_out(&u, &c, spans, max);
 	free(c.v);
 	ustr_free(&u);
