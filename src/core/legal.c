@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/ledger.h"
 #include "core/legal.h"
 #include "core/text.h"
 #include "core/timeutil.h"
@@ -187,11 +188,32 @@ legal_past_from_history(const struct project *p, struct legal_past **out)
 	return p->nhistory;
 }
 
+/* Sent posts on fronts the project no longer has cannot affect any cap. */
 int
 legal_past_load(const struct project *p, struct legal_past **out, int *n,
     struct error *err)
 {
+	struct ledger lg;
+	struct ledger_sent *sent;
+	int nsent, i, f;
+
 	*n = legal_past_from_history(p, out);
+	if (ledger_open(p->dir, &lg, err) != 0) {
+		free(*out);
+		*out = NULL;
+		return -1;
+	}
+	nsent = ledger_sent_posts(&lg, &sent);
+	*out = xrealloc(*out, (*n + nsent + 1) * sizeof **out);
+	for (i = 0; i < nsent; i++) {
+		if ((f = project_front_index(p, sent[i].front)) < 0)
+			continue;
+		(*out)[*n].front = f;
+		(*out)[*n].at = sent[i].at;
+		(*n)++;
+	}
+	free(sent);
+	ledger_free(&lg);
 	return 0;
 }
 
