@@ -103,7 +103,9 @@ test_no_module_in_namespace(void **state)
 /* The breadth-first walk: from each seed, through every attribute name the
  * gate allows (dir() names it accepts) and through container items (the
  * gate allows subscripts), to depth 4. A module, frame, code object,
- * traceback or a module's globals dict at the end of any chain is a hole. */
+ * traceback, a module's globals dict, or `type` itself (the 3-argument
+ * class factory the gate refuses by name) at the end of any chain is a
+ * hole. */
 static const char walk_py[] =
     "import sys, types, builtins\n"
     "MAXDEPTH = 4\n"
@@ -138,7 +140,7 @@ static const char walk_py[] =
     "        for path, v, depth in queue:\n"
     "            if id(v) in seen: continue\n"
     "            seen.add(id(v)); keep.append(v); visited += 1\n"
-    "            if isinstance(v, BAD) or (isinstance(v, dict) and id(v) in mods):\n"
+    "            if v is type or isinstance(v, BAD) or (isinstance(v, dict) and id(v) in mods):\n"
     "                holes.append('%s -> %s' % (path, type(v).__name__))\n"
     "                continue\n"
     "            if depth >= MAXDEPTH: continue\n"
