@@ -102,13 +102,13 @@ test_no_module_in_namespace(void **state)
 
 /* The breadth-first walk: from each seed, through every attribute name the
  * gate allows (dir() names it accepts) and through container items (the
- * gate allows subscripts), to depth 4. A module, frame, code object,
+ * gate allows subscripts), to depth 8. A module, frame, code object,
  * traceback, a module's globals dict, or `type` itself (the 3-argument
  * class factory the gate refuses by name) at the end of any chain is a
  * hole. */
 static const char walk_py[] =
     "import sys, types, builtins\n"
-    "MAXDEPTH = 4\n"
+    "MAXDEPTH = 8\n"
     "BAD = (types.ModuleType, types.FrameType, types.CodeType,\n"
     "       types.TracebackType)\n"
     "def module_dicts():\n"
