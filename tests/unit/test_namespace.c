@@ -177,7 +177,10 @@ static const char seeds_py[] =
     "'''\n"
     "exec(compile(model, 'model.py', 'exec'), ns)\n"
     "seeds = [('ns.' + k, v) for k, v in ns.items() if k != '__builtins__']\n"
-    "seeds += [('builtins.' + k, v) for k, v in ns['__builtins__'].items()]\n";
+    "seeds += [('builtins.' + k, v) for k, v in ns['__builtins__'].items()]\n"
+    "ro = types.MappingProxyType\n"
+    "seeds.append(('ctx', ro({'fronts': (ro({'id': 'x', 'limits': ro({})}),),\n"
+    "                         'now': '2026-12-01T09:00:00+01:00'})))\n";
 
 static PyObject *
 walk_env(void)
