@@ -378,6 +378,8 @@ main(int argc, char **argv)
 {
 	const char *top = getenv("FRONTS_TOP") ? getenv("FRONTS_TOP") : ".";
 
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
 	printf("bench_search (%ld cores, load %.1f)\n",
 	    sysconf(_SC_NPROCESSORS_ONLN), bench_load());
 	bench_scaling();
