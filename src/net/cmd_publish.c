@@ -252,7 +252,9 @@ publish_run(struct publish *pub, const struct publish_opts *o)
 		return EXIT_OK;
 	printf("\n%d sent, %d failed, %d unknown, %d skipped, %d refused\n",
 	    t.sent, t.failed, t.unknown, t.skipped, t.refused);
-	return t.failed + t.unknown > 0 ? EXIT_NETWORK : EXIT_OK;
+	if (t.failed + t.unknown > 0)
+		return EXIT_NETWORK;
+	return t.refused > 0 ? EXIT_REFUSED : EXIT_OK;
 }
 
 static int

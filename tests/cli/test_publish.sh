@@ -107,6 +107,14 @@ expect_grep "q: stopped" 'stopped' "$TMPD/q.out"
 check "q: the second post is not shown" "$(grep -c '== post 2/2' "$TMPD/q.out")" 0
 check "q: zero connections" "$(count '"ev": "connect"')" 0
 
+# --- no key in the environment: refused before any intent ------------------
+unset COMPOSIO_API_KEY
+drive nokey "expect:$PROMPT" send:y end
+export COMPOSIO_API_KEY="$FAKE_COMPOSIO_KEY"
+expect_grep "no key: names the variable" 'not sent: COMPOSIO_API_KEY is not set' "$TMPD/nokey.out"
+check "no key: zero connections" "$(count '"ev": "connect"')" 0
+[ -e "$P/.fronts/ledger.jsonl" ] && fail "no key: no intent" || pass "no key: no intent"
+
 # --- y sends exactly one request, once ---------------------------------------
 start_fake yes ok
 proj yes 5 x:d1:1
@@ -133,6 +141,7 @@ drive cap "expect:$PROMPT" send:y end
 check "cap: one request" "$(requests /api/v3/tools/execute/)" 1
 expect_grep "cap: the second post is refused by the legality engine" 'not offered: .*daily cap' "$TMPD/cap.out"
 check "cap: one prompt only" "$(grep -c "$PROMPT" "$TMPD/cap.out")" 1
+check "cap: exit 3 (refused)" "$RC" 3
 
 # --- future posts wait unless --now ------------------------------------------
 start_fake future ok
