@@ -133,6 +133,8 @@ install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SHAREDIR)/themes $(DESTDIR)$(MANDIR)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/fronts
 	install -m 644 themes/*.theme $(DESTDIR)$(SHAREDIR)/themes/
+	install -d $(DESTDIR)$(SHAREDIR)/replay
+	install -m 644 fixtures/replay/*.json $(DESTDIR)$(SHAREDIR)/replay/
 	install -m 644 man/fronts.1 $(DESTDIR)$(MANDIR)/fronts.1
 
 uninstall:
@@ -144,5 +146,9 @@ clean:
 
 # .incbin'd Python helpers are not seen by -MMD.
 $(BUILD)/src/sandbox/pysrc.o: $(wildcard src/sandbox/py/*.py)
+$(BUILD)/src/core/demo_data.o: $(wildcard fixtures/demo/*)
+
+# .incbin'd prompt templates, likewise.
+$(BUILD)/src/net/prompts.o: $(wildcard src/net/prompts/*.txt)
 
 -include $(OBJS:.o=.d)

@@ -1,13 +1,280 @@
 /*
- * cmd_synth — `fronts synth` (being built; see the issue that owns it).
+ * cmd_synth — `fronts synth`: asks a language model to write the world
+ * model, refines it over rounds, writes the best candidate (unapproved)
+ * and a synthesis report in .fronts/.
+ *
+ * Recordings: --record stores each exchange in <project>/.fronts/replay/
+ * (or --fixtures DIR). Replay looks in --fixtures DIR alone when given,
+ * else in <project>/.fronts/replay/, then in the source tree's
+ * fixtures/replay/ next to the binary (build/fronts -> fixtures/replay),
+ * then in the installed share directory (FRONTS_SHAREDIR/replay), which
+ * is where the bundled demo's recordings live.
+ *
+ * Test knob: FRONTS_RETRY_SCALE (a number, e.g. 0.001) multiplies every
+ * retry wait, so tests run the real backoff schedule in milliseconds.
+ * It is for tests only.
  */
+#include <getopt.h>
+#include <libgen.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "core/cli.h"
+#include "core/project.h"
+#include "net/provider.h"
+#include "net/synth.h"
+
+#define SYNTH_REPLAY_DIRS	4
+
+struct synth_args {
+	const char	*provider;
+	const char	*model;
+	const char	*out;
+	const char	*fixtures;
+	bool		 record;
+	int		 rounds;
+	long		 timeout_ms;
+	uint64_t	 seed;
+};
+
+static void
+synth_progress(void *arg, const char *line)
+{
+	fprintf(stderr, "%s\n", line);
+}
+
+static int
+synth_parse(int argc, char **argv, struct cli *cli, struct synth_args *a)
+{
+	static const struct option opts[] = {
+		{ "provider", required_argument, NULL, 'p' },
+		{ "llm-model", required_argument, NULL, 'm' },
+		{ "record", no_argument, NULL, 'r' },
+		{ "rounds", required_argument, NULL, 'n' },
+		{ "fixtures", required_argument, NULL, 'f' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "seed", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char *end;
+	double d;
+	int c;
+
+	memset(a, 0, sizeof *a);
+	while ((c = getopt_long(argc, argv, "C:o:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			cli->dir = optarg;
+			break;
+		case 'o':
+			a->out = optarg;
+			break;
+		case 'p':
+			a->provider = optarg;
+			break;
+		case 'm':
+			a->model = optarg;
+			break;
+		case 'r':
+			a->record = true;
+			break;
+		case 'f':
+			a->fixtures = optarg;
+			break;
+		case 'n':
+			a->rounds = (int)strtol(optarg, &end, 10);
+			if (*end != '\0' || a->rounds < 1 || a->rounds > 50)
+				return cli_usage_error("synth", "--rounds wants "
+				    "a number from 1 to 50, not '%s'", optarg);
+			break;
+		case 't':
+			d = strtod(optarg, &end);
+			if (*end != '\0' || d <= 0 || d > 3600)
+				return cli_usage_error("synth", "--timeout wants "
+				    "seconds (0 < S <= 3600), not '%s'", optarg);
+			a->timeout_ms = (long)(d * 1000);
+			break;
+		case 's':
+			a->seed = strtoull(optarg, &end, 10);
+			if (*end != '\0')
+				return cli_usage_error("synth", "--seed wants a "
+				    "number, not '%s'", optarg);
+			break;
+		default:
+			return cli_usage_error("synth", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("synth", "unexpected argument '%s'",
+		    argv[optind]);
+	return 0;
+}
+
+/* Where replay looks, most specific first (see the top of this file). */
+static void
+synth_replay_dirs(const struct cli *cli, const struct synth_args *a,
+    char *dirs[SYNTH_REPLAY_DIRS + 1])
+{
+	const char *self = cli_self_path();
+	char *copy;
+	int n = 0;
+
+	if (a->fixtures != NULL) {
+		dirs[n++] = xstrdup(a->fixtures);
+	} else {
+		dirs[n++] = path_join(cli->dir, ".fronts/replay");
+		if (self != NULL) {
+			copy = xstrdup(self);
+			xasprintf(&dirs[n++], "%s/fixtures/replay",
+			    dirname(dirname(copy)));
+			free(copy);
+		}
+		dirs[n++] = xstrdup(FRONTS_SHAREDIR "/replay");
+	}
+	dirs[n] = NULL;
+}
+
+static const char *
+synth_default_model(const char *api)
+{
+	return strcmp(api, "openai") == 0 ? "gpt-4.1" : "claude-sonnet-4-5";
+}
+
+/* Picks the provider: --provider, else fronts.json's, falling back to
+ * replay (and saying so) when that provider's key is not set. */
+static int
+synth_open(const struct cli *cli, const struct synth_args *a,
+    const struct project *p, char **dirs, char *record_dir,
+    struct provider **prov, struct error *err)
+{
+	struct provider_options o = { 0 };
+	const char *api = p->provider_name != NULL ? p->provider_name :
+	    "anthropic", *env;
+
+	o.name = a->provider != NULL ? a->provider : api;
+	if (strcmp(o.name, "replay") != 0)
+		api = o.name;
+	if (a->provider == NULL && !a->record && provider_key(api) == NULL) {
+		fprintf(stderr, "fronts synth: %s is not set; answering from "
+		    "recordings (--provider replay)\n", provider_key_var(api));
+		o.name = "replay";
+	}
+	o.api = api;
+	o.model = a->model != NULL ? a->model : p->provider_model != NULL ?
+	    p->provider_model : synth_default_model(api);
+	o.timeout_ms = a->timeout_ms;
+	if ((env = getenv("FRONTS_RETRY_SCALE")) != NULL)
+		o.retry_scale = strtod(env, NULL);
+	o.record = a->record;
+	o.record_dir = record_dir;
+	o.replay_dirs = (const char *const *)dirs;
+	return provider_open(&o, prov, err);
+}
+
+static void
+synth_write_report(const struct cli *cli, const struct synth_result *r,
+    struct provider *prov, const char *written)
+{
+	char stamp[32], name[64], *fdir, *path, *text;
+	struct error err = { 0 };
+	time_t now = time(NULL);
+	struct tm tm;
+	cJSON *rep;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(name, sizeof name, "synth-%s.json", stamp);
+	fdir = path_join(cli->dir, ".fronts");
+	path = path_join(fdir, name);
+	rep = synth_report_json(r, provider_name(prov), provider_api(prov),
+	    provider_model(prov), written);
+	text = cJSON_Print(rep);
+	if (dir_ensure(fdir, &err) != 0 ||
+	    file_write_atomic(path, text, strlen(text), &err) != 0)
+		cli_report("synth", &err);
+	else
+		fprintf(stderr, "report: %s\n", path);
+	cJSON_free(text);
+	cJSON_Delete(rep);
+	free(path);
+	free(fdir);
+}
+
+/* Writes the best candidate and says what the operator must do next. */
+static int
+synth_finish(const struct cli *cli, const struct synth_args *a,
+    const struct synth_result *r, char **written, struct error *err)
+{
+	const struct synth_candidate *c;
+	char *out;
+
+	*written = NULL;
+	if (r->best < 0)
+		return error_set(err, EXIT_REFUSED, "no candidate passed the "
+		    "gate in %d %s; nothing written (see the report)",
+		    r->ncands, r->ncands == 1 ? "round" : "rounds");
+	c = &r->cands[r->best];
+	out = a->out != NULL ? xstrdup(a->out) : path_join(cli->dir,
+	    "model.py");
+	if (file_write_atomic(out, c->code, strlen(c->code), err) != 0) {
+		free(out);
+		return -1;
+	}
+	printf("wrote %s (sha256 %s): candidate %d of %d\n", out, c->sha256,
+	    r->best + 1, r->ncands);
+	printf("it is NOT approved: review it, then run `fronts approve%s%s`\n",
+	    a->out != NULL ? " --model " : "", a->out != NULL ? out : "");
+	*written = out;
+	if (!c->all_pass)
+		return error_set(err, EXIT_ERROR, "the best candidate still "
+		    "fails %d validation %s; written for review, not for use",
+		    c->fails, c->fails == 1 ? "check" : "checks");
+	return 0;
+}
 
 int
 cmd_synth(struct cli *cli, int argc, char **argv)
 {
-	fprintf(stderr, "fronts synth: not available in this build\n");
-	return EXIT_ERROR;
+	struct synth_args a;
+	struct synth_options so = { 0 };
+	struct synth_result r;
+	struct error err = { 0 }, ferr = { 0 };
+	struct project *p = NULL;
+	struct provider *prov = NULL;
+	char *dirs[SYNTH_REPLAY_DIRS + 1], *record_dir, *written = NULL;
+	int rc, i;
+
+	if ((rc = synth_parse(argc, argv, cli, &a)) != 0)
+		return rc;
+	if (project_load(cli->dir, &p, &err) != 0)
+		return cli_report("synth", &err);
+	synth_replay_dirs(cli, &a, dirs);
+	record_dir = a.fixtures != NULL ? xstrdup(a.fixtures) :
+	    path_join(cli->dir, ".fronts/replay");
+	if (synth_open(cli, &a, p, dirs, record_dir, &prov, &err) != 0) {
+		rc = cli_report("synth", &err);
+		goto out;
+	}
+	so.rounds = a.rounds;
+	so.seed = a.seed;
+	so.progress = synth_progress;
+	/* Validation in the sandbox worker plugs in here (so.validate);
+	 * without it candidates are gated only. */
+	rc = synth_run(p, prov, &so, &r, &err);
+	if (rc == 0 && synth_finish(cli, &a, &r, &written, &ferr) != 0)
+		err = ferr;
+	if (r.ncands > 0 || rc != 0)
+		synth_write_report(cli, &r, prov, written);
+	rc = err.code != 0 ? cli_report("synth", &err) : EXIT_OK;
+	synth_result_free(&r);
+	free(written);
+out:
+	provider_close(prov);
+	for (i = 0; dirs[i] != NULL; i++)
+		free(dirs[i]);
+	free(record_dir);
+	project_free(p);
+	return rc;
 }

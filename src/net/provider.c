@@ -94,6 +94,12 @@ provider_name(const struct provider *p)
 }
 
 const char *
+provider_model(const struct provider *p)
+{
+	return p->opts.model;
+}
+
+const char *
 provider_api(const struct provider *p)
 {
 	return p->opts.api;

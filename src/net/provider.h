@@ -66,6 +66,7 @@ int	provider_open(const struct provider_options *, struct provider **out,
 	    struct error *err);
 void	provider_close(struct provider *);
 const char	*provider_name(const struct provider *);
+const char	*provider_model(const struct provider *);
 /* The API the requests are shaped for ("anthropic" or "openai"). */
 const char	*provider_api(const struct provider *);
 /* One turn. A truncated answer (max_tokens) is an error (EXIT_NETWORK). */

@@ -1,13 +1,59 @@
 /*
- * cmd_gate — `fronts gate` (being built; see the issue that owns it).
+ * cmd_gate — `fronts gate FILE [--json]`: runs the AST gate over a model
+ * file and prints its verdicts (one `FILE:LINE:COL: rule: message` line
+ * each) or DESIGN.md's JSON object. Exit 0 accepted, 3 refused, 1 when the
+ * file cannot be read.
  */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "core/cli.h"
+#include "sandbox/gate.h"
+
+static void
+cmd_gate_print(const char *file, const struct gate_result *r, int json)
+{
+	cJSON *o;
+	char *s;
+
+	if (json) {
+		o = gate_result_json(r);
+		s = cJSON_PrintUnformatted(o);
+		printf("%s\n", s);
+		cJSON_free(s);
+		cJSON_Delete(o);
+		return;
+	}
+	s = gate_result_text(file, r);
+	fputs(s, stdout);
+	free(s);
+	printf("%s: %s (sha256 %s, %d verdict%s)\n", file,
+	    r->accepted ? "accepted" : "refused", r->sha256, r->nverdicts,
+	    r->nverdicts == 1 ? "" : "s");
+}
 
 int
 cmd_gate(struct cli *cli, int argc, char **argv)
 {
-	fprintf(stderr, "fronts gate: not available in this build\n");
-	return EXIT_ERROR;
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct gate_result r;
+	struct error err = { 0 };
+	int c, json = 0;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c != 'j')
+			return cli_usage_error("gate", "unknown option");
+		json = 1;
+	}
+	if (optind != argc - 1)
+		return cli_usage_error("gate", "expected one FILE");
+	if (gate_check_file(argv[optind], &r, NULL, NULL, &err) != 0)
+		return cli_report("gate", &err);
+	cmd_gate_print(argv[optind], &r, json);
+	gate_result_free(&r);
+	return r.accepted ? EXIT_OK : EXIT_REFUSED;
 }

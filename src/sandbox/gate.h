@@ -1,6 +1,9 @@
 /*
  * gate — the AST gate: inspects a world model's source before anything of
  * it executes and returns one verdict per refusal (DESIGN.md "Sandbox").
+ * The rules are Python (src/sandbox/py/gate.py, compiled into the binary)
+ * run with Python's own parser in the embedded interpreter; SECURITY.md
+ * explains each rule.
  */
 #ifndef FRONTS_GATE_H
 #define FRONTS_GATE_H
@@ -26,12 +29,33 @@ struct gate_result {
 	int			 nverdicts;
 };
 
+/* What the approval screen shows about a source besides its verdicts. */
+struct gate_summary {
+	int	  lines;
+	char	**functions;	/* top-level `def` names, in order */
+	int	  nfunctions;
+	char	**classes;
+	int	  nclasses;
+};
+
 /* Gates src (len bytes). Returns -1 only when the gate itself could not run
- * (err set); a refused model is a 0 return with accepted == false. */
+ * (err set); a refused model is a 0 return with accepted == false. Starts
+ * the interpreter if needed; takes and releases the GIL itself. */
 int	gate_check_source(const char *src, size_t len, struct gate_result *out,
 	    struct error *err);
+/* Reads path and gates it; the source is returned in *src (caller frees)
+ * when src is not NULL. I/O errors are EXIT_ERROR naming the file. */
+int	gate_check_file(const char *path, struct gate_result *out, char **src,
+	    size_t *len, struct error *err);
 void	gate_result_free(struct gate_result *);
+/* Counts lines and lists top-level functions and classes (parsed, never
+ * executed). */
+int	gate_summarize(const char *src, size_t len, struct gate_summary *out,
+	    struct error *err);
+void	gate_summary_free(struct gate_summary *);
 /* DESIGN.md's `fronts gate --json` object. */
 cJSON	*gate_result_json(const struct gate_result *);
+/* One "FILE:LINE:COL: rule: message\n" line per verdict (caller frees). */
+char	*gate_result_text(const char *file, const struct gate_result *);
 
 #endif

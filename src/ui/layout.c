@@ -18,7 +18,7 @@ layout_set(struct layout *l, int id, int y, int x, int h, int w)
 static void
 layout_grid(struct layout *l, int avail, int cols)
 {
-	int lw = cols * 2 / 5, rw = cols - lw;
+	int lw = cols * 9 / 20, rw = cols - lw;
 	int rules_h = avail * 2 / 5, search_h = avail / 2;
 
 	layout_set(l, PANE_RULES, 0, 0, rules_h, lw);

@@ -10,6 +10,8 @@ serves N requests. Step fields:
 
   "text": "..."          a successful answer carrying this text, shaped for
                          the endpoint asked (/v1/messages or /chat/completions)
+  "code_file": PATH      a successful answer: "preamble", then the file in a
+                         ```python block, with "code_prefix" put before it
   "stop": "max_tokens"   report the answer as cut at the token limit
   "status": 429          an error status; "error": {"type","message"} is
                          the error body, "headers": {...} extra headers
@@ -46,8 +48,17 @@ def next_step():
                                   "message": "fake_llm: script exhausted"}}
 
 
+def answer_text(step):
+    if "code_file" not in step:
+        return step.get("text", "")
+    with open(step["code_file"], encoding="utf-8") as f:
+        code = f.read()
+    return "%s\n\n```python\n%s%s```\n" % (step.get("preamble", "Here it is."),
+                                         step.get("code_prefix", ""), code)
+
+
 def answer_body(path, step):
-    text = step.get("text", "")
+    text = answer_text(step)
     stop = step.get("stop")
     if path.endswith("/chat/completions"):
         return {"id": "chatcmpl-fake", "object": "chat.completion",

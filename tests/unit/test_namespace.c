@@ -12,6 +12,7 @@
 #include "testutil.h"
 #include "sandbox/pyhost.h"
 #include "sandbox/namespace.h"
+#include "sandbox/gatepy.h"
 
 /* Runs a Python snippet with `ns` (a fresh namespace) bound; the snippet
  * sets `result` to a string: "ok" or what went wrong. */
@@ -97,6 +98,149 @@ test_no_module_in_namespace(void **state)
 	    "          'Counter', 'heappush', 'heappop', 'mean'):\n"
 	    "    if k not in ns: bad.append('missing ' + k)\n"
 	    "result = '; '.join(bad) or 'ok'\n", NULL);
+}
+
+/* The breadth-first walk: from each seed, through every attribute name the
+ * gate allows (dir() names it accepts) and through container items (the
+ * gate allows subscripts), to depth 4. A module, frame, code object,
+ * traceback or a module's globals dict at the end of any chain is a hole. */
+static const char walk_py[] =
+    "import sys, types, builtins\n"
+    "MAXDEPTH = 4\n"
+    "BAD = (types.ModuleType, types.FrameType, types.CodeType,\n"
+    "       types.TracebackType)\n"
+    "def module_dicts():\n"
+    "    ids = {id(builtins.__dict__)}\n"
+    "    for m in list(sys.modules.values()):\n"
+    "        d = getattr(m, '__dict__', None)\n"
+    "        if isinstance(d, dict): ids.add(id(d))\n"
+    "    return ids\n"
+    "def children(v):\n"
+    "    try: names = dir(v)\n"
+    "    except Exception: names = []\n"
+    "    for n in names:\n"
+    "        if not isinstance(n, str) or not allowed(n): continue\n"
+    "        try: yield '.' + n, getattr(v, n)\n"
+    "        except BaseException: pass\n"
+    "    items = ()\n"
+    "    if isinstance(v, (dict, types.MappingProxyType)):\n"
+    "        items = [(repr(k)[:30], x) for k, x in list(v.items())[:300]]\n"
+    "    elif isinstance(v, (list, tuple, set, frozenset)):\n"
+    "        items = list(enumerate(list(v)[:300]))\n"
+    "    for k, x in items: yield '[%s]' % (k,), x\n"
+    "def walk(seeds):\n"
+    "    mods = module_dicts()\n"
+    "    seen, keep, holes = set(), [], []\n"
+    "    queue = [(p, v, 0) for p, v in seeds]\n"
+    "    visited = 0\n"
+    "    while queue:\n"
+    "        nxt = []\n"
+    "        for path, v, depth in queue:\n"
+    "            if id(v) in seen: continue\n"
+    "            seen.add(id(v)); keep.append(v); visited += 1\n"
+    "            if isinstance(v, BAD) or (isinstance(v, dict) and id(v) in mods):\n"
+    "                holes.append('%s -> %s' % (path, type(v).__name__))\n"
+    "                continue\n"
+    "            if depth >= MAXDEPTH: continue\n"
+    "            for step, w in children(v): nxt.append((path + step, w, depth + 1))\n"
+    "        queue = nxt\n"
+    "    return holes, visited\n";
+
+/* What a model can hold: the namespace's values, its builtins, instances
+ * of the pre-bound classes, and objects a model's own code creates. */
+static const char seeds_py[] =
+    "model = '''\n"
+    "@dataclass(frozen=True)\n"
+    "class State:\n"
+    "    slot: int = 0\n"
+    "    seen: tuple = field(default_factory=tuple)\n"
+    "    @property\n"
+    "    def later(self): return self.slot + 1\n"
+    "def gen(n):\n"
+    "    yield n\n"
+    "def fail():\n"
+    "    try: 1 / 0\n"
+    "    except ZeroDivisionError as e: return e\n"
+    "P = namedtuple('P', 'a b')\n"
+    "rng = Random(1)\n"
+    "objs = [State(), gen(1), fail(), P(1, 2), rng, rng.random, deque([1]),\n"
+    "        defaultdict(list), Counter('ab'), OrderedDict(a=1), field(),\n"
+    "        partial(max, 1), NormalDist(0, 1), chain([1]), islice([1], 1),\n"
+    "        groupby([1]), accumulate([1]), product([1]), combinations([1], 1),\n"
+    "        iter([1]), iter({1: 2}.items()), range(3), slice(1), 1, 1.5, 1j,\n"
+    "        'x', b'x', (), [], {}, frozenset(), True, None, Ellipsis,\n"
+    "        NotImplemented, object(), fields(State()), lambda: 0,\n"
+    "        (x for x in [1]), super, property(lambda s: 0), map(abs, [1]),\n"
+    "        zip([1]), enumerate([1]), reversed([1]), filter(None, [1])]\n"
+    "'''\n"
+    "exec(compile(model, 'model.py', 'exec'), ns)\n"
+    "seeds = [('ns.' + k, v) for k, v in ns.items() if k != '__builtins__']\n"
+    "seeds += [('builtins.' + k, v) for k, v in ns['__builtins__'].items()]\n";
+
+static PyObject *
+walk_env(void)
+{
+	struct error err = { 0 };
+	PyGILState_STATE g;
+	PyObject *extra;
+
+	assert_int_equal(pyhost_init(&err), 0);
+	g = PyGILState_Ensure();
+	extra = PyDict_New();
+	PyDict_SetItemString(extra, "allowed",
+	    PyDict_GetItemString(gate_rules(&err), "attribute_allowed"));
+	PyGILState_Release(g);
+	return extra;
+}
+
+static void
+walk_env_free(PyObject *extra)
+{
+	PyGILState_STATE g = PyGILState_Ensure();
+
+	Py_DECREF(extra);
+	PyGILState_Release(g);
+}
+
+static void
+test_walk_reaches_nothing(void **state)
+{
+	PyObject *extra = walk_env();
+	char *probe;
+
+	xasprintf(&probe, "%s%s"
+	    "holes, visited = walk(seeds)\n"
+    "if visited < 500: holes.append('only %%d objects visited' %% visited)\n"
+	    "result = '; '.join(holes[:20]) or 'ok'\n", walk_py, seeds_py);
+	expect_probe_ok(probe, extra);
+	free(probe);
+	walk_env_free(extra);
+}
+
+/* The walk finds what it is looking for: planted holes two or three steps
+ * away are reported, and the gate's deny list is what hides gi_frame. */
+static void
+test_walk_finds_planted(void **state)
+{
+	PyObject *extra = walk_env();
+	char *probe;
+
+	xasprintf(&probe, "%s"
+	    "class Box: pass\n"
+	    "a = Box(); a.inner = Box(); a.inner.mod = sys\n"
+	    "b = Box(); b.items = [{'k': sys._getframe()}]\n"
+	    "c = Box(); c.g = types.SimpleNamespace(d=vars(types))\n"
+	    "gen = (x for x in [1])\n"
+	    "holes, _ = walk([('a', a), ('b', b), ('c', c), ('gen', gen)])\n"
+	    "want = ['a.inner.mod -> module', \"b.items[0]['k'] -> frame\",\n"
+	    "        'c.g.d -> dict']\n"
+	    "miss = [w for w in want if w not in holes]\n"
+	    "extra = [h for h in holes if h not in want]\n"
+	    "result = 'ok' if not miss and not extra else 'missed %%s, extra %%s' %% (miss, extra)\n",
+	    walk_py);
+	expect_probe_ok(probe, extra);
+	free(probe);
+	walk_env_free(extra);
 }
 
 static const char model_src[] =
@@ -191,6 +335,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_isolated_config),
 		cmocka_unit_test(test_no_module_in_namespace),
+		cmocka_unit_test(test_walk_reaches_nothing),
+		cmocka_unit_test(test_walk_finds_planted),
 		cmocka_unit_test(test_exec_model),
 		cmocka_unit_test(test_exec_errors),
 		cmocka_unit_test(test_gil_released),

@@ -1,0 +1,22 @@
+/*
+ * demo_data.S — the bundled demo project, embedded in the binary so that
+ * `fronts init` works from an installed copy with no data files beside it.
+ * Each file becomes demo_<name>_start/_end; demo.c lists them.
+ */
+#define DEMO_FILE(sym, path)		\
+	.global sym##_start;		\
+	.global sym##_end;		\
+	.balign 16;			\
+sym##_start:				\
+	.incbin path;			\
+sym##_end:				\
+	.byte 0
+
+	.section .rodata
+DEMO_FILE(demo_fronts_json, "fixtures/demo/fronts.json")
+DEMO_FILE(demo_rules_md, "fixtures/demo/rules.md")
+DEMO_FILE(demo_history_jsonl, "fixtures/demo/history.jsonl")
+DEMO_FILE(demo_drafts_jsonl, "fixtures/demo/drafts.jsonl")
+DEMO_FILE(demo_model_py, "fixtures/demo/model.py")
+
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,89 @@
+/*
+ * synth — asking a language model to write the world model (DESIGN.md
+ * "Synthesis"): the prompt from the project, the code in the answer, the
+ * gate and validation of every candidate, and refinement rounds that send
+ * the failures back. Nothing here prints: progress goes through a callback
+ * and the outcome comes back as a struct synth_result.
+ */
+#ifndef FRONTS_SYNTH_H
+#define FRONTS_SYNTH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/project.h"
+#include "core/util.h"
+#include "net/provider.h"
+
+#define SYNTH_MAX_TOKENS	16384
+
+/* Runs one candidate's validation somewhere safe (the sandbox worker) and
+ * returns the report as JSON (validate_report_json's shape) plus its text
+ * for the model. -1 with err when the candidate could not be validated at
+ * all (the worker died: timeout, memory, seccomp); err then describes it. */
+typedef int (*synth_validate_fn)(void *arg, const struct project *,
+    const char *src, size_t len, cJSON **report, char **text,
+    struct error *err);
+
+struct synth_options {
+	int			 rounds;	/* 0: 3 */
+	uint64_t		 seed;		/* Thompson sampling; 0: 1 */
+	synth_validate_fn	 validate;	/* NULL: gate only */
+	void			*validate_arg;
+	/* Called with one line of progress ("round 1: asking …"). */
+	void			(*progress)(void *arg, const char *line);
+	void			*progress_arg;
+};
+
+struct synth_candidate {
+	int		 round;		/* 1-based */
+	int		 parent;	/* candidate refined; -1 for round 1 */
+	char		*answer;	/* the model's whole answer */
+	char		*code;		/* extracted module, or NULL */
+	char		*extract_error;	/* why there is no code */
+	char		 sha256[65];	/* of code */
+	bool		 gated;		/* the gate ran */
+	bool		 gate_accepted;
+	cJSON		*gate;		/* gate_result_json */
+	char		*gate_text;	/* verdicts, one per line */
+	cJSON		*validation;	/* report JSON, or NULL */
+	char		*validation_text;
+	char		*validation_error;	/* the worker failed */
+	int		 passes, fails;	/* over its checks */
+	bool		 all_pass;
+	long		 input_tokens, output_tokens;
+	char		*request_id;
+	char		*recording;
+};
+
+struct synth_result {
+	struct synth_candidate	*cands;
+	int			 ncands;
+	int			 best;		/* index, or -1 */
+	long			 input_tokens, output_tokens;
+	double			 seconds;
+};
+
+/* The first message of the conversation and the system prompt (both
+ * malloc'd); deterministic for a given project, so replay can match. */
+int	synth_prompt(const struct project *, char **system, char **task,
+	    struct error *err);
+/* The follow-up message that sends a candidate's problems back. */
+char	*synth_refine_prompt(int candidate, const char *problems);
+/* The code of an answer: the one ```python block (several identical ones
+ * count as one). NULL with *why set when there is none or several differ. */
+char	*synth_extract(const char *answer, char **why);
+/* Runs the rounds. Returns 0 with a result (even when no candidate passes:
+ * see best and all_pass), or -1 when the provider failed (err; result
+ * still holds the candidates so far). */
+int	synth_run(const struct project *, struct provider *,
+	    const struct synth_options *, struct synth_result *,
+	    struct error *err);
+void	synth_result_free(struct synth_result *);
+/* The synthesis report (rounds, candidates, provider, tokens). */
+cJSON	*synth_report_json(const struct synth_result *, const char *provider,
+	    const char *api, const char *model, const char *written);
+
+#endif

@@ -1,0 +1,418 @@
+/*
+ * cmdline — the `:` command line and the post editor, both GNU readline
+ * run outside curses mode (the screen is saved and restored around it):
+ * history, tab completion of commands, theme names and file names, and a
+ * prefilled line for editing a post.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <readline/history.h>
+#include <readline/readline.h>
+
+#include "core/util.h"
+#include "ui/ui.h"
+
+struct cmdline_cmd {
+	const char	*name;
+	const char	*args;
+	int		(*run)(struct ui *, const char *arg);
+};
+
+static const char *cmdline_initial;	/* text the next readline starts with */
+
+static int
+cmdline_startup(void)
+{
+	if (cmdline_initial != NULL) {
+		rl_insert_text(cmdline_initial);
+		cmdline_initial = NULL;
+	}
+	return 0;
+}
+
+char *
+cmdline_read(struct ui *ui, const char *prompt, const char *initial,
+    bool history)
+{
+	char *line;
+
+	def_prog_mode();
+	endwin();
+	printf("\n");
+	fflush(stdout);
+	cmdline_initial = initial;
+	rl_startup_hook = cmdline_startup;
+	line = readline(prompt);
+	rl_startup_hook = NULL;
+	cmdline_initial = NULL;
+	if (line != NULL && history && *line != '\0')
+		add_history(line);
+	reset_prog_mode();
+	clearok(curscr, TRUE);
+	ui->dirty = true;
+	ui_redraw(ui);
+	return line;
+}
+
+/* Parses a positive integer argument; -1 with a message when it is not. */
+static int
+cmdline_number(struct ui *ui, const char *cmd, const char *arg,
+    unsigned long long min, unsigned long long max, unsigned long long *out)
+{
+	char *end;
+
+	errno = 0;
+	if (arg == NULL || !isdigit((unsigned char)*arg) ||
+	    (*out = strtoull(arg, &end, 10), errno != 0) || *end != '\0' ||
+	    *out < min || *out > max) {
+		ui_message(ui, THEME_ERROR, ":%s needs a number from %llu to "
+		    "%llu", cmd, min, max);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+cmd_plan(struct ui *ui, const char *arg)
+{
+	unsigned long long n;
+
+	if (arg != NULL) {
+		if (cmdline_number(ui, "plan", arg, 1, 100000000ULL, &n) != 0)
+			return -1;
+		ui->params.iterations = n;
+		ui->params.seconds = 0;
+	}
+	ui_plan_start(ui);
+	return 0;
+}
+
+static int
+cmd_seconds(struct ui *ui, const char *arg)
+{
+	char *end;
+	double s;
+
+	s = arg != NULL ? strtod(arg, &end) : 0;
+	if (arg == NULL || *end != '\0' || !(s > 0 && s <= 86400)) {
+		ui_message(ui, THEME_ERROR, ":seconds needs a number of "
+		    "seconds (up to 86400)");
+		return -1;
+	}
+	ui->params.seconds = s;
+	ui->params.iterations = 0;
+	ui_plan_start(ui);
+	return 0;
+}
+
+static int
+cmd_workers(struct ui *ui, const char *arg)
+{
+	unsigned long long n;
+
+	if (cmdline_number(ui, "workers", arg, 1, 256, &n) != 0)
+		return -1;
+	ui->params.workers = (int)n;
+	ui_message(ui, THEME_OK, "workers: %d (next plan)", (int)n);
+	return 0;
+}
+
+static int
+cmd_seed(struct ui *ui, const char *arg)
+{
+	unsigned long long n;
+
+	if (cmdline_number(ui, "seed", arg, 0, ~0ULL, &n) != 0)
+		return -1;
+	ui->params.seed = n;
+	ui_message(ui, THEME_OK, "seed: %llu (next plan)", n);
+	return 0;
+}
+
+static int
+cmd_theme(struct ui *ui, const char *arg)
+{
+	struct error err = { 0 };
+	char **names, buf[256] = "";
+	size_t k;
+
+	if (arg == NULL) {
+		names = theme_list();
+		for (k = 0; names[k] != NULL; k++) {
+			if (strlen(buf) + strlen(names[k]) + 2 < sizeof buf) {
+				strcat(buf, " ");
+				strcat(buf, names[k]);
+			}
+			free(names[k]);
+		}
+		free(names);
+		ui_message(ui, THEME_NORMAL, "theme %s; available:%s",
+		    ui->theme.name, buf);
+		return 0;
+	}
+	if (ui_set_theme(ui, arg, &err) != 0) {
+		ui_message(ui, THEME_ERROR, "%s", err.msg);
+		return -1;
+	}
+	ui_message(ui, THEME_OK, "theme %s", ui->theme.name);
+	return 0;
+}
+
+static int
+cmd_synth(struct ui *ui, const char *arg)
+{
+	ui_synth_start(ui);
+	return 0;
+}
+
+static bool
+cmdline_is_json(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 5 && strcmp(path + n - 5, ".json") == 0;
+}
+
+/* :open FILE — a PLAN.json into the Candidates pane, anything else as the
+ * model (gated and checked for approval like model.py). */
+static int
+cmd_open(struct ui *ui, const char *arg)
+{
+	struct error err = { 0 };
+	struct plan pl;
+	cJSON *json;
+	char *text;
+	size_t len;
+
+	if (arg == NULL) {
+		ui_message(ui, THEME_ERROR, ":open needs a file");
+		return -1;
+	}
+	if (!cmdline_is_json(arg)) {
+		ui_load_model(ui, arg);
+		ui_message(ui, ui->model_src ? THEME_OK : THEME_ERROR,
+		    "model %s: %s", arg, ui->model_src == NULL ?
+		    ui->gate_error : !ui->gate_ran ? ui->gate_error :
+		    !ui->gate.accepted ? "refused by the gate" :
+		    ui->approved ? "approved" : "not approved (a approves)");
+		return 0;
+	}
+	if (file_read(arg, &text, &len, &err) != 0) {
+		ui_message(ui, THEME_ERROR, "%s", err.msg);
+		return -1;
+	}
+	json = cJSON_Parse(text);
+	free(text);
+	if (json == NULL) {
+		ui_message(ui, THEME_ERROR, "%s: not valid JSON", arg);
+		return -1;
+	}
+	memset(&pl, 0, sizeof pl);
+	if (plan_from_json(ui->proj, json, &pl, &err) != 0) {
+		cJSON_Delete(json);
+		ui_message(ui, THEME_ERROR, "%s: %s", arg, err.msg);
+		return -1;
+	}
+	cJSON_Delete(json);
+	ui_set_plan(ui, &pl);
+	ui_message(ui, THEME_OK, "opened %s: %d posts", arg, ui->plan.nposts);
+	return 0;
+}
+
+static int
+cmd_write(struct ui *ui, const char *arg)
+{
+	struct error err = { 0 };
+	cJSON *json;
+	char *text;
+	int rc;
+
+	if (arg == NULL) {
+		ui_message(ui, THEME_ERROR, ":write needs a file name");
+		return -1;
+	}
+	if (!ui->have_plan) {
+		ui_message(ui, THEME_ERROR, "no plan to write yet (p plans)");
+		return -1;
+	}
+	json = plan_to_json(ui->proj, &ui->plan);
+	text = cJSON_Print(json);
+	cJSON_Delete(json);
+	rc = file_write_atomic(arg, text, strlen(text), &err);
+	free(text);
+	if (rc != 0) {
+		ui_message(ui, THEME_ERROR, "%s", err.msg);
+		return -1;
+	}
+	ui_message(ui, THEME_OK, "wrote %s", arg);
+	return 0;
+}
+
+static int
+cmd_help(struct ui *ui, const char *arg)
+{
+	dialog_help(ui);
+	return 0;
+}
+
+static int
+cmd_quit(struct ui *ui, const char *arg)
+{
+	ui->quit = true;
+	return 0;
+}
+
+static const struct cmdline_cmd cmdline_cmds[] = {
+	{ "plan", "[N]", cmd_plan },
+	{ "seconds", "S", cmd_seconds },
+	{ "workers", "N", cmd_workers },
+	{ "seed", "N", cmd_seed },
+	{ "theme", "[NAME]", cmd_theme },
+	{ "synth", "", cmd_synth },
+	{ "open", "FILE", cmd_open },
+	{ "write", "PLAN.json", cmd_write },
+	{ "help", "", cmd_help },
+	{ "quit", "", cmd_quit },
+	{ NULL, NULL, NULL }
+};
+
+int
+cmdline_run(struct ui *ui, const char *line)
+{
+	const struct cmdline_cmd *c;
+	char *copy, *name, *arg, *end;
+	int rc = -1;
+
+	copy = xstrdup(line);
+	name = copy + strspn(copy, " \t:");
+	end = name + strcspn(name, " \t");
+	arg = end + strspn(end, " \t");
+	*end = '\0';
+	for (end = arg + strlen(arg); end > arg && isspace((unsigned char)
+	    end[-1]); )
+		*--end = '\0';
+	if (*name == '\0') {
+		free(copy);
+		return 0;
+	}
+	if (strcmp(name, "q") == 0)
+		name = "quit";
+	for (c = cmdline_cmds; c->name != NULL; c++)
+		if (strcmp(c->name, name) == 0)
+			break;
+	if (c->name == NULL)
+		ui_message(ui, THEME_ERROR, "unknown command :%s (:help lists "
+		    "them)", name);
+	else
+		rc = c->run(ui, *arg != '\0' ? arg : NULL);
+	free(copy);
+	return rc;
+}
+
+void
+cmdline_command(struct ui *ui)
+{
+	char *line;
+
+	line = cmdline_read(ui, ":", NULL, true);
+	if (line == NULL)
+		return;
+	cmdline_run(ui, line);
+	free(line);
+}
+
+/* ---- completion ------------------------------------------------------ */
+
+static char **cmdline_theme_names;
+
+static char *
+cmdline_gen_cmd(const char *text, int state)
+{
+	static int i;
+	size_t n = strlen(text);
+
+	if (state == 0)
+		i = 0;
+	while (cmdline_cmds[i].name != NULL) {
+		const char *name = cmdline_cmds[i++].name;
+
+		if (strncmp(name, text, n) == 0)
+			return xstrdup(name);
+	}
+	return NULL;
+}
+
+static void
+cmdline_end_names(void)
+{
+	char **p;
+
+	if (cmdline_theme_names == NULL)
+		return;
+	for (p = cmdline_theme_names; *p != NULL; p++)
+		free(*p);
+	free(cmdline_theme_names);
+	cmdline_theme_names = NULL;
+}
+
+static char *
+cmdline_gen_theme(const char *text, int state)
+{
+	static int i;
+	size_t n = strlen(text);
+
+	if (state == 0) {
+		i = 0;
+		cmdline_end_names();
+		cmdline_theme_names = theme_list();
+	}
+	while (cmdline_theme_names[i] != NULL) {
+		const char *name = cmdline_theme_names[i++];
+
+		if (strncmp(name, text, n) == 0)
+			return xstrdup(name);
+	}
+	return NULL;
+}
+
+static char **
+cmdline_complete(const char *text, int start, int end)
+{
+	const char *buf = rl_line_buffer;
+	size_t skip = strspn(buf, " :");
+
+	rl_attempted_completion_over = 1;
+	if ((size_t)start <= skip)
+		return rl_completion_matches(text, cmdline_gen_cmd);
+	if (strncmp(buf + skip, "theme ", 6) == 0)
+		return rl_completion_matches(text, cmdline_gen_theme);
+	if (strncmp(buf + skip, "open ", 5) == 0 ||
+	    strncmp(buf + skip, "write ", 6) == 0) {
+		rl_attempted_completion_over = 0;	/* file names */
+		return NULL;
+	}
+	return NULL;
+}
+
+void
+cmdline_end(void)
+{
+	cmdline_end_names();
+	clear_history();
+}
+
+void
+cmdline_init(void)
+{
+	rl_readline_name = "fronts";
+	rl_attempted_completion_function = cmdline_complete;
+	/* curses owns signals and the window size while the TUI runs. */
+	rl_catch_signals = 0;
+	rl_catch_sigwinch = 0;
+	using_history();
+	stifle_history(200);
+}

@@ -1,0 +1,211 @@
+/*
+ * pane_candidates — the plan's posts (local time, front, length against
+ * the front's limit, expected reward and interval, text, publish outcome),
+ * and under them the selected post in full with the alternatives the
+ * search weighed at that decision. Editing (e) and publishing (P) act on
+ * the selected post of this plan copy.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/text.h"
+#include "ui/textw.h"
+#include "ui/view.h"
+#include "ui/ui.h"
+
+static const char *cand_states[] = {
+	[UI_POST_NEW] = "", [UI_POST_SENDING] = "sending…",
+	[UI_POST_SENT] = "sent", [UI_POST_FAILED] = "FAILED",
+	[UI_POST_UNKNOWN] = "UNKNOWN", [UI_POST_DRYRUN] = "dry run",
+};
+
+void
+pane_post_length(struct ui *ui, const char *text, int front, char *buf,
+    size_t len, bool *ok)
+{
+	const struct front *f = &ui->proj->fronts[front];
+	struct text_measure m;
+
+	memset(&m, 0, sizeof m);
+	if (text_measure(text, f->platform, &f->limits, &m) != 0) {
+		snprintf(buf, len, "bad UTF-8");
+		*ok = false;
+		return;
+	}
+	snprintf(buf, len, "%d/%d", m.length, m.limit);
+	*ok = m.ok;
+}
+
+static int
+cand_state_role(enum ui_post_state s)
+{
+	switch (s) {
+	case UI_POST_SENT:	return THEME_OK;
+	case UI_POST_FAILED:
+	case UI_POST_UNKNOWN:	return THEME_ERROR;
+	case UI_POST_SENDING:	return THEME_WARN;
+	default:		return THEME_DIM;
+	}
+}
+
+static void
+cand_row(struct ui *ui, WINDOW *w, int y, int cw, int i, bool sel)
+{
+	const struct plan_post *pp = &ui->plan.posts[i];
+	const struct ui_post *st = &ui->posts[i];
+	char when[32] = "", len[32], head[160];
+	struct tm tm;
+	int role = sel ? THEME_SELECTED : THEME_NORMAL, x;
+	bool ok;
+
+	if (sel)
+		ui_fill(ui, w, y, 1, cw, THEME_SELECTED);
+	if (localtime_r(&pp->at, &tm) != NULL)
+		strftime(when, sizeof when, "%a %d %H:%M", &tm);
+	pane_post_length(ui, pp->text, pp->front, len, sizeof len, &ok);
+	snprintf(head, sizeof head, "%s %-9.9s %-3.3s ", when,
+	    ui->proj->fronts[pp->front].id, ui->proj->drafts[pp->draft].id);
+	x = 1 + ui_put(ui, w, y, 1, cw, head, strlen(head), role);
+	x += ui_putf(ui, w, y, x, cw - x + 1, ok ? role : THEME_ERROR,
+	    "%9s ", len);
+	x += ui_putf(ui, w, y, x, cw - x + 1, role, "%7.2f ",
+	    pp->expected_reward);
+	if (st->state != UI_POST_NEW)
+		x += ui_putf(ui, w, y, x, cw - x + 1, cand_state_role(st->state),
+		    "[%s] ", cand_states[st->state]);
+	ui_put(ui, w, y, x, cw - x + 1, pp->text, strcspn(pp->text, "\n"),
+	    role);
+}
+
+/* The selected post in full, its outcome, and the alternatives. */
+static void
+cand_detail(struct ui *ui, WINDOW *w, int y, int h, int cw, int i)
+{
+	const struct plan_post *pp = &ui->plan.posts[i];
+	const struct front *f = &ui->proj->fronts[pp->front];
+	const struct plan_alt *a;
+	const char *t = pp->text;
+	char len[32], label[160];
+	size_t n = strlen(t), next, l;
+	int k;
+	bool ok;
+
+	pane_post_length(ui, t, pp->front, len, sizeof len, &ok);
+	ui_putf(ui, w, y++, 1, cw, THEME_HEADING, "post %d/%d → %s (%s) · "
+	    "%s · reward %.2f [%.2f, %.2f] · %llu visits", i + 1,
+	    ui->plan.nposts, f->id, f->account, len, pp->expected_reward,
+	    pp->ci_lo, pp->ci_hi, (unsigned long long)pp->visits);
+	if (!ok)
+		ui_putf(ui, w, y++, 1, cw, THEME_ERROR, "over the limit for %s "
+		    "— e edits it", f->id);
+	if (ui->posts[i].note[0] != '\0')
+		ui_put(ui, w, y++, 1, cw, ui->posts[i].note,
+		    strlen(ui->posts[i].note),
+		    cand_state_role(ui->posts[i].state));
+	while (n > 0 && y < h - 1) {
+		l = textw_wrap(t, n, cw, &next);
+		ui_put(ui, w, y++, 1, cw, t, l, THEME_NORMAL);
+		if (next == 0)
+			break;
+		t += next;
+		n -= next;
+	}
+	for (k = 0; k < ui->plan.nalts && y < h - 1; k++) {
+		a = &ui->plan.alts[k];
+		if (a->decision != i)
+			continue;
+		view_action_label(ui->proj, &a->action, a->slot, label,
+		    sizeof label);
+		ui_putf(ui, w, y++, 1, cw, THEME_DIM, "  alternative: %s · "
+		    "mean %.2f · %llu visits", label, a->mean,
+		    (unsigned long long)a->visits);
+	}
+}
+
+static void
+cand_draw(struct ui *ui, struct pane *p, WINDOW *w, int h, int width)
+{
+	int cw = width - 2, list, i, y;
+
+	if (!ui->have_plan) {
+		ui_putf(ui, w, 1, 1, cw, THEME_DIM, "No plan yet. p plans; "
+		    ":open PLAN.json loads one.");
+		p->nrows = 0;
+		p->page = h - 2;
+		return;
+	}
+	ui_putf(ui, w, 1, 1, cw, THEME_HEADING, "%d post%s · expected total "
+	    "%.2f · %s", ui->plan.nposts, ui->plan.nposts == 1 ? "" : "s",
+	    ui->plan.expected_total, ui->live ? "LIVE: P sends after y" :
+	    "dry run: P shows the request");
+	/* The list gets half the room when there is a selection to detail. */
+	list = h - 3;
+	if (ui->plan.nposts > 0 && h >= 12) {
+		list = (h - 3) / 2;
+		if (list > ui->plan.nposts)
+			list = ui->plan.nposts;
+	}
+	p->page = list;
+	p->nrows = ui->plan.nposts;
+	ui_pane_clamp(p);
+	for (i = p->top, y = 2; i < ui->plan.nposts && y < 2 + list; i++, y++)
+		cand_row(ui, w, y, cw, i, i == p->sel);
+	if (ui->plan.nposts > 0 && list < h - 3) {
+		wattrset(w, ui->attr[THEME_BORDER]);
+		mvwhline(w, 2 + list, 1, ACS_HLINE, cw);
+		cand_detail(ui, w, 3 + list, h, cw, p->sel);
+	}
+}
+
+void
+pane_candidates_edit(struct ui *ui)
+{
+	struct pane *p = &ui->panes[PANE_CANDIDATES];
+	struct plan_post *pp;
+	char *line, len[32];
+	bool ok;
+
+	if (!ui->have_plan || ui->plan.nposts == 0) {
+		ui_message(ui, THEME_ERROR, "no post to edit (p plans)");
+		return;
+	}
+	pp = &ui->plan.posts[p->sel];
+	if (ui->pub_job.running) {
+		ui_message(ui, THEME_WARN, "a post is being published; edit "
+		    "after its outcome");
+		return;
+	}
+	if (ui->posts[p->sel].state == UI_POST_SENT) {
+		ui_message(ui, THEME_ERROR, "this post was sent; it cannot "
+		    "change");
+		return;
+	}
+	line = cmdline_read(ui, "edit> ", pp->text, false);
+	if (line == NULL) {
+		ui_message(ui, THEME_NORMAL, "edit cancelled");
+		return;
+	}
+	if (strcmp(line, pp->text) == 0) {
+		free(line);
+		ui_message(ui, THEME_NORMAL, "text unchanged");
+		return;
+	}
+	free(pp->text);
+	pp->text = line;
+	pane_post_length(ui, pp->text, pp->front, len, sizeof len, &ok);
+	ui_message(ui, ok ? THEME_OK : THEME_ERROR, "post %d edited: %s %s",
+	    p->sel + 1, len, ok ? "within the limit" : "OVER the limit");
+}
+
+void
+pane_candidates_init(struct pane *p)
+{
+	memset(p, 0, sizeof *p);
+	p->id = PANE_CANDIDATES;
+	p->title = "Candidates";
+	p->hint = "e edit · P publish";
+	p->selectable = true;
+	p->draw = cand_draw;
+}

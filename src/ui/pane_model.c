@@ -1,0 +1,191 @@
+/*
+ * pane_model — the world model as the operator must read it before
+ * approving: numbered, coloured source; each gate verdict marked on the
+ * line it refuses with its message underneath; sha256, gate state and
+ * approval state at the top. n / N jump between verdicts.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ui/pyhl.h"
+#include "ui/textw.h"
+#include "ui/ui.h"
+
+#define MODEL_HEAD	3	/* info, state, blank */
+#define MODEL_GUTTER	6	/* "1234▶ " */
+
+static const int model_roles[] = {
+	[PYHL_PLAIN] = THEME_NORMAL, [PYHL_KEYWORD] = THEME_PY_KEYWORD,
+	[PYHL_BUILTIN] = THEME_PY_BUILTIN, [PYHL_STRING] = THEME_PY_STRING,
+	[PYHL_COMMENT] = THEME_PY_COMMENT, [PYHL_NUMBER] = THEME_PY_NUMBER,
+};
+
+/* A verdict belongs under source line `line` (those outside the file go
+ * under the first line). */
+static bool
+model_verdict_on(const struct ui *ui, int v, int line, int nlines)
+{
+	int vl = ui->gate.verdicts[v].line;
+
+	if (vl < 1 || vl > nlines)
+		vl = 1;
+	return vl == line;
+}
+
+static int
+model_nlines(const struct ui *ui)
+{
+	size_t i;
+	int n = 1;
+
+	for (i = 0; i < ui->model_len; i++)
+		if (ui->model_src[i] == '\n' && i + 1 < ui->model_len)
+			n++;
+	return ui->model_len == 0 ? 0 : n;
+}
+
+/* Row of the k-th verdict's source line (verdicts in row order). */
+static int
+model_verdict_row(const struct ui *ui, int k, int nlines)
+{
+	int line, v, row = MODEL_HEAD, seen = 0;
+
+	for (line = 1; line <= nlines; line++) {
+		for (v = 0; v < ui->gate.nverdicts; v++)
+			if (model_verdict_on(ui, v, line, nlines)) {
+				if (seen++ == k)
+					return row;
+			}
+		row++;
+		for (v = 0; v < ui->gate.nverdicts; v++)
+			row += model_verdict_on(ui, v, line, nlines);
+	}
+	return -1;
+}
+
+static void
+model_head(struct ui *ui, WINDOW *w, int cw)
+{
+	int x, role;
+	const char *gate, *appr;
+	char buf[128];
+
+	ui_putf(ui, w, 1, 1, cw, THEME_NORMAL, "%s  sha256 %s",
+	    ui->model_path ? ui->model_path : "model.py",
+	    ui->model_sha[0] ? ui->model_sha : "—");
+	if (ui->model_src == NULL || !ui->gate_ran) {
+		ui_put(ui, w, 2, 1, cw, ui->gate_error, strlen(ui->gate_error),
+		    THEME_ERROR);
+		return;
+	}
+	if (ui->gate.accepted) {
+		gate = "gate: accepted";
+		role = THEME_OK;
+	} else {
+		snprintf(buf, sizeof buf, "gate: REFUSED, %d verdict%s (n/N)",
+		    ui->gate.nverdicts, ui->gate.nverdicts == 1 ? "" : "s");
+		gate = buf;
+		role = THEME_ERROR;
+	}
+	x = 1 + ui_put(ui, w, 2, 1, cw, gate, strlen(gate), role);
+	appr = ui->approved ? "  approval: approved" :
+	    ui->gate.accepted ? "  approval: NOT approved (a approves)" :
+	    "  approval: impossible";
+	ui_put(ui, w, 2, x, cw - x + 1, appr, strlen(appr),
+	    ui->approved ? THEME_OK : THEME_WARN);
+}
+
+static void
+model_source_line(struct ui *ui, WINDOW *w, int y, int cw, int lineno,
+    const char *s, size_t n, int *st, bool refused)
+{
+	struct pyhl_span sp[256];
+	int ns, i, x = MODEL_GUTTER + 1;
+
+	ui_putf(ui, w, y, 1, 4, THEME_LINENO, "%4d", lineno);
+	if (refused)
+		ui_put(ui, w, y, 5, 1, "▶", 3, THEME_VERDICT);
+	ns = pyhl_line(s, n, st, sp, 256);
+	for (i = 0; i < ns && x <= cw; i++)
+		x += ui_put(ui, w, y, x, cw - x + 1, s + sp[i].start,
+		    sp[i].end - sp[i].start, model_roles[sp[i].kind]);
+}
+
+static void
+model_draw(struct ui *ui, struct pane *p, WINDOW *w, int h, int width)
+{
+	const char *s = ui->model_src, *e;
+	int cw = width - 2, nlines, line, v, row = MODEL_HEAD, st = 0, y;
+	size_t pos = 0, n;
+	bool refused;
+
+	p->page = h - 2;
+	model_head(ui, w, cw);
+	nlines = s != NULL ? model_nlines(ui) : 0;
+	for (line = 1; line <= nlines; line++) {
+		e = memchr(s + pos, '\n', ui->model_len - pos);
+		n = e != NULL ? (size_t)(e - (s + pos)) : ui->model_len - pos;
+		refused = false;
+		for (v = 0; ui->gate_ran && v < ui->gate.nverdicts; v++)
+			refused |= model_verdict_on(ui, v, line, nlines);
+		y = row - p->top;
+		if (y >= MODEL_HEAD && y < h - 1)
+			model_source_line(ui, w, y, cw, line, s + pos, n, &st,
+			    refused);
+		else	/* keep the colouring state right off screen too */
+			pyhl_line(s + pos, n, &st, NULL, 0);
+		row++;
+		for (v = 0; ui->gate_ran && v < ui->gate.nverdicts; v++) {
+			if (!model_verdict_on(ui, v, line, nlines))
+				continue;
+			y = row++ - p->top;
+			if (y >= MODEL_HEAD && y < h - 1)
+				ui_putf(ui, w, y, 1, cw, THEME_VERDICT_MSG,
+				    "     └─ col %d [%s] %s",
+				    ui->gate.verdicts[v].col,
+				    ui->gate.verdicts[v].rule,
+				    ui->gate.verdicts[v].message);
+		}
+		pos += n + 1;
+	}
+	p->nrows = row;
+}
+
+/* p->sel is 1 + the index of the verdict last jumped to (0: none). */
+static bool
+model_key(struct ui *ui, struct pane *p, int ch)
+{
+	int nv, cur, r;
+
+	if (ch != 'n' && ch != 'N')
+		return false;
+	nv = ui->gate_ran ? ui->gate.nverdicts : 0;
+	if (nv == 0) {
+		ui_message(ui, THEME_NORMAL, "no gate verdicts");
+		return true;
+	}
+	cur = p->sel - 1;
+	if (cur >= nv)
+		cur = -1;
+	if (ch == 'n')
+		cur = (cur + 1) % nv;
+	else
+		cur = cur <= 0 ? nv - 1 : cur - 1;
+	p->sel = cur + 1;
+	r = model_verdict_row(ui, cur, model_nlines(ui));
+	/* Two lines of context above the refused line. */
+	p->top = r - MODEL_HEAD - 2 > 0 ? r - MODEL_HEAD - 2 : 0;
+	ui_message(ui, THEME_NORMAL, "verdict %d/%d", cur + 1, nv);
+	return true;
+}
+
+void
+pane_model_init(struct pane *p)
+{
+	memset(p, 0, sizeof *p);
+	p->id = PANE_MODEL;
+	p->title = "Model";
+	p->hint = "a approve · n/N verdicts · s synth";
+	p->draw = model_draw;
+	p->key = model_key;
+}

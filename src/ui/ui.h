@@ -1,0 +1,186 @@
+/*
+ * ui — the TUI's state and the pieces that share it. One struct ui is the
+ * process-wide UI singleton (ui.c); the screen is a function of it. Each
+ * pane is a small object with a draw and a key handler (pane_*.c); the
+ * status line, dialogs and the readline command line have their own files.
+ *
+ * Only the UI thread touches curses and this struct, except the fields
+ * under a job's own lock (struct ui_job): background work (planner
+ * waiter, synthesis, publishing) reports there and the UI thread picks the
+ * result up on its next tick. The planner is seen only through
+ * planner_snapshot().
+ */
+#ifndef FRONTS_UI_UI_H
+#define FRONTS_UI_UI_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <curses.h>
+
+#include "core/plan.h"
+#include "core/planner.h"
+#include "core/project.h"
+#include "core/search.h"
+#include "sandbox/gate.h"
+#include "ui/layout.h"
+#include "ui/theme.h"
+
+struct ui;
+
+struct pane {
+	enum pane_id	 id;
+	const char	*title;
+	const char	*hint;		/* keys shown in the frame when focused */
+	bool		 selectable;	/* rows have a cursor (else: scroll) */
+	int		 top;		/* first visible row */
+	int		 sel;		/* selected row */
+	int		 nrows;		/* rows at the last draw */
+	int		 page;		/* visible rows at the last draw */
+	void		(*draw)(struct ui *, struct pane *, WINDOW *, int h,
+			    int w);
+	/* Pane-specific keys; returns true when it used the key. */
+	bool		(*key)(struct ui *, struct pane *, int ch);
+};
+
+/* A background job: a thread, its progress line and its outcome. */
+struct ui_job {
+	pthread_mutex_t	 lock;
+	pthread_t	 thread;
+	bool		 running;	/* thread started, not yet joined */
+	bool		 done;		/* set by the thread as it ends */
+	char		 progress[256];
+	int		 rc;
+	struct error	 err;
+};
+
+enum ui_post_state { UI_POST_NEW, UI_POST_SENDING, UI_POST_SENT,
+	UI_POST_FAILED, UI_POST_UNKNOWN, UI_POST_DRYRUN };
+
+struct ui_post {
+	enum ui_post_state	 state;
+	char			 note[256];	/* sent id, failure reason… */
+};
+
+struct ui {
+	struct cli		*cli;
+	char			*dir;
+	struct project		*proj;
+	bool			 live;
+	/* screen */
+	struct theme		 theme;
+	attr_t			 attr[THEME_COUNT];
+	int			 ncolors;	/* 0: attributes only */
+	struct layout		 layout;
+	WINDOW			*win[PANE_COUNT];
+	WINDOW			*status;
+	struct pane		 panes[PANE_COUNT];
+	int			 focus;
+	bool			 zoom;
+	bool			 dirty;
+	bool			 quit;
+	char			 msg[512];
+	int			 msg_role;
+	/* model */
+	char			*model_path;
+	char			*model_src;
+	size_t			 model_len;
+	char			 model_sha[65];
+	bool			 gate_ran;
+	struct gate_result	 gate;
+	char			 gate_error[512];
+	bool			 approved;
+	/* planner */
+	struct search_params	 params;
+	struct planner		*planner;
+	struct ui_job		 plan_job;	/* waits for the planner's end */
+	struct plan		 job_plan;	/* filled by plan_job */
+	struct search_snapshot	*snap;
+	bool			 have_snap;
+	bool			 pv_expanded;
+	/* the plan shown and published (edits go here) */
+	struct plan		 plan;
+	bool			 have_plan;
+	unsigned		 plan_gen;	/* bumped by ui_set_plan */
+	struct ui_post		*posts;
+	/* synthesis and publishing */
+	struct ui_job		 synth_job;
+	char			*synth_out;	/* path the synthesised model went to */
+	struct ui_job		 pub_job;
+	int			 pub_post;	/* index being published */
+	unsigned		 pub_gen;	/* of the plan it belongs to */
+	struct ui_post		 pub_result;
+};
+
+/* ui.c */
+int	ui_run(struct cli *, const char *theme, bool live);
+void	ui_message(struct ui *, int role, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+/* Draws s (n bytes) at (y, x) clipped to maxw cells; returns cells used. */
+int	ui_put(struct ui *, WINDOW *, int y, int x, int maxw, const char *s,
+	    size_t n, int role);
+int	ui_putf(struct ui *, WINDOW *, int y, int x, int maxw, int role,
+	    const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+/* Fills a row of w with the role's background from x on. */
+void	ui_fill(struct ui *, WINDOW *, int y, int x, int width, int role);
+void	ui_redraw(struct ui *);
+/* Recomputes the layout and windows (after a resize, focus or zoom). */
+void	ui_relayout(struct ui *);
+/* Background jobs other than the planner (work.c). */
+bool	ui_jobs_poll(struct ui *);
+void	ui_jobs_shutdown(struct ui *);
+/* One pass of background polling (planner, jobs); true if anything moved. */
+bool	ui_tick(struct ui *);
+int	ui_set_theme(struct ui *, const char *name, struct error *err);
+/* Loads (or reloads) the model file, gates it and checks its approval. */
+void	ui_load_model(struct ui *, const char *path);
+void	ui_plan_start(struct ui *);
+void	ui_plan_stop(struct ui *);
+void	ui_synth_start(struct ui *);
+void	ui_set_plan(struct ui *, struct plan *);	/* takes the plan */
+/* Keeps p->top/p->sel inside the rows after a draw. */
+void	ui_pane_clamp(struct pane *);
+
+/* pane_*.c */
+void	pane_rules_init(struct pane *);
+void	pane_model_init(struct pane *);
+void	pane_search_init(struct pane *);
+void	pane_candidates_init(struct pane *);
+void	pane_candidates_edit(struct ui *);
+void	pane_candidates_publish(struct ui *);
+/* The effective length limit of front f: "132/280 weighted". */
+void	pane_post_length(struct ui *, const char *text, int front, char *buf,
+	    size_t len, bool *ok);
+
+/* statusline.c */
+void	statusline_draw(struct ui *, WINDOW *, int w);
+
+/* dialog.c: a modal box over the screen; returns the key pressed (the
+ * screen keeps updating underneath while it waits). */
+int	dialog_ask(struct ui *, const char *title, const char *body);
+void	dialog_help(struct ui *);
+
+/* cmdline.c: readline outside curses mode. */
+void	cmdline_init(void);
+void	cmdline_end(void);
+/* Reads a line with prompt, prefilled with initial (may be NULL);
+ * returns NULL on EOF/cancel (caller frees). */
+char	*cmdline_read(struct ui *, const char *prompt, const char *initial,
+	    bool history);
+/* `:` — reads and runs one command. */
+void	cmdline_command(struct ui *);
+/* Runs one command line (without the ':'); used by tests of the parser
+ * too. Returns 0 or -1 with a message set. */
+int	cmdline_run(struct ui *, const char *line);
+
+/* jobs (ui.c) */
+void	ui_job_init(struct ui_job *);
+int	ui_job_start(struct ui_job *, void *(*fn)(void *), void *arg);
+/* Joins a finished job; true if it was done (and is now joined). */
+bool	ui_job_reap(struct ui_job *);
+void	ui_job_progress(struct ui_job *, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	ui_job_finish(struct ui_job *, int rc, const struct error *err);
+
+#endif

@@ -1,0 +1,143 @@
+#!/bin/sh
+# fronts synth against a loopback fake Anthropic/OpenAI server: success,
+# retries, give-ups, bad answers, refinement rounds that carry the gate's
+# verdicts, record/replay, the bundled demo recording, and a sentinel key
+# that must appear nowhere.
+. "$(dirname "$0")/../lib.sh"
+
+KEY=sk-ant-SENTINEL-1234
+MODEL=$TOP/fixtures/demo/model.py
+FAKE=$TOP/tests/servers/fake_llm.py
+export FRONTS_RETRY_SCALE=0.001	# test knob: real backoff schedule, in ms
+unset ANTHROPIC_API_KEY OPENAI_API_KEY ANTHROPIC_BASE_URL OPENAI_BASE_URL
+
+# start_fake NAME SCRIPT_JSON — the fake server for one check; sets
+# FAKE_URL, FAKE_PID and FAKE_DIR (requests.jsonl lands there).
+start_fake() {
+	FAKE_DIR=$TMPD/fake-$1
+	mkdir -p "$FAKE_DIR"
+	printf '%s\n' "$2" >"$FAKE_DIR/script.json"
+	/usr/bin/python3 "$FAKE" --script "$FAKE_DIR/script.json" \
+	    --log "$FAKE_DIR" --port-file "$FAKE_DIR/port" --expect-key "$KEY" &
+	FAKE_PID=$!
+	i=0
+	while [ ! -s "$FAKE_DIR/port" ] && [ $i -lt 500 ]; do
+		sleep 0.02; i=$((i + 1))
+	done
+	FAKE_URL=http://127.0.0.1:$(cat "$FAKE_DIR/port")
+}
+stop_fake() { kill "$FAKE_PID" 2>/dev/null; wait "$FAKE_PID" 2>/dev/null; }
+requests() { [ -f "$FAKE_DIR/requests.jsonl" ] && wc -l <"$FAKE_DIR/requests.jsonl" || echo 0; }
+
+# synth NAME WANT_EXIT SCRIPT [ARGS...] — fresh demo copy (no model.py),
+# fake server following SCRIPT, `fronts synth` with the sentinel key.
+synth() {
+	sname=$1; want=$2; script=$3; shift 3
+	P=$TMPD/p-$sname
+	new_demo "$P"
+	rm -f "$P/model.py"
+	start_fake "$sname" "$script"
+	ANTHROPIC_API_KEY=$KEY ANTHROPIC_BASE_URL=$FAKE_URL \
+	OPENAI_API_KEY=$KEY OPENAI_BASE_URL=$FAKE_URL/v1 \
+	    expect_exit "$sname: exit $want" "$want" "$FRONTS" synth -C "$P" \
+	    --provider anthropic --timeout 5 "$@"
+	stop_fake
+	cp "$TMPD/out" "$TMPD/out-$sname"
+	cp "$TMPD/err" "$TMPD/err-$sname"
+}
+
+good="{\"code_file\":\"$MODEL\",\"preamble\":\"Here is the model.\"}"
+bad="{\"code_file\":\"$MODEL\",\"preamble\":\"Here is the model.\",\"code_prefix\":\"import random\\n\"}"
+err() { printf '{"status":%s,"times":%s,"error":{"type":"%s","message":"%s"}%s}' "$@"; }
+
+synth success 0 "[$good]"
+if cmp -s "$P/model.py" "$MODEL"; then pass "success: model.py is the answer's code"
+else fail "success: model.py is the answer's code"; fi
+expect_grep "success: says it is not approved" "NOT approved" "$TMPD/out-success"
+expect_grep "success: names fronts approve" "fronts approve" "$TMPD/out-success"
+rep=$(ls "$P"/.fronts/synth-*.json 2>/dev/null | head -n 1)
+if [ -n "$rep" ] && grep -q '"approved":	false' "$rep" && grep -q '"input":	1200' "$rep"
+then pass "success: report with tokens, unapproved"
+else fail "success: report with tokens, unapproved" "$rep"; fi
+[ -f "$P/.fronts/approved" ] && fail "success: nothing approved" || pass "success: nothing approved"
+
+synth openai 0 "[$good]" --provider openai --llm-model gpt-test
+grep -q '"/v1/chat/completions"' "$FAKE_DIR/requests.jsonl" && grep -q '"model": "gpt-test"' "$FAKE_DIR/requests.jsonl" \
+    && pass "openai: chat completions with --llm-model" || fail "openai: chat completions with --llm-model"
+
+synth retry429 0 "[$(err 429 1 rate_limit_error 'slow down' ',"headers":{"retry-after":"3"}'), $good]"
+[ "$(requests)" -eq 2 ] && pass "retry429: retried once" || fail "retry429: retried once" "$(requests) requests"
+
+synth overloaded 5 "[$(err 529 9 overloaded_error Overloaded '')]"
+expect_grep "overloaded: gave up after 4 tries" "overloaded \(529\); gave up after 4 tries" "$TMPD/err-overloaded"
+expect_grep "overloaded: request id" "request id req_fake_4" "$TMPD/err-overloaded"
+
+synth server500 5 "[$(err 500 9 api_error boom '')]"
+expect_grep "server500: gave up" "server error \(500\); gave up after 4 tries" "$TMPD/err-server500"
+
+P=$TMPD/p-unauth; new_demo "$P"; start_fake unauth "[$good]"
+ANTHROPIC_API_KEY=sk-ant-wrong ANTHROPIC_BASE_URL=$FAKE_URL \
+    expect_exit "401: exit 5" 5 "$FRONTS" synth -C "$P" --provider anthropic
+stop_fake
+expect_grep "401: operator's words" "the Anthropic API rejected the key \(401\)" "$TMPD/err"
+[ "$(requests)" -eq 1 ] && pass "401: not retried" || fail "401: not retried" "$(requests) requests"
+
+synth quota 5 "[$(err 429 5 rate_limit_error 'Your workspace spend limit has been reached' '')]"
+[ "$(requests)" -eq 1 ] && pass "quota: not retried" || fail "quota: not retried"
+expect_grep "quota: says so" "quota or spend limit is exhausted" "$TMPD/err-quota"
+
+synth malformed 5 '[{"raw":"{\"content\": [{\"type\": \"text\""}]'
+expect_grep "malformed: says so" "not valid JSON" "$TMPD/err-malformed"
+
+synth truncbody 5 "[{\"code_file\":\"$MODEL\",\"truncate\":true}]"
+expect_grep "truncated body: says so" "cut short" "$TMPD/err-truncbody"
+
+synth stall 5 '[{"text":"late","stall":5}]' --timeout 0.3
+expect_grep "stall: timed out" "timed out" "$TMPD/err-stall"
+
+synth maxtokens 5 "[{\"code_file\":\"$MODEL\",\"stop\":\"max_tokens\"}]"
+expect_grep "max_tokens: truncated answer" "cut off at the 16384-token limit" "$TMPD/err-maxtokens"
+
+synth nocode 3 '[{"text":"I would rather not write code.","times":2}]' --rounds 2
+expect_grep "no code: says so" "no .*python code block" "$TMPD/err-nocode"
+grep -q 'no ```python code block' "$FAKE_DIR/requests.jsonl" && pass "no code: the next round says why" \
+    || fail "no code: the next round says why"
+[ -f "$P/model.py" ] && fail "no code: nothing written" || pass "no code: nothing written"
+
+synth refine 0 "[$bad, $good]"
+expect_grep "refine: round 1 refused" "candidate 1: the gate refused it" "$TMPD/err-refine"
+/usr/bin/python3 - "$FAKE_DIR/requests.jsonl" >"$TMPD/second" <<'EOF'
+import json, sys
+reqs = [json.loads(l) for l in open(sys.argv[1])]
+print(len(reqs))
+print(reqs[1]["body"]["messages"][2]["content"] if len(reqs) > 1 else "")
+EOF
+expect_grep "refine: second request carries the verdict" "line 1, col 0 \[import\]" "$TMPD/second"
+if cmp -s "$P/model.py" "$MODEL"; then pass "refine: the fixed candidate is written"
+else fail "refine: the fixed candidate is written"; fi
+
+# Record against the fake server, then replay offline: same bytes.
+REC=$TMPD/rec
+synth record 0 "[$bad, $good]" --record --fixtures "$REC"
+cp "$P/model.py" "$TMPD/recorded.py"
+[ "$(ls "$REC" | wc -l)" -eq 2 ] && pass "record: two exchanges stored" || fail "record: two exchanges stored"
+P=$TMPD/p-replay; new_demo "$P"; rm -f "$P/model.py"
+expect_exit "replay: exit 0 offline" 0 "$FRONTS" synth -C "$P" --provider replay --fixtures "$REC"
+cmp -s "$P/model.py" "$TMPD/recorded.py" && pass "replay: same model bytes" || fail "replay: same model bytes"
+echo "# changed" >>"$P/rules.md"
+expect_exit "replay miss: exit 5" 5 "$FRONTS" synth -C "$P" --provider replay --fixtures "$REC"
+expect_grep "replay miss: names what differs" "closest, .*differs in messages\[0\]\.content" "$TMPD/err"
+
+# The bundled demo recording: no key, so replay is the default, and it
+# must yield the demo's model byte for byte after one refinement round.
+# A failure here means the demo project, the prompt templates or the gate
+# changed: re-record (fixtures/replay/README.md).
+P=$TMPD/p-demo; new_demo "$P"; rm -f "$P/model.py"
+expect_exit "demo: replay by default without a key" 0 "$FRONTS" synth -C "$P"
+expect_grep "demo: says it replays" "ANTHROPIC_API_KEY is not set; answering from recordings" "$TMPD/err"
+expect_grep "demo: refined once" "round 2: asking replay to refine candidate 1" "$TMPD/err"
+if cmp -s "$P/model.py" "$MODEL"; then pass "demo: yields fixtures/demo/model.py"
+else fail "demo: yields fixtures/demo/model.py" "$(head -c 800 "$TMPD/err")"; fi
+
+# The sentinel key is nowhere: outputs, projects, reports, recordings.
+expect_no_grep "sentinel key in no file or output" "SENTINEL" "$TMPD" "$TOP/fixtures/replay"

@@ -1,0 +1,283 @@
+/*
+ * Unit tests for the gate: each rule refuses what it should with the right
+ * rule id and position, a plain world model passes, syntax and encoding
+ * errors are verdicts, and the JSON object is DESIGN.md's.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "sandbox/gate.h"
+#include "sandbox/pyhost.h"
+
+struct gate_case {
+	const char	*src;
+	const char	*rule;		/* NULL: accepted */
+	int		 line, col;	/* of the first verdict */
+};
+
+static const struct gate_case cases[] = {
+	/* imports, every form */
+	{ "import os\n", "import", 1, 0 },
+	{ "import os.path as p\n", "import", 1, 0 },
+	{ "from os import system\n", "import", 1, 0 },
+	{ "from . import x\n", "import", 1, 0 },
+	{ "def f():\n    import sys\n", "import", 2, 4 },
+	/* forbidden names, loaded, stored, as arguments */
+	{ "open('/etc/passwd')\n", "forbidden-name", 1, 0 },
+	{ "x = eval\n", "forbidden-name", 1, 4 },
+	{ "exec('1')\n", "forbidden-name", 1, 0 },
+	{ "compile('1', 'f', 'exec')\n", "forbidden-name", 1, 0 },
+	{ "__import__('os')\n", "forbidden-name", 1, 0 },
+	{ "globals()\n", "forbidden-name", 1, 0 },
+	{ "locals()\n", "forbidden-name", 1, 0 },
+	{ "vars(1)\n", "forbidden-name", 1, 0 },
+	{ "getattr(1, 'real')\n", "forbidden-name", 1, 0 },
+	{ "setattr(1, 'a', 2)\n", "forbidden-name", 1, 0 },
+	{ "delattr(1, 'a')\n", "forbidden-name", 1, 0 },
+	{ "breakpoint()\n", "forbidden-name", 1, 0 },
+	{ "input()\n", "forbidden-name", 1, 0 },
+	{ "help()\n", "forbidden-name", 1, 0 },
+	{ "memoryview(b'')\n", "forbidden-name", 1, 0 },
+	{ "type('X', (), {})\n", "forbidden-name", 1, 0 },
+	{ "print(1)\n", "forbidden-name", 1, 0 },
+	{ "def f(open): pass\n", "forbidden-name", 1, 6 },
+	{ "ｅｖａｌ('1')\n", "forbidden-name", 1, 0 },
+	{ "_︳import︳_('os')\n", "forbidden-name", 1, 0 },
+	{ "__builtins__\n", "dunder-name", 1, 0 },
+	{ "__build_class__\n", "dunder-name", 1, 0 },
+	/* attributes starting with _ */
+	{ "x = ().__class__\n", "private-attribute", 1, 7 },
+	{ "x = f.__globals__\n", "private-attribute", 1, 6 },
+	{ "x = r._os\n", "private-attribute", 1, 6 },
+	{ "x = ((1).\n    __class__)\n", "private-attribute", 2, 4 },
+	{ "x = y._︳class︳_\n", "private-attribute", 1, 6 },
+	{ "del x._a\n", "private-attribute", 1, 6 },
+	{ "match v:\n    case object(__class__=c): pass\n",
+	  "private-attribute", 2, 9 },
+	/* introspection */
+	{ "x = g.gi_frame\n", "introspection-attribute", 1, 6 },
+	{ "x = g.gi_code\n", "introspection-attribute", 1, 6 },
+	{ "x = g.gi_yieldfrom\n", "introspection-attribute", 1, 6 },
+	{ "x = c.cr_frame\n", "introspection-attribute", 1, 6 },
+	{ "x = c.cr_await\n", "introspection-attribute", 1, 6 },
+	{ "x = a.ag_frame\n", "introspection-attribute", 1, 6 },
+	{ "x = f.f_back\n", "introspection-attribute", 1, 6 },
+	{ "x = f.f_globals\n", "introspection-attribute", 1, 6 },
+	{ "x = f.f_builtins\n", "introspection-attribute", 1, 6 },
+	{ "x = f.f_locals\n", "introspection-attribute", 1, 6 },
+	{ "x = t.tb_frame\n", "introspection-attribute", 1, 6 },
+	{ "x = t.tb_next\n", "introspection-attribute", 1, 6 },
+	{ "x = k.co_code\n", "introspection-attribute", 1, 6 },
+	{ "x = f.func_globals\n", "introspection-attribute", 1, 6 },
+	{ "x = C.mro()\n", "introspection-attribute", 1, 6 },
+	{ "x = c.cell_contents\n", "introspection-attribute", 1, 6 },
+	{ "x = e.with_traceback\n", "introspection-attribute", 1, 6 },
+	{ "x = m.modules\n", "introspection-attribute", 1, 6 },
+	{ "match v:\n    case object(gi_frame=c): pass\n",
+	  "introspection-attribute", 2, 9 },
+	/* format strings */
+	{ "s = '{0.__class__}'.format(1)\n", "format-string", 1, 20 },
+	{ "s = '{x}'.format_map({})\n", "format-string", 1, 10 },
+	{ "f = str.format\n", "format-string", 1, 8 },
+	/* classes */
+	{ "class A(metaclass=M): pass\n", "metaclass", 1, 8 },
+	{ "class A(B, flag=1): pass\n", "class-keyword", 1, 11 },
+	{ "class A:\n    def __del__(self): pass\n", "dunder-definition", 2, 4 },
+	{ "class A:\n    def __getattr__(self, n): pass\n",
+	  "dunder-definition", 2, 4 },
+	{ "class A:\n    def __repr__(self): return ''\n",
+	  "dunder-definition", 2, 4 },
+	{ "def __init__(): pass\n", "dunder-definition", 1, 0 },
+	/* statements */
+	{ "global x\n", "global", 1, 0 },
+	{ "async def f(): pass\n", "async", 1, 0 },
+	{ "s = '__class__'\n", "dunder-string", 1, 4 },
+	{ "s = ' __globals__ '\n", "dunder-string", 1, 4 },
+	{ "f(__x=1)\n", "dunder-name", 1, 2 },
+	/* errors are verdicts */
+	{ "def f(:\n", "syntax", 1, 6 },
+	{ "x = 1\ny = )\n", "syntax", 2, 4 },
+	{ "x = 'caf\xe9'\n", "encoding", 1, 0 },
+	/* accepted */
+	{ "", NULL, 0, 0 },
+	{ "x = f'{a.b!r:>{w}}'\n", NULL, 0, 0 },
+	{ "class A:\n    def __init__(self): self.x = 1\n"
+	  "    def __lt__(self, o): return self.x < o.x\n", NULL, 0, 0 },
+	{ "def f(n):\n    yield n\n", NULL, 0, 0 },
+	{ "def f(x):\n    def g():\n        nonlocal x\n        x = 1\n"
+	  "    return g\n", NULL, 0, 0 },
+	{ "s = 'open the __ gate'\nd = {'type': 1}\nf(type=2)\n", NULL, 0, 0 },
+	{ "for _ in range(3): pass\n_x = 1\n", NULL, 0, 0 },
+	{ "try:\n    pass\nexcept ValueError as e:\n    x = e.args\n", NULL,
+	  0, 0 },
+};
+
+static void
+check_case(const struct gate_case *c)
+{
+	struct gate_result r;
+	struct error err = { 0 };
+
+	if (gate_check_source(c->src, strlen(c->src), &r, &err) != 0)
+		fail_msg("gate failed on %s: %s", c->src, err.msg);
+	if (c->rule == NULL) {
+		if (!r.accepted)
+			fail_msg("refused %s: %d:%d %s: %s", c->src,
+			    r.verdicts[0].line, r.verdicts[0].col,
+			    r.verdicts[0].rule, r.verdicts[0].message);
+	} else {
+		if (r.accepted)
+			fail_msg("accepted %s (wanted %s)", c->src, c->rule);
+		if (strcmp(r.verdicts[0].rule, c->rule) != 0 ||
+		    r.verdicts[0].line != c->line ||
+		    r.verdicts[0].col != c->col)
+			fail_msg("%s: got %d:%d %s (%s), wanted %d:%d %s", c->src,
+			    r.verdicts[0].line, r.verdicts[0].col,
+			    r.verdicts[0].rule, r.verdicts[0].message, c->line,
+			    c->col, c->rule);
+		assert_true(strlen(r.verdicts[0].message) > 10);
+	}
+	gate_result_free(&r);
+}
+
+static void
+test_rules(void **state)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		check_case(&cases[i]);
+}
+
+static const char world_model[] =
+    "# A small but complete world model.\n"
+    "@dataclass(frozen=True)\n"
+    "class State:\n"
+    "    slot: int\n"
+    "    posted: frozenset = frozenset()\n"
+    "    interest: float = 1.0\n"
+    "\n"
+    "def initial_state(ctx):\n"
+    "    return State(0)\n"
+    "\n"
+    "def sample_hidden(ctx, rng):\n"
+    "    return replace(initial_state(ctx), interest=rng.gauss(1.0, 0.1))\n"
+    "\n"
+    "def legal_actions(state):\n"
+    "    acts = [('wait',)]\n"
+    "    for d in ('d1', 'd2'):\n"
+    "        if d not in state.posted:\n"
+    "            acts.append(('post', d, 'x'))\n"
+    "    return acts\n"
+    "\n"
+    "def apply(state, action, rng):\n"
+    "    if action[0] == 'wait':\n"
+    "        return replace(state, slot=state.slot + 1), 0.0\n"
+    "    gain = state.interest * exp(-0.1 * len(state.posted))\n"
+    "    return replace(state, posted=state.posted | {action[1]},\n"
+    "                   interest=state.interest * 0.9), gain\n"
+    "\n"
+    "def is_terminal(state):\n"
+    "    return state.slot >= 24\n"
+    "\n"
+    "def value(state):\n"
+    "    return mean([state.interest, 0.0]) * sqrt(2)\n";
+
+static void
+test_world_model_accepted(void **state)
+{
+	struct gate_result r;
+	struct error err = { 0 };
+	char sha[65];
+
+	assert_int_equal(gate_check_source(world_model, strlen(world_model),
+	    &r, &err), 0);
+	assert_true(r.accepted);
+	assert_int_equal(r.nverdicts, 0);
+	sha256_hex(world_model, strlen(world_model), sha);
+	assert_string_equal(r.sha256, sha);
+	gate_result_free(&r);
+}
+
+static void
+test_json_and_text(void **state)
+{
+	const char *src = "import os\nx = ().__class__\n";
+	struct gate_result r;
+	struct error err = { 0 };
+	cJSON *o, *v;
+	char *s;
+
+	assert_int_equal(gate_check_source(src, strlen(src), &r, &err), 0);
+	assert_false(r.accepted);
+	assert_int_equal(r.nverdicts, 2);
+	o = gate_result_json(&r);
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(o, "accepted")));
+	assert_string_equal(cJSON_GetObjectItem(o, "sha256")->valuestring,
+	    r.sha256);
+	v = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "verdicts"), 1);
+	assert_int_equal(cJSON_GetObjectItem(v, "line")->valueint, 2);
+	assert_int_equal(cJSON_GetObjectItem(v, "col")->valueint, 7);
+	assert_string_equal(cJSON_GetObjectItem(v, "rule")->valuestring,
+	    "private-attribute");
+	assert_non_null(cJSON_GetObjectItem(v, "message"));
+	assert_int_equal(cJSON_GetArraySize(o), 3);
+	assert_int_equal(cJSON_GetArraySize(v), 4);
+	cJSON_Delete(o);
+	s = gate_result_text("m.py", &r);
+	assert_non_null(strstr(s, "m.py:1:0: import: "));
+	assert_non_null(strstr(s, "\nm.py:2:7: private-attribute: "));
+	free(s);
+	gate_result_free(&r);
+}
+
+static void
+test_hostile_input(void **state)
+{
+	struct gate_result r;
+	struct error err = { 0 };
+	size_t n = 2 << 20, i;
+	char *big = xmalloc(n);
+
+	/* Too large to inspect. */
+	memset(big, '#', n);
+	assert_int_equal(gate_check_source(big, n, &r, &err), 0);
+	assert_false(r.accepted);
+	assert_string_equal(r.verdicts[0].rule, "too-large");
+	gate_result_free(&r);
+	/* Nested too deep for the parser: a verdict, not a crash. */
+	for (i = 0; i < 100000; i++)
+		big[i] = i % 2 ? '+' : '1';
+	assert_int_equal(gate_check_source(big, 99999, &r, &err), 0);
+	assert_false(r.accepted);
+	gate_result_free(&r);
+	memset(big, '(', 5000);
+	assert_int_equal(gate_check_source(big, 5000, &r, &err), 0);
+	assert_string_equal(r.verdicts[0].rule, "syntax");
+	gate_result_free(&r);
+	/* NUL bytes. */
+	assert_int_equal(gate_check_source("x = 1\n\0import os\n", 17, &r,
+	    &err), 0);
+	assert_false(r.accepted);
+	assert_int_equal(r.verdicts[0].line, 2);
+	gate_result_free(&r);
+	free(big);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rules),
+		cmocka_unit_test(test_world_model_accepted),
+		cmocka_unit_test(test_json_and_text),
+		cmocka_unit_test(test_hostile_input),
+	};
+	int rc;
+
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	pyhost_fini();
+	return rc;
+}
