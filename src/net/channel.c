@@ -56,6 +56,23 @@ channel_kind_of(const struct front *f, enum channel_kind *kind,
 	return NULL;
 }
 
+int
+channel_url_check(const char *url, const char *what, struct error *err)
+{
+	static const char *local[] = { "http://127.0.0.1:", "http://127.0.0.1/",
+	    "http://localhost:", "http://localhost/", "http://[::1]:" };
+	size_t i;
+
+	if (strncmp(url, "https://", 8) == 0 && url[8] != '\0')
+		return 0;
+	for (i = 0; i < sizeof local / sizeof local[0]; i++)
+		if (strncmp(url, local[i], strlen(local[i])) == 0)
+			return 0;
+	return error_set(err, EXIT_ERROR, "%s \"%s\" must be an https:// URL "
+	    "(plain http only to this machine): a credential travels with "
+	    "the request", what, url);
+}
+
 void
 channel_req_set(struct channel_req *r, const char *url, char *body,
     const char *auth_name, char *auth, long timeout_ms)

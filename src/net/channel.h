@@ -99,6 +99,9 @@ void	channel_req_set(struct channel_req *, const char *url, char *body,
 	    const char *auth_name, char *auth, long timeout_ms);
 void	channel_req_add(struct channel_req *, const char *name,
 	    const char *value, bool secret);
+/* Credentials go only over https (or plain http to this machine). */
+int	channel_url_check(const char *url, const char *what,
+	    struct error *err);
 const char *channel_front_str(const struct front *, const char *obj,
 	    const char *name);
 /* Outcome of a request that did not get a readable answer: never reached

@@ -58,6 +58,11 @@ channel_bluesky_build(struct channel_call *c, const char *text, time_t now,
 		    "\"handle\" is missing", f->id);
 	c->handle = xstrdup(handle[0] == '@' ? handle + 1 : handle);
 	service = bluesky_service(f);
+	if (channel_url_check(service, "fronts.json: bluesky \"service\"",
+	    err) != 0) {
+		free(service);
+		return -1;
+	}
 	c->has_session = true;
 	xasprintf(&url, "%s/xrpc/com.atproto.server.createSession", service);
 	channel_req_set(&c->session, url, bluesky_session_body(c->handle,

@@ -89,7 +89,8 @@ channel_composio_build(struct channel_call *c, const char *text,
 	size_t i;
 
 	args = cJSON_AddObjectToObject(body, "arguments");
-	if (composio_arguments(f, text, args, err) != 0) {
+	if (channel_url_check(base, "COMPOSIO_BASE_URL", err) != 0 ||
+	    composio_arguments(f, text, args, err) != 0) {
 		cJSON_Delete(body);
 		free(base);
 		return -1;

@@ -25,6 +25,9 @@ channel_mastodon_build(struct channel_call *c, const char *text,
 	if (instance == NULL)
 		return error_set(err, EXIT_ERROR, "fronts.json: front \"%s\": "
 		    "\"instance\" (the Mastodon server's URL) is missing", f->id);
+	if (channel_url_check(instance, "fronts.json: mastodon \"instance\"",
+	    err) != 0)
+		return -1;
 	base = xstrdup(instance);
 	while (base[0] != '\0' && base[strlen(base) - 1] == '/')
 		base[strlen(base) - 1] = '\0';

@@ -107,6 +107,21 @@ test_linkedin_needs_author(void **state)
 }
 
 static void
+test_credentials_only_over_https(void **state)
+{
+	struct front f = front_of("m", PLATFORM_MASTODON, "{\"instance\":"
+	    "\"http://m.example\"}");
+	struct channel_call c;
+	struct error err = { 0 };
+
+	assert_int_equal(channel_open(&f, "hi", "e0123456789abcdef", 0, 0, 0,
+	    &c, &err), -1);
+	assert_non_null(strstr(err.msg, "https://"));
+	assert_non_null(strstr(err.msg, "http://m.example"));
+	cJSON_Delete(f.raw);
+}
+
+static void
 test_bluesky_session_hides_password(void **state)
 {
 	struct front f = front_of("b", PLATFORM_BLUESKY, "{\"handle\":"
@@ -218,6 +233,7 @@ main(void)
 		cmocka_unit_test(test_composio_request_hides_key),
 		cmocka_unit_test(test_missing_key_names_the_variable),
 		cmocka_unit_test(test_linkedin_needs_author),
+		cmocka_unit_test(test_credentials_only_over_https),
 		cmocka_unit_test(test_bluesky_session_hides_password),
 		cmocka_unit_test(test_composio_answers),
 		cmocka_unit_test(test_transport_outcomes),
