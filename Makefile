@@ -39,7 +39,7 @@ TEST_LIBS  := $(call pc_libs,cmocka,-lcmocka)
 CC      ?= cc
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
-CFLAGS  += $(EXTRA_WARN) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation \
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation $(EXTRA_WARN) \
            -Isrc -DFRONTS_VERSION='"$(VERSION)"' \
            -DFRONTS_SHAREDIR='"$(SHAREDIR)"' $(DEP_CFLAGS)
 LDFLAGS ?=
@@ -104,7 +104,7 @@ asan:
 # libFuzzer harnesses (clang), each run briefly. FUZZ_SECONDS per harness.
 FUZZ_SECONDS ?= 20
 fuzz:
-	$(MAKE) BUILD=build-fuzz CC=clang EXTRA_WARN=-Wno-unknown-warning-option OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" build-fuzz/libfronts.a
+	$(MAKE) BUILD=build-fuzz CC=clang EXTRA_WARN="-Wno-unknown-warning-option -Wno-missing-field-initializers" OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" build-fuzz/libfronts.a
 	@set -e; for f in $(FUZZ_SRCS); do \
 		n=$$(basename $$f .c); \
 		clang $(CFLAGS) -Wno-unknown-warning-option -O1 -g -fsanitize=fuzzer,address,undefined -o build-fuzz/$$n $$f build-fuzz/libfronts.a $(DEP_LIBS); \

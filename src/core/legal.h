@@ -70,6 +70,12 @@ void		 legal_free(struct legal *);
 int		 legal_past_from_history(const struct project *p,
 		    struct legal_past **out);
 
+/* The posts that count at the start of a plan: history.jsonl and the
+ * `sent` entries of the publish ledger (.fronts/ledger.jsonl). Reads files:
+ * call it before a sandbox drops the right to. */
+int		 legal_past_load(const struct project *p,
+		    struct legal_past **out, int *n, struct error *err);
+
 /* The verdict of an action regardless of any path (never-legal reasons). */
 enum legal_verdict	legal_static(const struct legal *, const struct action *);
 

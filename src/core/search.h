@@ -19,6 +19,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/legal.h"
 #include "core/model.h"
 #include "core/project.h"
 #include "core/util.h"
@@ -89,6 +90,39 @@ int		 search_run(struct search *, const struct model_ops *,
 		    void *model, struct error *err);
 void		 search_cancel(struct search *);	/* any thread */
 void		 search_snapshot(struct search *, struct search_snapshot *);
+
+/* As search_new(), with the posts already made (history and sent ledger
+ * entries, see legal_past_load()) counting toward caps and gaps;
+ * search_new() counts history.jsonl only. */
+struct search	*search_new_past(const struct project *p,
+		    const struct search_params *params, uint64_t seed_offset,
+		    const struct legal_past *past, int npast);
+
+/* The first distinct model errors (type, message, line); returns count. */
+#define SEARCH_MAX_ERRORS	4
+int		 search_errors(struct search *, struct model_error *out,
+		    int max);
+
+/* Bytes per tree node (the arena's element size). */
+size_t		 search_node_bytes(void);
+
+/* The principal variation (most visited path) whole, the strongest
+ * alternatives at each of its steps, and the mean total return of the plan:
+ * the mean rewards of its steps plus the mean return from its last step. */
+struct search_alt {
+	int			step;	/* index into pv it competes with */
+	struct search_edge	edge;
+};
+struct search_result {
+	struct search_edge	*pv;
+	int			 npv;
+	struct search_alt	*alts;
+	int			 nalts;
+	double			 expected_total;
+};
+int		 search_result(struct search *, int alts_per_step,
+		    struct search_result *out);
+void		 search_result_free(struct search_result *);
 
 /* The tree (or its statistics by action path) as bytes, for merging the
  * trees of root-parallel workers; search_merge() adds them into `into`. */

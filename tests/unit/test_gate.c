@@ -3,13 +3,20 @@
  * rule id and position, a plain world model passes, syntax and encoding
  * errors are verdicts, and the JSON object is DESIGN.md's.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "sandbox/gate.h"
+#include "sandbox/namespace.h"
 #include "sandbox/pyhost.h"
+
+/* Escape models live beside the unit tests (tests are run from the top). */
+#define ESCAPES_DIR	"tests/escapes"
+#define MARKER_PREFIX	"/tmp/fronts-escape-"
 
 struct gate_case {
 	const char	*src;
@@ -266,6 +273,115 @@ test_hostile_input(void **state)
 	free(big);
 }
 
+/* src with every MARKER_PREFIX replaced by dir/fronts-escape-. */
+static char *
+escape_retarget(const char *src, const char *dir)
+{
+	char *out = xstrdup(""), *next;
+	const char *p = src, *m;
+
+	while ((m = strstr(p, MARKER_PREFIX)) != NULL) {
+		xasprintf(&next, "%s%.*s%s/fronts-escape-", out, (int)(m - p), p,
+		    dir);
+		free(out);
+		out = next;
+		p = m + strlen(MARKER_PREFIX);
+	}
+	xasprintf(&next, "%s%s", out, p);
+	free(out);
+	return next;
+}
+
+/* Gates one escape model (it must be refused), then runs it gate-free in
+ * the namespace: a "fails" model must fail without leaving its marker; an
+ * "escapes" model must leave it, which proves the file is a working
+ * exploit that only the gate stops. Returns 1 for "fails", 0 otherwise. */
+static int
+escape_run(const char *file, const char *tmp)
+{
+	struct gate_result r;
+	struct error err = { 0 };
+	PyGILState_STATE g;
+	PyObject *ns;
+	char *path, *raw, *src, name[128], mode[16], *marker;
+	size_t len;
+	int fails;
+
+	xasprintf(&path, "%s/%s", ESCAPES_DIR, file);
+	if (file_read(path, &raw, &len, &err) != 0)
+		fail_msg("%s", err.msg);
+	if (sscanf(raw, "# fronts.escape: %127s\n# gate-free: %15s", name,
+	    mode) != 2 || (strcmp(mode, "fails") != 0 &&
+	    strcmp(mode, "escapes") != 0))
+		fail_msg("%s: no `# fronts.escape:` / `# gate-free:` header",
+		    path);
+	src = escape_retarget(raw, tmp);
+	if (gate_check_source(src, strlen(src), &r, &err) != 0)
+		fail_msg("%s: %s", path, err.msg);
+	if (r.accepted)
+		fail_msg("%s: the gate ACCEPTED an escape", path);
+	gate_result_free(&r);
+
+	xasprintf(&marker, "%s/fronts-escape-%s", tmp, name);
+	unlink(marker);
+	fails = strcmp(mode, "fails") == 0;
+	g = PyGILState_Ensure();
+	ns = namespace_exec_model(src, strlen(src), "model.py", &err);
+	Py_XDECREF(ns);
+	PyGILState_Release(g);
+	if (fails && (ns != NULL || access(marker, F_OK) == 0))
+		fail_msg("%s: ESCAPED without the gate (marker %s)", path,
+		    access(marker, F_OK) == 0 ? "created" : "absent");
+	if (!fails && access(marker, F_OK) != 0)
+		fail_msg("%s: marked `escapes` but did not reach its marker "
+		    "gate-free (%s); the regression model is broken", path,
+		    ns == NULL ? err.msg : "ran without error");
+	unlink(marker);
+	free(marker);
+	free(src);
+	free(raw);
+	free(path);
+	return fails;
+}
+
+static int
+escape_cmp(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int
+escape_filter(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return n > 3 && strcmp(d->d_name + n - 3, ".py") == 0;
+}
+
+static void
+test_escapes(void **state)
+{
+	char tmp[] = "/tmp/fronts-escapes-XXXXXX";
+	struct dirent **list;
+	struct error err = { 0 };
+	int i, n, fails = 0;
+
+	assert_int_equal(pyhost_init(&err), 0);
+	assert_non_null(mkdtemp(tmp));
+	n = scandir(ESCAPES_DIR, &list, escape_filter, escape_cmp);
+	if (n < 0)
+		fail_msg("%s: cannot list (run from the repository root)",
+		    ESCAPES_DIR);
+	for (i = 0; i < n; i++) {
+		fails += escape_run(list[i]->d_name, tmp);
+		free(list[i]);
+	}
+	free(list);
+	rmdir(tmp);
+	assert_true(n >= 30);
+	assert_true(fails >= 15);
+}
+
 int
 main(void)
 {
@@ -274,6 +390,7 @@ main(void)
 		cmocka_unit_test(test_world_model_accepted),
 		cmocka_unit_test(test_json_and_text),
 		cmocka_unit_test(test_hostile_input),
+		cmocka_unit_test(test_escapes),
 	};
 	int rc;
 

@@ -295,11 +295,12 @@ test_nul_byte(void **state)
 	struct error err = { 0 };
 	struct project *p = NULL;
 	char *dir = make_project(&(struct files){ 0 }), path[128];
+	static const char text[] = "{\"id\":\"d1\",\"text\":\"a\"}\n{\"id\":\"d\0\"}\n";
 	FILE *f;
 
 	snprintf(path, sizeof path, "%s/drafts.jsonl", dir);
 	assert_non_null(f = fopen(path, "w"));
-	fwrite("{\"id\":\"d1\",\"text\":\"a\"}\n{\"id\":\"d\0\"}\n", 1, 37, f);
+	fwrite(text, 1, sizeof text - 1, f);
 	fclose(f);
 	assert_int_equal(project_load(dir, &p, &err), -1);
 	remove_project(dir);

@@ -1,0 +1,390 @@
+/*
+ * legal — the legality engine (see legal.h). Everything that depends only
+ * on the project and the past posts is computed once in legal_new(); the
+ * per-path state is a small fixed-size record per front plus one bit per
+ * draft × front, so checking an action is a handful of array reads.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/legal.h"
+#include "core/text.h"
+#include "core/timeutil.h"
+
+#define NO_POST	INT64_MIN
+
+/* A path's record of one front. */
+struct legal_front {
+	int64_t	last;		/* seconds after start of the last post */
+	long	day;		/* local day the count below belongs to */
+	int	count;		/* path posts on that day */
+};
+
+struct legal_path {
+	int			 slot;
+	struct legal_front	*fronts;	/* nfronts */
+	uint8_t			*posted;	/* bit per draft × front */
+};
+
+struct legal {
+	int		 nfronts;
+	int		 ndrafts;
+	int		 horizon;
+	int		 slot_seconds;
+	time_t		 start;
+	struct limits	*limits;	/* nfronts */
+	uint8_t		*verdict;	/* ndrafts × nfronts: static verdict */
+	long		*day;		/* horizon: local day of each slot */
+	uint8_t		*quiet;		/* nfronts × horizon */
+	uint8_t		*pastgap;	/* nfronts × horizon: a past post too near */
+	int		*pastcount;	/* nfronts × horizon: past posts that day */
+	size_t		 postedbytes;
+};
+
+static const char *legal_names[] = {
+	"ok", "bad-kind", "unknown-draft", "unknown-front", "not-allowed",
+	"too-long", "too-many-links", "too-many-hashtags", "bad-text",
+	"horizon", "posted", "cap", "gap", "quiet"
+};
+
+const char *
+legal_verdict_name(enum legal_verdict v)
+{
+	if ((unsigned)v >= sizeof legal_names / sizeof legal_names[0])
+		return "unknown";
+	return legal_names[v];
+}
+
+static bool
+legal_is_quiet(const struct limits *l, int hour)
+{
+	int a = l->quiet_start, b = l->quiet_end;
+
+	if (a == LIMIT_UNSET || b == LIMIT_UNSET || a == b)
+		return false;
+	if (a < b)
+		return hour >= a && hour < b;
+	return hour >= a || hour < b;
+}
+
+static enum legal_verdict
+legal_measure(const struct project *p, int d, int f)
+{
+	const struct front *fr = &p->fronts[f];
+	const struct limits *l = &fr->limits;
+	struct text_measure m;
+
+	if ((p->drafts[d].front_mask & ((uint64_t)1 << f)) == 0)
+		return LEGAL_NOT_ALLOWED;
+	if (text_measure(p->drafts[d].text, fr->platform, l, &m) != 0)
+		return LEGAL_BAD_TEXT;
+	if (!m.ok)
+		return LEGAL_TOO_LONG;
+	if (l->max_links != LIMIT_UNSET && m.links > l->max_links)
+		return LEGAL_TOO_MANY_LINKS;
+	if (l->max_hashtags != LIMIT_UNSET && m.hashtags > l->max_hashtags)
+		return LEGAL_TOO_MANY_HASHTAGS;
+	return LEGAL_OK;
+}
+
+/* The effect of one past post on every slot of its front. */
+static void
+legal_add_past(struct legal *lg, const struct legal_past *pp)
+{
+	const struct limits *l = &lg->limits[pp->front];
+	long pday = time_local_day(pp->at);
+	int64_t dt, gap;
+	int k;
+
+	gap = l->min_gap_minutes == LIMIT_UNSET ? 0 :
+	    (int64_t)l->min_gap_minutes * 60;
+	for (k = 0; k < lg->horizon; k++) {
+		size_t i = (size_t)pp->front * lg->horizon + k;
+
+		if (lg->day[k] == pday)
+			lg->pastcount[i]++;
+		dt = (int64_t)lg->start + (int64_t)k * lg->slot_seconds -
+		    (int64_t)pp->at;
+		if (dt < 0)
+			dt = -dt;
+		if (gap > 0 && dt < gap)
+			lg->pastgap[i] = 1;
+	}
+}
+
+struct legal *
+legal_new(const struct project *p, const struct legal_past *past, int npast,
+    struct error *err)
+{
+	struct legal *lg;
+	int d, f, k, i;
+
+	for (i = 0; i < npast; i++)
+		if (past[i].front < 0 || past[i].front >= p->nfronts) {
+			error_set(err, EXIT_ERROR, "past post %d: unknown front "
+			    "index %d", i, past[i].front);
+			return NULL;
+		}
+	lg = xcalloc(1, sizeof *lg);
+	lg->nfronts = p->nfronts;
+	lg->ndrafts = p->ndrafts;
+	lg->horizon = p->horizon_slots > 0 ? p->horizon_slots : 0;
+	lg->slot_seconds = p->slot_minutes * 60;
+	lg->start = p->start;
+	lg->limits = xcalloc(p->nfronts + 1, sizeof *lg->limits);
+	for (f = 0; f < p->nfronts; f++)
+		lg->limits[f] = p->fronts[f].limits;
+	lg->verdict = xcalloc((size_t)p->ndrafts * p->nfronts + 1, 1);
+	for (d = 0; d < p->ndrafts; d++)
+		for (f = 0; f < p->nfronts; f++)
+			lg->verdict[(size_t)d * p->nfronts + f] =
+			    legal_measure(p, d, f);
+	lg->day = xcalloc(lg->horizon + 1, sizeof *lg->day);
+	lg->quiet = xcalloc((size_t)p->nfronts * lg->horizon + 1, 1);
+	lg->pastgap = xcalloc((size_t)p->nfronts * lg->horizon + 1, 1);
+	lg->pastcount = xcalloc((size_t)p->nfronts * lg->horizon + 1,
+	    sizeof *lg->pastcount);
+	for (k = 0; k < lg->horizon; k++) {
+		time_t t = legal_slot_time(lg, k);
+		int hour = time_local_hour(t);
+
+		lg->day[k] = time_local_day(t);
+		for (f = 0; f < p->nfronts; f++)
+			lg->quiet[(size_t)f * lg->horizon + k] =
+			    legal_is_quiet(&lg->limits[f], hour);
+	}
+	for (i = 0; i < npast; i++)
+		legal_add_past(lg, &past[i]);
+	lg->postedbytes = ((size_t)p->ndrafts * p->nfronts + 7) / 8 + 1;
+	return lg;
+}
+
+void
+legal_free(struct legal *lg)
+{
+	if (lg == NULL)
+		return;
+	free(lg->limits);
+	free(lg->verdict);
+	free(lg->day);
+	free(lg->quiet);
+	free(lg->pastgap);
+	free(lg->pastcount);
+	free(lg);
+}
+
+int
+legal_past_from_history(const struct project *p, struct legal_past **out)
+{
+	int i;
+
+	*out = xcalloc(p->nhistory + 1, sizeof **out);
+	for (i = 0; i < p->nhistory; i++) {
+		(*out)[i].front = p->history[i].front;
+		(*out)[i].at = p->history[i].posted_at;
+	}
+	return p->nhistory;
+}
+
+int
+legal_past_load(const struct project *p, struct legal_past **out, int *n,
+    struct error *err)
+{
+	*n = legal_past_from_history(p, out);
+	return 0;
+}
+
+int
+legal_horizon(const struct legal *lg)
+{
+	return lg->horizon;
+}
+
+time_t
+legal_slot_time(const struct legal *lg, int slot)
+{
+	return lg->start + (time_t)slot * lg->slot_seconds;
+}
+
+int
+legal_max_actions(const struct legal *lg)
+{
+	return lg->ndrafts * lg->nfronts + 1;
+}
+
+enum legal_verdict
+legal_static(const struct legal *lg, const struct action *a)
+{
+	if (a->kind == ACTION_WAIT)
+		return LEGAL_OK;
+	if (a->kind != ACTION_POST)
+		return LEGAL_BAD_KIND;
+	if (a->draft >= (uint32_t)lg->ndrafts)
+		return LEGAL_UNKNOWN_DRAFT;
+	if (a->front >= (uint32_t)lg->nfronts)
+		return LEGAL_UNKNOWN_FRONT;
+	return lg->verdict[(size_t)a->draft * lg->nfronts + a->front];
+}
+
+struct legal_path *
+legal_path_new(const struct legal *lg)
+{
+	struct legal_path *lp;
+
+	lp = xcalloc(1, sizeof *lp);
+	lp->fronts = xcalloc(lg->nfronts + 1, sizeof *lp->fronts);
+	lp->posted = xcalloc(lg->postedbytes, 1);
+	legal_path_reset(lg, lp);
+	return lp;
+}
+
+void
+legal_path_free(struct legal_path *lp)
+{
+	if (lp == NULL)
+		return;
+	free(lp->fronts);
+	free(lp->posted);
+	free(lp);
+}
+
+void
+legal_path_reset(const struct legal *lg, struct legal_path *lp)
+{
+	int f;
+
+	lp->slot = 0;
+	for (f = 0; f < lg->nfronts; f++) {
+		lp->fronts[f].last = NO_POST;
+		lp->fronts[f].day = LONG_MIN;
+		lp->fronts[f].count = 0;
+	}
+	memset(lp->posted, 0, lg->postedbytes);
+}
+
+void
+legal_path_copy(const struct legal *lg, struct legal_path *dst,
+    const struct legal_path *src)
+{
+	dst->slot = src->slot;
+	memcpy(dst->fronts, src->fronts, lg->nfronts * sizeof *dst->fronts);
+	memcpy(dst->posted, src->posted, lg->postedbytes);
+}
+
+int
+legal_path_slot(const struct legal_path *lp)
+{
+	return lp->slot;
+}
+
+bool
+legal_path_done(const struct legal *lg, const struct legal_path *lp)
+{
+	return lp->slot >= lg->horizon;
+}
+
+static bool
+legal_posted(const struct legal *lg, const struct legal_path *lp,
+    const struct action *a)
+{
+	size_t bit = (size_t)a->draft * lg->nfronts + a->front;
+
+	return (lp->posted[bit / 8] >> (bit % 8)) & 1;
+}
+
+/* The moment's checks of a post whose static verdict is LEGAL_OK. */
+static enum legal_verdict
+legal_check_post(const struct legal *lg, const struct legal_path *lp,
+    const struct action *a)
+{
+	const struct limits *l = &lg->limits[a->front];
+	const struct legal_front *fs = &lp->fronts[a->front];
+	size_t i = (size_t)a->front * lg->horizon + lp->slot;
+	int64_t now = (int64_t)lp->slot * lg->slot_seconds;
+	int count;
+
+	if (legal_posted(lg, lp, a))
+		return LEGAL_POSTED;
+	if (lg->quiet[i])
+		return LEGAL_QUIET;
+	if (l->min_gap_minutes != LIMIT_UNSET) {
+		if (lg->pastgap[i])
+			return LEGAL_GAP;
+		if (fs->last != NO_POST &&
+		    now - fs->last < (int64_t)l->min_gap_minutes * 60)
+			return LEGAL_GAP;
+	}
+	if (l->max_posts_per_day != LIMIT_UNSET) {
+		count = lg->pastcount[i];
+		if (fs->day == lg->day[lp->slot])
+			count += fs->count;
+		if (count >= l->max_posts_per_day)
+			return LEGAL_CAP;
+	}
+	return LEGAL_OK;
+}
+
+enum legal_verdict
+legal_check(const struct legal *lg, const struct legal_path *lp,
+    const struct action *a)
+{
+	enum legal_verdict v;
+
+	v = legal_static(lg, a);
+	if (v != LEGAL_OK)
+		return v;
+	if (lp->slot >= lg->horizon)
+		return LEGAL_HORIZON;
+	if (a->kind == ACTION_WAIT)
+		return LEGAL_OK;
+	return legal_check_post(lg, lp, a);
+}
+
+void
+legal_apply(const struct legal *lg, struct legal_path *lp,
+    const struct action *a)
+{
+	struct legal_front *fs;
+	size_t bit;
+	long day;
+
+	if (a->kind == ACTION_WAIT) {
+		lp->slot++;
+		return;
+	}
+	fs = &lp->fronts[a->front];
+	day = lg->day[lp->slot];
+	if (fs->day != day) {
+		fs->day = day;
+		fs->count = 0;
+	}
+	fs->count++;
+	fs->last = (int64_t)lp->slot * lg->slot_seconds;
+	bit = (size_t)a->draft * lg->nfronts + a->front;
+	lp->posted[bit / 8] |= (uint8_t)(1u << (bit % 8));
+}
+
+int
+legal_enumerate(const struct legal *lg, const struct legal_path *lp,
+    struct action *out)
+{
+	struct action a;
+	int n = 0, d, f;
+
+	if (lp->slot >= lg->horizon)
+		return 0;
+	out[n].kind = ACTION_WAIT;
+	out[n].front = 0;
+	out[n].draft = 0;
+	n++;
+	for (d = 0; d < lg->ndrafts; d++)
+		for (f = 0; f < lg->nfronts; f++) {
+			a.kind = ACTION_POST;
+			a.draft = d;
+			a.front = f;
+			if (legal_check(lg, lp, &a) == LEGAL_OK)
+				out[n++] = a;
+		}
+	return n;
+}

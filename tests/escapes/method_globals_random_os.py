@@ -1,0 +1,5 @@
+# fronts.escape: method_globals_random_os
+# gate-free: escapes
+# Random's methods carry random's globals, which hold `_os`.
+
+Random.seed.__globals__["_os"].open("/tmp/fronts-escape-method_globals_random_os", 65)

@@ -1,0 +1,110 @@
+/*
+ * fixture_project — a struct project built in memory for the planner's unit
+ * tests (legality, search, plan), without files: fronts f0…, drafts d0…,
+ * every limit unset until a test sets it.
+ */
+#ifndef FRONTS_FIXTURE_PROJECT_H
+#define FRONTS_FIXTURE_PROJECT_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/project.h"
+#include "core/timeutil.h"
+#include "core/util.h"
+
+static inline struct project *
+fx_project(const char *tz, const char *start, int slot_minutes, int horizon,
+    int nfronts, int ndrafts)
+{
+	struct project *p = xcalloc(1, sizeof *p);
+	char buf[32];
+	int i;
+
+	if (timeutil_set_zone(tz) != 0 || time_parse_iso(start, &p->start) != 0)
+		abort();
+	p->dir = xstrdup(".");
+	p->name = xstrdup("fixture");
+	p->timezone = xstrdup(tz);
+	p->slot_minutes = slot_minutes;
+	p->horizon_slots = horizon;
+	p->nfronts = nfronts;
+	p->fronts = xcalloc(nfronts, sizeof *p->fronts);
+	for (i = 0; i < nfronts; i++) {
+		snprintf(buf, sizeof buf, "f%d", i);
+		p->fronts[i].id = xstrdup(buf);
+		p->fronts[i].platform = PLATFORM_LINKEDIN;
+		p->fronts[i].account = xstrdup(buf);
+		p->fronts[i].limits = (struct limits){ LIMIT_UNSET, LIMIT_UNSET,
+		    LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET,
+		    LIMIT_UNSET };
+	}
+	p->ndrafts = ndrafts;
+	p->drafts = xcalloc(ndrafts, sizeof *p->drafts);
+	for (i = 0; i < ndrafts; i++) {
+		snprintf(buf, sizeof buf, "d%d", i);
+		p->drafts[i].id = xstrdup(buf);
+		snprintf(buf, sizeof buf, "draft number %d", i);
+		p->drafts[i].text = xstrdup(buf);
+		p->drafts[i].front_mask = nfronts >= 64 ? ~0ULL :
+		    ((1ULL << nfronts) - 1);
+	}
+	return p;
+}
+
+static inline void
+fx_set_text(struct project *p, int d, const char *text)
+{
+	free(p->drafts[d].text);
+	p->drafts[d].text = xstrdup(text);
+}
+
+/* Adds a history post on front f at the ISO time at. */
+static inline void
+fx_history(struct project *p, int f, const char *at)
+{
+	struct history_post *h;
+	char buf[32];
+
+	p->history = xrealloc(p->history, (p->nhistory + 1) * sizeof *h);
+	h = &p->history[p->nhistory];
+	memset(h, 0, sizeof *h);
+	snprintf(buf, sizeof buf, "h%d", p->nhistory);
+	h->id = xstrdup(buf);
+	h->front = f;
+	if (time_parse_iso(at, &h->posted_at) != 0)
+		abort();
+	h->posted_at_text = xstrdup(at);
+	h->text = xstrdup("past post");
+	p->nhistory++;
+}
+
+static inline void
+fx_free(struct project *p)
+{
+	int i;
+
+	for (i = 0; i < p->nfronts; i++) {
+		free(p->fronts[i].id);
+		free(p->fronts[i].account);
+	}
+	for (i = 0; i < p->ndrafts; i++) {
+		free(p->drafts[i].id);
+		free(p->drafts[i].text);
+	}
+	for (i = 0; i < p->nhistory; i++) {
+		free(p->history[i].id);
+		free(p->history[i].posted_at_text);
+		free(p->history[i].text);
+	}
+	free(p->history);
+	free(p->fronts);
+	free(p->drafts);
+	free(p->dir);
+	free(p->name);
+	free(p->timezone);
+	free(p);
+}
+
+#endif

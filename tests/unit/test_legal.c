@@ -1,0 +1,377 @@
+/* Unit tests for the legality engine: every rule, day boundaries, DST. */
+#include "testutil.h"
+#include "fixture_project.h"
+#include "core/legal.h"
+
+
+static struct action
+post(int d, int f)
+{
+	struct action a = { ACTION_POST, (uint16_t)f, (uint32_t)d };
+
+	return a;
+}
+
+static const struct action waitact = { ACTION_WAIT, 0, 0 };
+
+static void
+wait_n(struct legal *lg, struct legal_path *lp, int n)
+{
+	while (n-- > 0)
+		legal_apply(lg, lp, &waitact);
+}
+
+static enum legal_verdict
+check(struct legal *lg, struct legal_path *lp, int d, int f)
+{
+	struct action a = post(d, f);
+
+	return legal_check(lg, lp, &a);
+}
+
+/* Posts d on f at the path's current slot, asserting it was legal. */
+static void
+do_post(struct legal *lg, struct legal_path *lp, int d, int f)
+{
+	struct action a = post(d, f);
+
+	assert_int_equal(legal_check(lg, lp, &a), LEGAL_OK);
+	legal_apply(lg, lp, &a);
+}
+
+static void
+test_static_verdicts(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 4, 2, 5);
+	struct action a = { 7, 0, 0 };
+	struct legal *lg;
+	struct legal_path *lp;
+
+	p->drafts[1].front_mask = 1;			/* f0 only */
+	p->fronts[1].limits.max_length = 25;
+	fx_set_text(p, 2, "a text clearly longer than twenty-five");
+	p->fronts[0].limits.max_links = 0;
+	fx_set_text(p, 3, "see https://ex.com");
+	p->fronts[0].limits.max_hashtags = 1;
+	fx_set_text(p, 4, "#one #two");
+	lg = legal_new(p, NULL, 0, NULL);
+	assert_non_null(lg);
+	lp = legal_path_new(lg);
+	assert_int_equal(legal_check(lg, lp, &a), LEGAL_BAD_KIND);
+	assert_int_equal(check(lg, lp, 5, 0), LEGAL_UNKNOWN_DRAFT);
+	assert_int_equal(check(lg, lp, 0, 2), LEGAL_UNKNOWN_FRONT);
+	assert_int_equal(check(lg, lp, 1, 1), LEGAL_NOT_ALLOWED);
+	assert_int_equal(check(lg, lp, 1, 0), LEGAL_OK);
+	assert_int_equal(check(lg, lp, 2, 1), LEGAL_TOO_LONG);
+	assert_int_equal(check(lg, lp, 2, 0), LEGAL_OK);
+	assert_int_equal(check(lg, lp, 3, 0), LEGAL_TOO_MANY_LINKS);
+	assert_int_equal(check(lg, lp, 3, 1), LEGAL_OK);
+	assert_int_equal(check(lg, lp, 4, 0), LEGAL_TOO_MANY_HASHTAGS);
+	assert_true(legal_never(LEGAL_TOO_LONG));
+	assert_true(legal_never(LEGAL_NOT_ALLOWED));
+	assert_false(legal_never(LEGAL_CAP));
+	assert_false(legal_never(LEGAL_POSTED));
+	assert_false(legal_never(LEGAL_OK));
+	assert_string_equal(legal_verdict_name(LEGAL_GAP), "gap");
+	legal_path_free(lp);
+	legal_free(lg);
+	fx_free(p);
+}
+
+static void
+test_wait_and_horizon(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 3, 1, 1);
+	struct legal *lg = legal_new(p, NULL, 0, NULL);
+	struct legal_path *lp = legal_path_new(lg);
+	struct action out[4];
+
+	assert_int_equal(legal_check(lg, lp, &waitact), LEGAL_OK);
+	assert_int_equal(legal_enumerate(lg, lp, out), 2);
+	assert_int_equal(out[0].kind, ACTION_WAIT);
+	wait_n(lg, lp, 2);
+	assert_int_equal(legal_check(lg, lp, &waitact), LEGAL_OK);
+	wait_n(lg, lp, 1);
+	assert_true(legal_path_done(lg, lp));
+	assert_int_equal(legal_check(lg, lp, &waitact), LEGAL_HORIZON);
+	assert_int_equal(check(lg, lp, 0, 0), LEGAL_HORIZON);
+	assert_int_equal(legal_enumerate(lg, lp, out), 0);
+	legal_path_free(lp);
+	legal_free(lg);
+	fx_free(p);
+}
+
+static void
+test_already_posted(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 4, 2, 2);
+	struct legal *lg = legal_new(p, NULL, 0, NULL);
+	struct legal_path *lp = legal_path_new(lg), *copy = legal_path_new(lg);
+
+	do_post(lg, lp, 0, 0);
+	assert_int_equal(check(lg, lp, 0, 0), LEGAL_POSTED);
+	assert_int_equal(check(lg, lp, 0, 1), LEGAL_OK);
+	assert_int_equal(check(lg, lp, 1, 0), LEGAL_OK);
+	legal_path_copy(lg, copy, lp);
+	wait_n(lg, copy, 2);
+	assert_int_equal(check(lg, copy, 0, 0), LEGAL_POSTED);
+	legal_path_reset(lg, lp);
+	assert_int_equal(check(lg, lp, 0, 0), LEGAL_OK);
+	legal_path_free(lp);
+	legal_path_free(copy);
+	legal_free(lg);
+	fx_free(p);
+}
+
+static void
+test_quiet_hours(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T20:00:00+01:00", 60, 14, 3, 1);
+	struct legal *lg;
+	struct legal_path *lp;
+
+	p->fronts[0].limits.quiet_start = 23;	/* wraps: 23:00–06:59 */
+	p->fronts[0].limits.quiet_end = 7;
+	p->fronts[1].limits.quiet_start = 21;	/* 21:00–21:59 */
+	p->fronts[1].limits.quiet_end = 22;
+	p->fronts[2].limits.quiet_start = 5;	/* a == b: none */
+	p->fronts[2].limits.quiet_end = 5;
+	lg = legal_new(p, NULL, 0, NULL);
+	lp = legal_path_new(lg);
+	assert_int_equal(check(lg, lp, 0, 0), LEGAL_OK);	/* 20:00 */
+	assert_int_equal(check(lg, lp, 0, 1), LEGAL_OK);
+	wait_n(lg, lp, 1);					/* 21:00 */
+	assert_int_equal(check(lg, lp, 0, 1), LEGAL_QUIET);
+	wait_n(lg, lp, 1);					/* 22:00 */
+	assert_int_equal(check(lg, lp, 0, 0), LEGAL_OK);
+	assert_int_equal(check(lg, lp, 0, 1), LEGAL_OK);
+	wait_n(lg, lp, 1);					/* 23:00 */
+	assert_int_equal(check(lg, lp, 0, 0), LEGAL_QUIET);
+	wait_n(lg, lp, 1);					/* 00:00 */
+	assert_int_equal(check(lg, lp, 0, 0), LEGAL_QUIET);
+	wait_n(lg, lp, 6);					/* 06:00 */
+	assert_int_equal(check(lg, lp, 0, 0), LEGAL_QUIET);
+	assert_int_equal(check(lg, lp, 0, 2), LEGAL_OK);
+	wait_n(lg, lp, 1);					/* 07:00 */
+	assert_int_equal(check(lg, lp, 0, 0), LEGAL_OK);
+	legal_path_free(lp);
+	legal_free(lg);
+	fx_free(p);
+}
+
+static void
+test_min_gap(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 6, 3, 3);
+	struct legal *lg;
+	struct legal_path *lp;
+
+	p->fronts[0].limits.min_gap_minutes = 120;
+	p->fronts[1].limits.min_gap_minutes = 0;
+	lg = legal_new(p, NULL, 0, NULL);
+	lp = legal_path_new(lg);
+	do_post(lg, lp, 0, 0);
+	assert_int_equal(check(lg, lp, 1, 0), LEGAL_GAP);	/* same slot */
+	do_post(lg, lp, 0, 1);
+	do_post(lg, lp, 1, 1);		/* gap 0: two posts share a slot */
+	do_post(lg, lp, 0, 2);
+	do_post(lg, lp, 1, 2);		/* no gap set */
+	wait_n(lg, lp, 1);		/* 60 minutes later */
+	assert_int_equal(check(lg, lp, 1, 0), LEGAL_GAP);
+	wait_n(lg, lp, 1);		/* 120 minutes: exactly the gap */
+	assert_int_equal(check(lg, lp, 1, 0), LEGAL_OK);
+	legal_path_free(lp);
+	legal_free(lg);
+	fx_free(p);
+}
+
+static void
+test_daily_cap_midnight(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T22:00:00+01:00", 60, 6, 1, 4);
+	struct legal *lg;
+	struct legal_path *lp;
+
+	p->fronts[0].limits.max_posts_per_day = 2;
+	lg = legal_new(p, NULL, 0, NULL);
+	lp = legal_path_new(lg);
+	do_post(lg, lp, 0, 0);				/* 22:00 */
+	wait_n(lg, lp, 1);				/* 23:00 */
+	do_post(lg, lp, 1, 0);
+	assert_int_equal(check(lg, lp, 2, 0), LEGAL_CAP);
+	wait_n(lg, lp, 1);				/* 00:00, next day */
+	do_post(lg, lp, 2, 0);
+	do_post(lg, lp, 3, 0);
+	legal_path_free(lp);
+	legal_free(lg);
+	fx_free(p);
+}
+
+static void
+test_history_counts(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T22:00:00+01:00", 60, 6, 2, 2);
+	struct legal_past *past;
+	struct legal *lg;
+	struct legal_path *lp;
+	int n;
+
+	p->fronts[0].limits.min_gap_minutes = 120;
+	p->fronts[1].limits.max_posts_per_day = 1;
+	fx_history(p, 0, "2026-12-01T21:30:00+01:00");
+	fx_history(p, 1, "2026-12-01T08:00:00+01:00");
+	n = legal_past_from_history(p, &past);
+	assert_int_equal(n, 2);
+	lg = legal_new(p, past, n, NULL);
+	lp = legal_path_new(lg);
+	assert_int_equal(check(lg, lp, 0, 0), LEGAL_GAP);	/* 30 min */
+	assert_int_equal(check(lg, lp, 0, 1), LEGAL_CAP);	/* same day */
+	wait_n(lg, lp, 1);					/* 90 min */
+	assert_int_equal(check(lg, lp, 0, 0), LEGAL_GAP);
+	wait_n(lg, lp, 1);			/* 00:00: 150 min, new day */
+	assert_int_equal(check(lg, lp, 0, 0), LEGAL_OK);
+	assert_int_equal(check(lg, lp, 0, 1), LEGAL_OK);
+	legal_path_free(lp);
+	legal_free(lg);
+	free(past);
+	fx_free(p);
+}
+
+/* Ledger posts arrive as an array: the same effect as history. */
+static void
+test_past_array(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T22:00:00+01:00", 60, 4, 1, 2);
+	struct legal_past past[1];
+	struct error err = { 0 };
+	struct legal *lg;
+	struct legal_path *lp;
+
+	p->fronts[0].limits.max_posts_per_day = 1;
+	assert_int_equal(time_parse_iso("2026-12-01T10:00:00+01:00",
+	    &past[0].at), 0);
+	past[0].front = 3;
+	assert_null(legal_new(p, past, 1, &err));
+	assert_non_null(strstr(err.msg, "unknown front"));
+	past[0].front = 0;
+	lg = legal_new(p, past, 1, &err);
+	lp = legal_path_new(lg);
+	assert_int_equal(check(lg, lp, 0, 0), LEGAL_CAP);
+	wait_n(lg, lp, 2);
+	assert_int_equal(check(lg, lp, 0, 0), LEGAL_OK);
+	legal_path_free(lp);
+	legal_free(lg);
+	fx_free(p);
+}
+
+/* 2026-03-29 in Berlin has 23 hours: still one day for the cap. */
+static void
+test_dst_spring(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-03-28T23:00:00+01:00", 60, 30, 2, 4);
+	struct legal *lg;
+	struct legal_path *lp;
+
+	p->fronts[0].limits.max_posts_per_day = 1;
+	p->fronts[1].limits.quiet_start = 3;
+	p->fronts[1].limits.quiet_end = 4;
+	lg = legal_new(p, NULL, 0, NULL);
+	lp = legal_path_new(lg);
+	do_post(lg, lp, 0, 0);		/* 28th 23:00 */
+	wait_n(lg, lp, 1);		/* 29th 00:00 CET */
+	do_post(lg, lp, 1, 0);
+	wait_n(lg, lp, 2);		/* 01:00Z is 03:00 CEST */
+	assert_int_equal(check(lg, lp, 2, 1), LEGAL_QUIET);
+	wait_n(lg, lp, 20);		/* slot 23: 23:00 CEST, same day */
+	assert_int_equal(legal_path_slot(lp), 23);
+	assert_int_equal(check(lg, lp, 2, 0), LEGAL_CAP);
+	assert_int_equal(check(lg, lp, 2, 1), LEGAL_OK);
+	wait_n(lg, lp, 1);		/* slot 24: 30th 00:00 CEST */
+	assert_int_equal(check(lg, lp, 2, 0), LEGAL_OK);
+	legal_path_free(lp);
+	legal_free(lg);
+	fx_free(p);
+}
+
+/* 2026-10-25 in Berlin has 25 hours; 02:00 happens twice. */
+static void
+test_dst_autumn(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-10-24T23:00:00+02:00", 60, 30, 2, 4);
+	struct legal *lg;
+	struct legal_path *lp;
+
+	p->fronts[0].limits.max_posts_per_day = 1;
+	p->fronts[1].limits.quiet_start = 2;
+	p->fronts[1].limits.quiet_end = 3;
+	lg = legal_new(p, NULL, 0, NULL);
+	lp = legal_path_new(lg);
+	do_post(lg, lp, 0, 0);		/* 24th 23:00 */
+	wait_n(lg, lp, 1);		/* 25th 00:00 CEST */
+	do_post(lg, lp, 1, 0);
+	wait_n(lg, lp, 2);		/* 02:00 CEST */
+	assert_int_equal(check(lg, lp, 2, 1), LEGAL_QUIET);
+	wait_n(lg, lp, 1);		/* 02:00 CET, again */
+	assert_int_equal(check(lg, lp, 2, 1), LEGAL_QUIET);
+	wait_n(lg, lp, 1);		/* 03:00 CET */
+	assert_int_equal(check(lg, lp, 2, 1), LEGAL_OK);
+	wait_n(lg, lp, 20);		/* slot 25: 23:00 CET, same day */
+	assert_int_equal(legal_path_slot(lp), 25);
+	assert_int_equal(check(lg, lp, 2, 0), LEGAL_CAP);
+	wait_n(lg, lp, 1);		/* slot 26: 26th 00:00 */
+	assert_int_equal(check(lg, lp, 2, 0), LEGAL_OK);
+	legal_path_free(lp);
+	legal_free(lg);
+	fx_free(p);
+}
+
+static void
+test_enumerate(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 4, 2, 3);
+	struct legal *lg;
+	struct legal_path *lp;
+	struct action out[16];
+
+	p->drafts[2].front_mask = 2;
+	lg = legal_new(p, NULL, 0, NULL);
+	lp = legal_path_new(lg);
+	assert_int_equal(legal_max_actions(lg), 7);
+	assert_int_equal(legal_enumerate(lg, lp, out), 6);
+	do_post(lg, lp, 0, 0);
+	assert_int_equal(legal_enumerate(lg, lp, out), 5);
+	legal_path_free(lp);
+	legal_free(lg);
+	fx_free(p);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_static_verdicts),
+		cmocka_unit_test(test_wait_and_horizon),
+		cmocka_unit_test(test_already_posted),
+		cmocka_unit_test(test_quiet_hours),
+		cmocka_unit_test(test_min_gap),
+		cmocka_unit_test(test_daily_cap_midnight),
+		cmocka_unit_test(test_history_counts),
+		cmocka_unit_test(test_past_array),
+		cmocka_unit_test(test_dst_spring),
+		cmocka_unit_test(test_dst_autumn),
+		cmocka_unit_test(test_enumerate),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,393 @@
+/* Unit tests for the ISMCTS search against world models written in C. */
+#include <math.h>
+#include <pthread.h>
+
+#include "testutil.h"
+#include "fixture_project.h"
+#include "fixture_model.h"
+#include "core/legal.h"
+#include "core/search.h"
+
+static struct search_params
+params(uint64_t iterations, uint64_t seed)
+{
+	struct search_params sp;
+
+	memset(&sp, 0, sizeof sp);
+	sp.iterations = iterations;
+	sp.seed = seed;
+	sp.workers = 1;
+	sp.isolation = ISOLATION_THREAD;
+	return sp;
+}
+
+/* A small project: 2 fronts with gaps (so same-slot order never matters
+ * for the fixture model), 3 drafts, 5 slots. */
+static struct project *
+small_project(void)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 5, 2, 3);
+
+	p->fronts[0].limits.min_gap_minutes = 120;
+	p->fronts[1].limits.min_gap_minutes = 60;
+	return p;
+}
+
+/* The best total return over every legal action sequence. */
+static double
+brute(struct cm *m, struct legal *lg, struct legal_path *lp, model_state *st)
+{
+	struct action acts[64];
+	struct legal_path *child;
+	model_state *next;
+	double best = 0, r, v;
+	int n, i;
+
+	if (legal_path_done(lg, lp))
+		return 0;
+	n = legal_enumerate(lg, lp, acts);
+	child = legal_path_new(lg);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(cm_apply(m, st, &acts[i], &next, &r), MODEL_OK);
+		legal_path_copy(lg, child, lp);
+		legal_apply(lg, child, &acts[i]);
+		v = r + brute(m, lg, child, next);
+		cm_free(m, next);
+		if (v > best)
+			best = v;
+	}
+	legal_path_free(child);
+	return best;
+}
+
+/* Replays the principal variation: every step legal, returns its total;
+ * *slot is the slot it ends at. */
+static double
+replay(struct cm *m, struct legal *lg, const struct search_result *res,
+    int *slot)
+{
+	struct legal_path *lp = legal_path_new(lg);
+	model_state *st, *next;
+	double total = 0, r;
+	int i;
+
+	cm_initial(m, &st);
+	for (i = 0; i < res->npv; i++) {
+		assert_int_equal(legal_check(lg, lp, &res->pv[i].action),
+		    LEGAL_OK);
+		assert_int_equal(res->pv[i].slot, legal_path_slot(lp));
+		assert_int_equal(cm_apply(m, st, &res->pv[i].action, &next,
+		    &r), MODEL_OK);
+		cm_free(m, st);
+		st = next;
+		legal_apply(lg, lp, &res->pv[i].action);
+		total += r;
+	}
+	*slot = legal_path_slot(lp);
+	cm_free(m, st);
+	legal_path_free(lp);
+	return total;
+}
+
+/* The planner finds the brute-force optimum, whatever the seed. */
+static void
+test_finds_optimum(void **state)
+{
+	struct project *p = small_project();
+	struct search_params sp;
+	struct error err = { 0 };
+	struct search_result res;
+	struct legal *lg;
+	struct legal_path *lp;
+	struct search *s;
+	model_state *st;
+	struct cm m;
+	double best, got;
+	int slot, seed;
+
+	p->horizon_slots = 4;
+	lg = legal_new(p, NULL, 0, NULL);
+	lp = legal_path_new(lg);
+	cm_init(&m, p, 0);
+	cm_initial(&m, &st);
+	best = brute(&m, lg, lp, st);
+	cm_free(&m, st);
+	assert_true(best > 0);
+	for (seed = 1; seed <= 3; seed++) {
+		sp = params(20000, seed);
+		s = search_new(p, &sp, 0);
+		assert_int_equal(search_run(s, &cm_ops, &m, &err), 0);
+		assert_int_equal(search_result(s, 3, &res), 0);
+		got = replay(&m, lg, &res, &slot);
+		assert_int_equal(slot, p->horizon_slots);
+		assert_true(fabs(got - best) < 1e-9);
+		assert_true(fabs(res.expected_total - best) < 0.01 * best);
+		assert_true(res.nalts > 0);
+		search_result_free(&res);
+		search_free(s);
+	}
+	legal_path_free(lp);
+	legal_free(lg);
+	fx_free(p);
+}
+
+static void
+test_illegal_proposals(void **state)
+{
+	struct project *p = small_project();
+	struct search_params sp = params(5000, 1);
+	struct search_snapshot snap;
+	struct error err = { 0 };
+	struct search_result res;
+	struct legal *lg;
+	struct search *s;
+	struct cm m;
+	int i, slot;
+
+	p->fronts[0].limits.max_length = 12;
+	fx_set_text(p, 2, "this draft is too long for f0");
+	p->drafts[2].front_mask = 1;		/* and not allowed on f1 */
+	lg = legal_new(p, NULL, 0, NULL);
+	cm_init(&m, p, CM_ILLEGAL);
+	m.illegal_draft = 2;
+	s = search_new(p, &sp, 0);
+	assert_int_equal(search_run(s, &cm_ops, &m, &err), 0);
+	search_snapshot(s, &snap);
+	assert_true(snap.illegal_proposals > 0);
+	assert_int_equal(search_result(s, 3, &res), 0);
+	for (i = 0; i < res.npv; i++)
+		assert_false(res.pv[i].action.kind == ACTION_POST &&
+		    res.pv[i].action.draft == 2);
+	for (i = 0; i < res.nalts; i++)
+		assert_int_equal(legal_static(lg, &res.alts[i].edge.action),
+		    LEGAL_OK);
+	m.flags = 0;
+	replay(&m, lg, &res, &slot);	/* asserts every step legal */
+	search_result_free(&res);
+	search_free(s);
+	legal_free(lg);
+	fx_free(p);
+}
+
+static void
+test_raising_model_fails(void **state)
+{
+	struct project *p = small_project();
+	struct search_params sp = params(400, 1);
+	struct search_snapshot snap;
+	struct error err = { 0 };
+	struct model_error errs[SEARCH_MAX_ERRORS];
+	struct search *s;
+	struct cm m;
+
+	cm_init(&m, p, CM_RAISE);
+	s = search_new(p, &sp, 0);
+	assert_int_equal(search_run(s, &cm_ops, &m, &err), -1);
+	assert_int_equal(err.code, EXIT_MODEL);
+	assert_non_null(strstr(err.msg, "ValueError: boom"));
+	assert_non_null(strstr(err.msg, "line 7"));
+	search_snapshot(s, &snap);
+	assert_int_equal(snap.state, SEARCH_FAILED);
+	assert_int_equal(search_errors(s, errs, SEARCH_MAX_ERRORS), 1);
+	search_free(s);
+
+	/* A model failing now and then plans, and the errors are counted. */
+	cm_init(&m, p, CM_RAISE);
+	m.raise_rate = 0.1;
+	s = search_new(p, &sp, 0);
+	assert_int_equal(search_run(s, &cm_ops, &m, &err), 0);
+	search_snapshot(s, &snap);
+	assert_int_equal(snap.state, SEARCH_DONE);
+	assert_true(snap.model_errors > 0 && snap.model_errors < 200);
+	assert_int_equal(snap.iterations, 400);
+	search_free(s);
+	fx_free(p);
+}
+
+static void
+run_snapshot(struct project *p, uint64_t seed, int flags,
+    struct search_snapshot *snap)
+{
+	struct search_params sp = params(3000, seed);
+	struct error err = { 0 };
+	struct search *s;
+	struct cm m;
+
+	cm_init(&m, p, flags);
+	s = search_new(p, &sp, 0);
+	assert_int_equal(search_run(s, &cm_ops, &m, &err), 0);
+	search_snapshot(s, snap);
+	snap->elapsed = snap->model_seconds = snap->rate = 0;
+	search_free(s);
+}
+
+static void
+test_reproducible(void **state)
+{
+	struct project *p = small_project();
+	struct search_snapshot *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+
+	run_snapshot(p, 7, CM_NOISE, a);
+	run_snapshot(p, 7, CM_NOISE, b);
+	assert_int_equal(a->model_calls, b->model_calls);
+	assert_int_equal(a->nodes, b->nodes);
+	assert_memory_equal(a, b, sizeof *a);
+	run_snapshot(p, 8, CM_NOISE, b);
+	assert_true(a->root[0].mean != b->root[0].mean ||
+	    a->nodes != b->nodes);
+	free(a);
+	free(b);
+	fx_free(p);
+}
+
+static void
+test_value_truncates_rollouts(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 60, 1, 2);
+	struct search_params sp = params(200, 1);
+	struct error err = { 0 };
+	struct search *s;
+	struct cm m;
+
+	cm_init(&m, p, CM_VALUE);
+	s = search_new(p, &sp, 0);
+	assert_int_equal(search_run(s, &cm_ops, &m, &err), 0);
+	assert_true(m.value_calls > 0);
+	search_free(s);
+	fx_free(p);
+}
+
+static void
+test_progressive_widening(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 4, 3, 200);
+	struct search_params sp = params(400, 1);
+	struct search_snapshot snap;
+	struct error err = { 0 };
+	struct search *s;
+	struct cm m;
+
+	assert_true(search_node_bytes() <= 200);
+	cm_init(&m, p, 0);
+	s = search_new(p, &sp, 0);
+	assert_int_equal(search_run(s, &cm_ops, &m, &err), 0);
+	search_snapshot(s, &snap);
+	/* 601 actions at the root, at most ceil(2 sqrt(401)) = 41 expanded */
+	assert_true(snap.nroot <= 41);
+	assert_true(snap.nroot >= 20);
+	search_free(s);
+	fx_free(p);
+}
+
+static void
+test_export_merge(void **state)
+{
+	struct project *p = small_project();
+	struct search_params sp = params(1000, 1);
+	struct search_snapshot sa, sb;
+	struct error err = { 0 };
+	struct search *a, *b;
+	struct cm m;
+	char *buf;
+	size_t len;
+	uint32_t bad;
+
+	cm_init(&m, p, CM_NOISE);
+	a = search_new(p, &sp, 0);
+	b = search_new(p, &sp, 1);
+	assert_int_equal(search_run(a, &cm_ops, &m, &err), 0);
+	assert_int_equal(search_run(b, &cm_ops, &m, &err), 0);
+	search_snapshot(b, &sb);
+	assert_int_equal(search_export(b, &buf, &len), 0);
+	assert_int_equal(search_merge(a, buf, len, &err), 0);
+	search_snapshot(a, &sa);
+	assert_int_equal(sa.iterations, 2000);
+	assert_true(sa.model_calls > sb.model_calls);
+	assert_true(sa.root[0].visits > sb.root[0].visits);
+	/* Malformed trees are refused, never followed. */
+	assert_int_equal(search_merge(a, buf, 10, &err), -1);
+	assert_int_equal(err.code, EXIT_MODEL);
+	assert_int_equal(search_merge(a, buf, len - 1, &err), -1);
+	memcpy(&bad, buf, sizeof bad);
+	buf[0] ^= 0x55;
+	assert_int_equal(search_merge(a, buf, len, &err), -1);
+	buf[0] ^= 0x55;
+	/* A parent index pointing forward. */
+	if (len > 200) {
+		bad = 0xfffffff0u;
+		memcpy(buf + len - 48, &bad, sizeof bad);
+		assert_int_equal(search_merge(a, buf, len, &err), -1);
+	}
+	free(buf);
+	search_free(a);
+	search_free(b);
+	fx_free(p);
+}
+
+struct runner {
+	struct search	*s;
+	struct cm	 m;
+	int		 rc;
+	struct error	 err;
+};
+
+static void *
+runner_main(void *arg)
+{
+	struct runner *r = arg;
+
+	r->rc = search_run(r->s, &cm_ops, &r->m, &r->err);
+	return NULL;
+}
+
+static void
+test_snapshot_while_running_and_cancel(void **state)
+{
+	struct project *p = small_project();
+	struct search_params sp = params(0, 1);
+	struct search_snapshot snap;
+	struct runner r;
+	pthread_t t;
+	uint64_t last = 0;
+	int polls = 0;
+
+	sp.seconds = 60;
+	memset(&r, 0, sizeof r);
+	cm_init(&r.m, p, CM_NOISE);
+	r.s = search_new(p, &sp, 0);
+	assert_int_equal(pthread_create(&t, NULL, runner_main, &r), 0);
+	do {
+		search_snapshot(r.s, &snap);
+		assert_true(snap.iterations >= last);
+		last = snap.iterations;
+		polls++;
+	} while (snap.iterations < 2000);
+	search_cancel(r.s);
+	pthread_join(t, NULL);
+	assert_int_equal(r.rc, 0);
+	search_snapshot(r.s, &snap);
+	assert_int_equal(snap.state, SEARCH_STOPPED);
+	assert_true(snap.npv > 0);
+	search_free(r.s);
+	fx_free(p);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_finds_optimum),
+		cmocka_unit_test(test_illegal_proposals),
+		cmocka_unit_test(test_raising_model_fails),
+		cmocka_unit_test(test_reproducible),
+		cmocka_unit_test(test_value_truncates_rollouts),
+		cmocka_unit_test(test_progressive_widening),
+		cmocka_unit_test(test_export_merge),
+		cmocka_unit_test(test_snapshot_while_running_and_cancel),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
