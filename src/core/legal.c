@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/ledger.h"
 #include "core/legal.h"
 #include "core/text.h"
 #include "core/timeutil.h"
@@ -187,12 +188,42 @@ legal_past_from_history(const struct project *p, struct legal_past **out)
 	return p->nhistory;
 }
 
+/* History plus the ledger's posts. Entries whose outcome is unknown count
+ * as posted: they may be online, and counting them can only make the caps
+ * stricter. A damaged ledger is an error, not a shorter history. */
 int
 legal_past_load(const struct project *p, struct legal_past **out, int *n,
     struct error *err)
 {
+	struct ledger l;
+	struct ledger_sent *sent;
+	int ns, i, f;
+
 	*n = legal_past_from_history(p, out);
+	if (ledger_open(p->dir, &l, err) != 0)
+		goto fail;
+	if (l.nproblems > 0) {
+		error_set(err, EXIT_ERROR, "%s", l.problems[0]);
+		ledger_free(&l);
+		goto fail;
+	}
+	ns = ledger_sent_posts(&l, true, &sent);
+	*out = xrealloc(*out, (size_t)(*n + ns + 1) * sizeof **out);
+	for (i = 0; i < ns; i++) {
+		if ((f = project_front_index(p, sent[i].front)) < 0)
+			continue;	/* a front no longer in fronts.json */
+		(*out)[*n].front = f;
+		(*out)[*n].at = sent[i].at;
+		(*n)++;
+	}
+	free(sent);
+	ledger_free(&l);
 	return 0;
+fail:
+	free(*out);
+	*out = NULL;
+	*n = 0;
+	return -1;
 }
 
 int

@@ -99,28 +99,6 @@ publish_verdict_text(enum legal_verdict v)
 	return legal_verdict_name(v);
 }
 
-/* Past posts: history.jsonl plus every post the ledger says was sent. */
-static int
-publish_past(const struct publish *pub, struct legal_past **out)
-{
-	const struct project *p = pub->project;
-	struct ledger_sent *sent;
-	int n, ns, i, f;
-
-	n = legal_past_from_history(p, out);
-	ns = ledger_sent_posts(&pub->ledger, &sent);
-	*out = xrealloc(*out, (size_t)(n + ns + 1) * sizeof **out);
-	for (i = 0; i < ns; i++) {
-		if ((f = project_front_index(p, sent[i].front)) < 0)
-			continue;	/* a front no longer in fronts.json */
-		(*out)[n].front = f;
-		(*out)[n].at = sent[i].at;
-		n++;
-	}
-	free(sent);
-	return n;
-}
-
 /* The legality engine's verdict on the post at slot, with the reason in
  * why; the edited text's own length, links and hashtags are checked too. */
 static bool
@@ -155,7 +133,10 @@ publish_legal(const struct publish *pub, const struct plan_post *post,
 		    "limits", m->links, m->hashtags);
 		return false;
 	}
-	n = publish_past(pub, &past);
+	if (legal_past_load(p, &past, &n, &err) != 0) {
+		snprintf(why, len, "%s", err.msg);
+		return false;
+	}
 	lg = legal_new(p, past, n, &err);
 	free(past);
 	if (lg == NULL) {
