@@ -11,22 +11,25 @@ FAKE=$TOP/tests/servers/fake_llm.py
 export FRONTS_RETRY_SCALE=0.001	# test knob: real backoff schedule, in ms
 unset ANTHROPIC_API_KEY OPENAI_API_KEY ANTHROPIC_BASE_URL OPENAI_BASE_URL
 
-# start_fake NAME SCRIPT_JSON — the fake server for one check; sets
-# FAKE_URL, FAKE_PID and FAKE_DIR (requests.jsonl lands there).
-start_fake() {
-	FAKE_DIR=$TMPD/fake-$1
-	mkdir -p "$FAKE_DIR"
-	printf '%s\n' "$2" >"$FAKE_DIR/script.json"
-	/usr/bin/python3 "$FAKE" --script "$FAKE_DIR/script.json" \
-	    --log "$FAKE_DIR" --port-file "$FAKE_DIR/port" --expect-key "$KEY" &
-	FAKE_PID=$!
-	i=0
-	while [ ! -s "$FAKE_DIR/port" ] && [ $i -lt 500 ]; do
-		sleep 0.02; i=$((i + 1))
-	done
-	FAKE_URL=http://127.0.0.1:$(cat "$FAKE_DIR/port")
+# One fake server for the whole file; each check gives it a new script
+# (it rereads the file when it changes) and a fresh request log.
+FAKE_DIR=$TMPD/fake
+mkdir -p "$FAKE_DIR"
+echo '[]' >"$FAKE_DIR/script.json"
+/usr/bin/python3 "$FAKE" --script "$FAKE_DIR/script.json" --log "$FAKE_DIR" \
+    --port-file "$FAKE_DIR/port" --expect-key "$KEY" &
+FAKE_PID=$!
+trap 'kill $FAKE_PID 2>/dev/null; rm -rf "$TMPD"' EXIT
+i=0
+while [ ! -s "$FAKE_DIR/port" ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i + 1)); done
+FAKE_URL=http://127.0.0.1:$(cat "$FAKE_DIR/port")
+
+# script NAME JSON — the server's next script, and an empty request log.
+script() {
+	printf '%s\n' "$2" >"$FAKE_DIR/script.$1"
+	mv "$FAKE_DIR/script.$1" "$FAKE_DIR/script.json"
+	rm -f "$FAKE_DIR/requests.jsonl"
 }
-stop_fake() { kill "$FAKE_PID" 2>/dev/null; wait "$FAKE_PID" 2>/dev/null; }
 requests() { [ -f "$FAKE_DIR/requests.jsonl" ] && wc -l <"$FAKE_DIR/requests.jsonl" || echo 0; }
 
 # synth NAME WANT_EXIT SCRIPT [ARGS...] — fresh demo copy (no model.py),
@@ -36,12 +39,11 @@ synth() {
 	P=$TMPD/p-$sname
 	new_demo "$P"
 	rm -f "$P/model.py"
-	start_fake "$sname" "$script"
+	script "$sname" "$script"
 	ANTHROPIC_API_KEY=$KEY ANTHROPIC_BASE_URL=$FAKE_URL \
 	OPENAI_API_KEY=$KEY OPENAI_BASE_URL=$FAKE_URL/v1 \
 	    expect_exit "$sname: exit $want" "$want" "$FRONTS" synth -C "$P" \
 	    --provider anthropic --timeout 5 "$@"
-	stop_fake
 	cp "$TMPD/out" "$TMPD/out-$sname"
 	cp "$TMPD/err" "$TMPD/err-$sname"
 }
@@ -75,10 +77,9 @@ expect_grep "overloaded: request id" "request id req_fake_4" "$TMPD/err-overload
 synth server500 5 "[$(err 500 9 api_error boom '')]"
 expect_grep "server500: gave up" "server error \(500\); gave up after 4 tries" "$TMPD/err-server500"
 
-P=$TMPD/p-unauth; new_demo "$P"; start_fake unauth "[$good]"
+P=$TMPD/p-unauth; new_demo "$P"; script unauth "[$good]"
 ANTHROPIC_API_KEY=sk-ant-wrong ANTHROPIC_BASE_URL=$FAKE_URL \
     expect_exit "401: exit 5" 5 "$FRONTS" synth -C "$P" --provider anthropic
-stop_fake
 expect_grep "401: operator's words" "the Anthropic API rejected the key \(401\)" "$TMPD/err"
 [ "$(requests)" -eq 1 ] && pass "401: not retried" || fail "401: not retried" "$(requests) requests"
 

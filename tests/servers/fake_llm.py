@@ -19,7 +19,9 @@ serves N requests. Step fields:
   "truncate": true       announce the full length, send half, close
   "stall": SECONDS       wait this long before answering
 
-Every request is appended to DIR/requests.jsonl as {"path", "body",
+The script is read again (and the count restarts) whenever the file
+changes, so one server can serve a whole test file: replace the script
+(write and rename) between checks. Every request is appended to DIR/requests.jsonl as {"path", "body",
 "key_ok"} -- never the key itself. With --expect-key, a request whose
 x-api-key / bearer token differs gets a 401.
 """
@@ -31,11 +33,22 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 LOCK = threading.Lock()
-STATE = {"steps": [], "n": 0}
+STATE = {"steps": [], "n": 0, "path": None, "stamp": None}
+
+
+def load_script():
+    st = os.stat(STATE["path"])
+    stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
+    if stamp != STATE["stamp"]:
+        with open(STATE["path"], encoding="utf-8") as f:
+            STATE["steps"] = json.load(f)
+        STATE["stamp"] = stamp
+        STATE["n"] = 0
 
 
 def next_step():
     with LOCK:
+        load_script()
         STATE["n"] += 1
         n = STATE["n"]
         for step in STATE["steps"]:
@@ -142,6 +155,14 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
 
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        # A client that gave up (the stall check) is expected, not news.
+        pass
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--script", required=True)
@@ -149,10 +170,9 @@ def main():
     ap.add_argument("--port-file", required=True)
     ap.add_argument("--expect-key")
     a = ap.parse_args()
-    with open(a.script, encoding="utf-8") as f:
-        STATE["steps"] = json.load(f)
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    srv.daemon_threads = True
+    STATE["path"] = a.script
+    load_script()
+    srv = Server(("127.0.0.1", 0), Handler)
     srv.log_dir = a.log
     srv.expect_key = a.expect_key
     tmp = a.port_file + ".tmp"
