@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/legal.h"
 #include "core/model.h"
 #include "core/project.h"
 #include "core/search.h"
@@ -66,5 +67,13 @@ cJSON	*plan_to_json(const struct project *, const struct plan *);
  * field ("plan[2].front: unknown front \"y\""). */
 int	plan_from_json(const struct project *p, const cJSON *json,
 	    struct plan *out, struct error *err);
+
+/* The plan of a finished search: the principal variation's posts replayed
+ * through lg (this process's legality engine); a step it refuses is left
+ * out and described in *dropped (*ndropped strings, the caller frees). The
+ * caller fills out->stats and out->model_sha256. */
+int	plan_build(const struct project *p, const struct legal *lg,
+	    const struct search_result *r, struct plan *out, char ***dropped,
+	    int *ndropped);
 
 #endif

@@ -1,0 +1,474 @@
+/*
+ * plan — a posting plan as DESIGN.md's `fronts plan --json` object, read
+ * and written, and built from a finished search: the principal variation's
+ * posts, each re-checked against this process's legality engine.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/plan.h"
+#include "core/timeutil.h"
+
+#define ALTS_PER_DECISION	3
+
+void
+plan_free(struct plan *pl)
+{
+	int i;
+
+	if (pl == NULL)
+		return;
+	for (i = 0; i < pl->nposts; i++)
+		free(pl->posts[i].text);
+	free(pl->posts);
+	free(pl->alts);
+	pl->posts = NULL;
+	pl->alts = NULL;
+	pl->nposts = pl->nalts = 0;
+}
+
+/* A stable id: the first 16 hex digits of a sha256 over the posts. */
+static void
+plan_compute_id(struct plan *pl, const struct project *p)
+{
+	char *buf = xstrdup(""), *next, hex[65];
+	int i;
+
+	for (i = 0; i < pl->nposts; i++) {
+		xasprintf(&next, "%s%d|%s|%s|%s\n", buf, pl->posts[i].slot,
+		    p->fronts[pl->posts[i].front].id,
+		    p->drafts[pl->posts[i].draft].id, pl->posts[i].text);
+		free(buf);
+		buf = next;
+	}
+	sha256_hex(buf, strlen(buf), hex);
+	snprintf(pl->id, sizeof pl->id, "p%.16s", hex);
+	free(buf);
+}
+
+static double
+plan_round(double x)
+{
+	return isfinite(x) ? round(x * 1000) / 1000 : 0;
+}
+
+static void
+plan_add_time(cJSON *o, time_t t)
+{
+	char buf[64];
+
+	time_format_local(t, buf, sizeof buf);
+	cJSON_AddStringToObject(o, "at", buf);
+}
+
+static cJSON *
+plan_post_json(const struct project *p, const struct plan_post *pp)
+{
+	cJSON *o = cJSON_CreateObject(), *ci;
+
+	cJSON_AddNumberToObject(o, "slot", pp->slot);
+	plan_add_time(o, pp->at);
+	cJSON_AddStringToObject(o, "front", p->fronts[pp->front].id);
+	cJSON_AddStringToObject(o, "draft", p->drafts[pp->draft].id);
+	cJSON_AddStringToObject(o, "text", pp->text);
+	cJSON_AddNumberToObject(o, "expected_reward",
+	    plan_round(pp->expected_reward));
+	cJSON_AddNumberToObject(o, "visits", (double)pp->visits);
+	ci = cJSON_AddArrayToObject(o, "ci95");
+	cJSON_AddItemToArray(ci, cJSON_CreateNumber(plan_round(pp->ci_lo)));
+	cJSON_AddItemToArray(ci, cJSON_CreateNumber(plan_round(pp->ci_hi)));
+	return o;
+}
+
+static cJSON *
+plan_alt_json(const struct project *p, const struct plan_alt *a)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "decision", a->decision);
+	cJSON_AddNumberToObject(o, "slot", a->slot);
+	plan_add_time(o, project_slot_time(p, a->slot));
+	if (a->action.kind == ACTION_WAIT)
+		cJSON_AddStringToObject(o, "action", "wait");
+	else {
+		cJSON_AddStringToObject(o, "action", "post");
+		cJSON_AddStringToObject(o, "front",
+		    p->fronts[a->action.front].id);
+		cJSON_AddStringToObject(o, "draft",
+		    p->drafts[a->action.draft].id);
+	}
+	cJSON_AddNumberToObject(o, "visits", (double)a->visits);
+	cJSON_AddNumberToObject(o, "mean", plan_round(a->mean));
+	return o;
+}
+
+cJSON *
+plan_to_json(const struct project *p, const struct plan *pl)
+{
+	cJSON *o = cJSON_CreateObject(), *arr, *st;
+	int i;
+
+	arr = cJSON_AddArrayToObject(o, "plan");
+	for (i = 0; i < pl->nposts; i++)
+		cJSON_AddItemToArray(arr, plan_post_json(p, &pl->posts[i]));
+	cJSON_AddNumberToObject(o, "expected_total",
+	    plan_round(pl->expected_total));
+	arr = cJSON_AddArrayToObject(o, "alternatives");
+	for (i = 0; i < pl->nalts; i++)
+		cJSON_AddItemToArray(arr, plan_alt_json(p, &pl->alts[i]));
+	st = cJSON_AddObjectToObject(o, "stats");
+	cJSON_AddNumberToObject(st, "iterations", (double)pl->stats.iterations);
+	cJSON_AddNumberToObject(st, "model_calls",
+	    (double)pl->stats.model_calls);
+	cJSON_AddNumberToObject(st, "illegal_proposals",
+	    (double)pl->stats.illegal_proposals);
+	cJSON_AddNumberToObject(st, "seconds", plan_round(pl->stats.seconds));
+	cJSON_AddNumberToObject(st, "model_seconds",
+	    plan_round(pl->stats.model_seconds));
+	cJSON_AddNumberToObject(st, "workers", pl->stats.workers);
+	cJSON_AddStringToObject(st, "isolation",
+	    pl->stats.isolation == ISOLATION_THREAD ? "thread" : "process");
+	cJSON_AddNumberToObject(st, "seed", (double)pl->stats.seed);
+	return o;
+}
+
+/* Field readers: each names the field in its error. */
+static int
+plan_get_number(const cJSON *o, const char *where, const char *name,
+    bool required, double *out, struct error *err)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	if (v == NULL && !required)
+		return 0;
+	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+		return error_set(err, EXIT_ERROR, "%s.%s: %s", where, name,
+		    v == NULL ? "missing" : "not a number");
+	*out = v->valuedouble;
+	return 0;
+}
+
+static int
+plan_get_count(const cJSON *o, const char *where, const char *name,
+    bool required, double max, double *out, struct error *err)
+{
+	if (plan_get_number(o, where, name, required, out, err) != 0)
+		return -1;
+	if (*out < 0 || *out > max || *out != floor(*out))
+		return error_set(err, EXIT_ERROR, "%s.%s: %g is not a whole "
+		    "number from 0 to %g", where, name, *out, max);
+	return 0;
+}
+
+static const char *
+plan_get_string(const cJSON *o, const char *where, const char *name,
+    struct error *err)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	if (!cJSON_IsString(v)) {
+		error_set(err, EXIT_ERROR, "%s.%s: %s", where, name,
+		    v == NULL ? "missing" : "not a string");
+		return NULL;
+	}
+	return v->valuestring;
+}
+
+static int
+plan_get_ids(const struct project *p, const cJSON *o, const char *where,
+    int *front, int *draft, struct error *err)
+{
+	const char *s;
+
+	if ((s = plan_get_string(o, where, "front", err)) == NULL)
+		return -1;
+	if ((*front = project_front_index(p, s)) < 0)
+		return error_set(err, EXIT_ERROR, "%s.front: unknown front "
+		    "\"%s\"", where, s);
+	if ((s = plan_get_string(o, where, "draft", err)) == NULL)
+		return -1;
+	if ((*draft = project_draft_index(p, s)) < 0)
+		return error_set(err, EXIT_ERROR, "%s.draft: unknown draft "
+		    "\"%s\"", where, s);
+	return 0;
+}
+
+static int
+plan_parse_post(const struct project *p, const cJSON *o, int i,
+    struct plan_post *pp, struct error *err)
+{
+	const cJSON *ci;
+	const char *s;
+	char where[32];
+	double v;
+
+	snprintf(where, sizeof where, "plan[%d]", i);
+	if (!cJSON_IsObject(o))
+		return error_set(err, EXIT_ERROR, "%s: not an object", where);
+	if (plan_get_count(o, where, "slot", true, 1e9, &v, err) != 0)
+		return -1;
+	pp->slot = (int)v;
+	pp->at = project_slot_time(p, pp->slot);
+	if (cJSON_GetObjectItemCaseSensitive(o, "at") != NULL) {
+		if ((s = plan_get_string(o, where, "at", err)) == NULL)
+			return -1;
+		if (time_parse_iso(s, &pp->at) != 0)
+			return error_set(err, EXIT_ERROR, "%s.at: \"%s\" is not "
+			    "an ISO-8601 time", where, s);
+	}
+	if (plan_get_ids(p, o, where, &pp->front, &pp->draft, err) != 0)
+		return -1;
+	if ((s = plan_get_string(o, where, "text", err)) == NULL)
+		return -1;
+	pp->text = xstrdup(s);
+	if (plan_get_number(o, where, "expected_reward", false,
+	    &pp->expected_reward, err) != 0)
+		return -1;
+	if (plan_get_count(o, where, "visits", false, 1e18, &v, err) != 0)
+		return -1;
+	pp->visits = cJSON_GetObjectItemCaseSensitive(o, "visits") ?
+	    (uint64_t)v : 0;
+	ci = cJSON_GetObjectItemCaseSensitive(o, "ci95");
+	pp->ci_lo = pp->ci_hi = pp->expected_reward;
+	if (ci != NULL) {
+		if (!cJSON_IsArray(ci) || cJSON_GetArraySize(ci) != 2 ||
+		    !cJSON_IsNumber(cJSON_GetArrayItem(ci, 0)) ||
+		    !cJSON_IsNumber(cJSON_GetArrayItem(ci, 1)))
+			return error_set(err, EXIT_ERROR, "%s.ci95: not two "
+			    "numbers", where);
+		pp->ci_lo = cJSON_GetArrayItem(ci, 0)->valuedouble;
+		pp->ci_hi = cJSON_GetArrayItem(ci, 1)->valuedouble;
+	}
+	return 0;
+}
+
+static int
+plan_parse_alt(const struct project *p, const cJSON *o, int i,
+    struct plan_alt *a, struct error *err)
+{
+	const char *s;
+	char where[40];
+	double v;
+	int f, d;
+
+	snprintf(where, sizeof where, "alternatives[%d]", i);
+	if (!cJSON_IsObject(o))
+		return error_set(err, EXIT_ERROR, "%s: not an object", where);
+	if (plan_get_count(o, where, "decision", true, 1e9, &v, err) != 0)
+		return -1;
+	a->decision = (int)v;
+	if (plan_get_count(o, where, "slot", true, 1e9, &v, err) != 0)
+		return -1;
+	a->slot = (int)v;
+	if ((s = plan_get_string(o, where, "action", err)) == NULL)
+		return -1;
+	memset(&a->action, 0, sizeof a->action);
+	if (strcmp(s, "post") == 0) {
+		if (plan_get_ids(p, o, where, &f, &d, err) != 0)
+			return -1;
+		a->action.kind = ACTION_POST;
+		a->action.front = (uint16_t)f;
+		a->action.draft = (uint32_t)d;
+	} else if (strcmp(s, "wait") != 0)
+		return error_set(err, EXIT_ERROR, "%s.action: \"%s\" is neither "
+		    "\"post\" nor \"wait\"", where, s);
+	if (plan_get_count(o, where, "visits", false, 1e18, &v, err) != 0)
+		return -1;
+	a->visits = cJSON_GetObjectItemCaseSensitive(o, "visits") ?
+	    (uint64_t)v : 0;
+	return plan_get_number(o, where, "mean", false, &a->mean, err);
+}
+
+static int
+plan_parse_stats(const cJSON *st, struct plan_stats *s, struct error *err)
+{
+	const cJSON *iso;
+	double v;
+
+	if (st == NULL)
+		return 0;
+	if (!cJSON_IsObject(st))
+		return error_set(err, EXIT_ERROR, "stats: not an object");
+	if (plan_get_count(st, "stats", "iterations", false, 1e18, &v, err))
+		return -1;
+	s->iterations = cJSON_GetObjectItem(st, "iterations") ? (uint64_t)v : 0;
+	if (plan_get_count(st, "stats", "model_calls", false, 1e18, &v, err))
+		return -1;
+	s->model_calls = cJSON_GetObjectItem(st, "model_calls") ?
+	    (uint64_t)v : 0;
+	if (plan_get_count(st, "stats", "illegal_proposals", false, 1e18, &v,
+	    err))
+		return -1;
+	s->illegal_proposals = cJSON_GetObjectItem(st, "illegal_proposals") ?
+	    (uint64_t)v : 0;
+	if (plan_get_count(st, "stats", "seed", false, 1.8e19, &v, err))
+		return -1;
+	s->seed = cJSON_GetObjectItem(st, "seed") ? (uint64_t)v : 0;
+	if (plan_get_count(st, "stats", "workers", false, 4096, &v, err))
+		return -1;
+	s->workers = cJSON_GetObjectItem(st, "workers") ? (int)v : 0;
+	if (plan_get_number(st, "stats", "seconds", false, &s->seconds, err) ||
+	    plan_get_number(st, "stats", "model_seconds", false,
+	    &s->model_seconds, err))
+		return -1;
+	iso = cJSON_GetObjectItem(st, "isolation");
+	s->isolation = cJSON_IsString(iso) &&
+	    strcmp(iso->valuestring, "thread") == 0 ? ISOLATION_THREAD :
+	    ISOLATION_PROCESS;
+	return 0;
+}
+
+int
+plan_from_json(const struct project *p, const cJSON *json, struct plan *out,
+    struct error *err)
+{
+	const cJSON *arr, *alts, *it;
+	int i = 0;
+
+	memset(out, 0, sizeof *out);
+	if (!cJSON_IsObject(json))
+		return error_set(err, EXIT_ERROR, "plan: not a JSON object");
+	arr = cJSON_GetObjectItemCaseSensitive(json, "plan");
+	if (!cJSON_IsArray(arr))
+		return error_set(err, EXIT_ERROR, "plan: %s",
+		    arr == NULL ? "missing" : "not an array");
+	out->posts = xcalloc(cJSON_GetArraySize(arr) + 1, sizeof *out->posts);
+	cJSON_ArrayForEach(it, arr) {
+		if (plan_parse_post(p, it, i, &out->posts[i], err) != 0) {
+			out->nposts = i + 1;
+			plan_free(out);
+			return -1;
+		}
+		out->nposts = ++i;
+	}
+	alts = cJSON_GetObjectItemCaseSensitive(json, "alternatives");
+	if (alts != NULL && !cJSON_IsArray(alts)) {
+		plan_free(out);
+		return error_set(err, EXIT_ERROR, "alternatives: not an array");
+	}
+	out->alts = xcalloc(cJSON_GetArraySize(alts) + 1, sizeof *out->alts);
+	i = 0;
+	cJSON_ArrayForEach(it, alts) {
+		if (plan_parse_alt(p, it, i, &out->alts[i], err) != 0) {
+			plan_free(out);
+			return -1;
+		}
+		out->nalts = ++i;
+	}
+	if (plan_get_number(json, "plan", "expected_total", false,
+	    &out->expected_total, err) != 0 ||
+	    plan_parse_stats(cJSON_GetObjectItemCaseSensitive(json, "stats"),
+	    &out->stats, err) != 0) {
+		plan_free(out);
+		return -1;
+	}
+	plan_compute_id(out, p);
+	return 0;
+}
+
+/* The index of the first plan post at or after PV step `step`. */
+static int
+plan_decision(const int *post_of_step, int npv, int step)
+{
+	int i;
+
+	for (i = step; i < npv; i++)
+		if (post_of_step[i] >= 0)
+			return post_of_step[i];
+	return -1;
+}
+
+/*
+ * Alternatives: at a post of the plan, the other actions tried there; at a
+ * wait, the posts tried instead (they compete with the plan's next post).
+ */
+static void
+plan_build_alts(const struct search_result *r, const int *post_of_step,
+    struct plan *out)
+{
+	const struct search_alt *a;
+	int i, d, per = 0, last = -1;
+
+	out->alts = xcalloc(r->nalts + 1, sizeof *out->alts);
+	for (i = 0; i < r->nalts; i++) {
+		a = &r->alts[i];
+		if (post_of_step[a->step] < 0 &&
+		    a->edge.action.kind == ACTION_WAIT)
+			continue;
+		if ((d = plan_decision(post_of_step, r->npv, a->step)) < 0)
+			continue;
+		per = d == last ? per + 1 : 0;
+		last = d;
+		if (per >= ALTS_PER_DECISION)
+			continue;
+		out->alts[out->nalts].decision = d;
+		out->alts[out->nalts].slot = a->edge.slot;
+		out->alts[out->nalts].action = a->edge.action;
+		out->alts[out->nalts].visits = a->edge.visits;
+		out->alts[out->nalts].mean = a->edge.mean;
+		out->nalts++;
+	}
+}
+
+int
+plan_build(const struct project *p, const struct legal *lg,
+    const struct search_result *r, struct plan *out, char ***dropped,
+    int *ndropped)
+{
+	struct legal_path *lp = legal_path_new(lg);
+	const struct search_edge *e;
+	enum legal_verdict v;
+	struct plan_post *pp;
+	int *post_of_step, i;
+	char *msg;
+
+	memset(out, 0, sizeof *out);
+	*dropped = NULL;
+	*ndropped = 0;
+	out->posts = xcalloc(r->npv + 1, sizeof *out->posts);
+	post_of_step = xcalloc(r->npv + 1, sizeof *post_of_step);
+	for (i = 0; i < r->npv; i++) {
+		e = &r->pv[i];
+		post_of_step[i] = -1;
+		v = legal_check(lg, lp, &e->action);
+		if (v != LEGAL_OK) {
+			if (e->action.kind == ACTION_POST &&
+			    legal_static(lg, &e->action) != LEGAL_UNKNOWN_DRAFT &&
+			    legal_static(lg, &e->action) != LEGAL_UNKNOWN_FRONT)
+				xasprintf(&msg, "slot %d: %s on %s dropped: %s",
+				    legal_path_slot(lp),
+				    p->drafts[e->action.draft].id,
+				    p->fronts[e->action.front].id,
+				    legal_verdict_name(v));
+			else
+				xasprintf(&msg, "slot %d: step dropped: %s",
+				    legal_path_slot(lp), legal_verdict_name(v));
+			*dropped = xrealloc(*dropped, (*ndropped + 1) *
+			    sizeof **dropped);
+			(*dropped)[(*ndropped)++] = msg;
+			continue;
+		}
+		if (e->action.kind == ACTION_POST) {
+			pp = &out->posts[out->nposts];
+			pp->slot = legal_path_slot(lp);
+			pp->at = project_slot_time(p, pp->slot);
+			pp->front = e->action.front;
+			pp->draft = e->action.draft;
+			pp->text = xstrdup(p->drafts[pp->draft].text);
+			pp->expected_reward = e->reward_mean;
+			pp->ci_lo = e->ci_lo;
+			pp->ci_hi = e->ci_hi;
+			pp->visits = e->visits;
+			post_of_step[i] = out->nposts++;
+		}
+		legal_apply(lg, lp, &e->action);
+	}
+	out->expected_total = r->expected_total;
+	plan_build_alts(r, post_of_step, out);
+	plan_compute_id(out, p);
+	free(post_of_step);
+	legal_path_free(lp);
+	return 0;
+}

@@ -1,0 +1,151 @@
+/* Unit tests for plan JSON (both ways) and for building a plan from a
+ * search result with the legality re-check. */
+#include "testutil.h"
+#include "fixture_project.h"
+#include "core/plan.h"
+
+static struct project *
+plan_project(void)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T08:00:00Z", 60, 12, 2, 3);
+
+	p->fronts[0].limits.max_posts_per_day = 1;
+	p->drafts[2].front_mask = 2;		/* f1 only */
+	return p;
+}
+
+static struct search_edge
+edge(int kind, int d, int f, int slot, double r)
+{
+	struct search_edge e;
+
+	memset(&e, 0, sizeof e);
+	e.action.kind = kind;
+	e.action.draft = d;
+	e.action.front = f;
+	e.slot = slot;
+	e.visits = 100;
+	e.reward_mean = r;
+	e.mean = r;
+	e.ci_lo = r - 1;
+	e.ci_hi = r + 1;
+	return e;
+}
+
+static void
+test_build_and_roundtrip(void **state)
+{
+	struct project *p = plan_project();
+	struct legal *lg = legal_new(p, NULL, 0, NULL);
+	struct search_edge pv[5];
+	struct search_alt alts[2];
+	struct search_result r = { pv, 5, alts, 2, 30.5 };
+	struct plan pl, back;
+	struct error err = { 0 };
+	char **dropped;
+	int nd, i;
+	cJSON *j;
+	char *s;
+
+	pv[0] = edge(ACTION_POST, 0, 0, 0, 10);
+	pv[1] = edge(ACTION_WAIT, 0, 0, 0, 0);
+	pv[2] = edge(ACTION_POST, 1, 0, 1, 12);	/* cap 1 a day: dropped */
+	pv[3] = edge(ACTION_POST, 2, 1, 1, 8);
+	pv[4] = edge(ACTION_POST, 2, 0, 1, 99);	/* not allowed: dropped */
+	alts[0].step = 0;
+	alts[0].edge = edge(ACTION_POST, 1, 0, 0, 9);
+	alts[1].step = 1;
+	alts[1].edge = edge(ACTION_POST, 1, 1, 0, 7);
+	assert_int_equal(plan_build(p, lg, &r, &pl, &dropped, &nd), 0);
+	assert_int_equal(pl.nposts, 2);
+	assert_int_equal(nd, 2);
+	assert_non_null(strstr(dropped[0], "d1 on f0 dropped: cap"));
+	assert_non_null(strstr(dropped[1], "not-allowed"));
+	for (i = 0; i < nd; i++)
+		free(dropped[i]);
+	free(dropped);
+	assert_int_equal(pl.posts[1].slot, 1);
+	assert_string_equal(pl.posts[1].text, "draft number 2");
+	assert_int_equal(pl.nalts, 2);
+	assert_int_equal(pl.alts[0].decision, 0);
+	assert_int_equal(pl.alts[1].decision, 1);	/* next post */
+	pl.stats.iterations = 1000;
+	pl.stats.seed = 7;
+	pl.stats.workers = 2;
+	pl.stats.isolation = ISOLATION_THREAD;
+
+	j = plan_to_json(p, &pl);
+	s = cJSON_PrintUnformatted(j);
+	assert_non_null(strstr(s, "\"at\":\"2026-12-01T09:00:00+01:00\""));
+	assert_non_null(strstr(s, "\"ci95\":[9,11]"));
+	assert_non_null(strstr(s, "\"expected_total\":30.5"));
+	assert_non_null(strstr(s, "\"isolation\":\"thread\""));
+	assert_int_equal(plan_from_json(p, j, &back, &err), 0);
+	assert_int_equal(back.nposts, 2);
+	assert_int_equal(back.posts[1].front, 1);
+	assert_int_equal(back.posts[1].draft, 2);
+	assert_int_equal(back.posts[1].at, pl.posts[1].at);
+	assert_int_equal(back.nalts, 2);
+	assert_int_equal(back.stats.seed, 7);
+	assert_int_equal(back.stats.isolation, ISOLATION_THREAD);
+	assert_string_equal(back.id, pl.id);
+	free(s);
+	cJSON_Delete(j);
+	plan_free(&back);
+	plan_free(&pl);
+	legal_free(lg);
+	fx_free(p);
+}
+
+static void
+expect_error(const struct project *p, const char *json, const char *msg)
+{
+	struct error err = { 0 };
+	struct plan pl;
+	cJSON *j = cJSON_Parse(json);
+
+	assert_non_null(j);
+	assert_int_equal(plan_from_json(p, j, &pl, &err), -1);
+	if (strstr(err.msg, msg) == NULL)
+		fail_msg("wanted \"%s\", got \"%s\"", msg, err.msg);
+	cJSON_Delete(j);
+}
+
+static void
+test_errors_name_fields(void **state)
+{
+	struct project *p = plan_project();
+
+	expect_error(p, "[]", "not a JSON object");
+	expect_error(p, "{}", "plan: missing");
+	expect_error(p, "{\"plan\":[{\"slot\":1,\"front\":\"y\","
+	    "\"draft\":\"d0\",\"text\":\"t\"}]}",
+	    "plan[0].front: unknown front \"y\"");
+	expect_error(p, "{\"plan\":[{\"slot\":1,\"front\":\"f0\","
+	    "\"draft\":\"d0\",\"text\":\"t\"},{\"slot\":-1}]}",
+	    "plan[1].slot");
+	expect_error(p, "{\"plan\":[{\"slot\":1,\"front\":\"f0\","
+	    "\"draft\":\"zz\",\"text\":\"t\"}]}", "plan[0].draft: unknown");
+	expect_error(p, "{\"plan\":[{\"slot\":1,\"front\":\"f0\","
+	    "\"draft\":\"d0\"}]}", "plan[0].text: missing");
+	expect_error(p, "{\"plan\":[{\"slot\":1,\"front\":\"f0\","
+	    "\"draft\":\"d0\",\"text\":\"t\",\"at\":\"noon\"}]}",
+	    "plan[0].at");
+	expect_error(p, "{\"plan\":[],\"alternatives\":[{\"decision\":0,"
+	    "\"slot\":0,\"action\":\"like\"}]}", "alternatives[0].action");
+	expect_error(p, "{\"plan\":[],\"stats\":{\"iterations\":\"x\"}}",
+	    "stats.iterations");
+	fx_free(p);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_build_and_roundtrip),
+		cmocka_unit_test(test_errors_name_fields),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
