@@ -55,6 +55,11 @@ pyhost_configure(PyConfig *config, struct error *err)
 	config->faulthandler = 0;
 	config->use_hash_seed = 1;
 	config->hash_seed = 0;
+	/* Nothing of Python may write to the terminal (the TUI owns it):
+	 * warnings are ignored, see also pyhost_quiet(). */
+	if (pyhost_status(PyWideStringList_Append(&config->warnoptions,
+	    L"ignore"), config, err, "warnings") != 0)
+		return -1;
 	if (pyhost_status(PyConfig_SetBytesString(config, &config->home,
 	    FRONTS_PYTHON_HOME), config, err, "home") != 0)
 		return -1;
@@ -67,6 +72,25 @@ pyhost_configure(PyConfig *config, struct error *err)
 		    "program name") != 0)
 			return -1;
 	}
+	return 0;
+}
+
+/* Unraisable exceptions (raised where nobody can catch them, e.g. while a
+ * generator is collected) are dropped instead of printed on stderr. */
+static int
+pyhost_quiet(struct error *err)
+{
+	PyObject *d, *r;
+
+	if ((d = PyDict_New()) == NULL)
+		return pyhost_error(err, EXIT_ERROR, "embedded Python");
+	PyDict_SetItemString(d, "__builtins__", PyEval_GetBuiltins());
+	r = PyRun_String("import sys\nsys.unraisablehook = lambda u: None\n",
+	    Py_file_input, d, d);
+	Py_DECREF(d);
+	if (r == NULL)
+		return pyhost_error(err, EXIT_ERROR, "embedded Python");
+	Py_DECREF(r);
 	return 0;
 }
 
@@ -90,8 +114,9 @@ pyhost_init(struct error *err)
 		goto out;
 	}
 	PyConfig_Clear(&config);
+	rc = pyhost_quiet(err);
 	pyhost_saved = PyEval_SaveThread();
-	pyhost_up = 1;
+	pyhost_up = rc == 0;
 out:
 	pthread_mutex_unlock(&pyhost_lock);
 	return rc;

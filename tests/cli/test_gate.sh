@@ -96,3 +96,8 @@ expect_no_grep "n does not approve" "^$(sha256sum "$P/model.py" | cut -d' ' -f1)
 printf 'y\n' | script -qec "'$FRONTS' approve -C '$P'" /dev/null >"$TMPD/tty" 2>&1
 expect_grep "y approves" "^$(sha256sum "$P/model.py" | cut -d' ' -f1)$" "$P/.fronts/approved"
 [ "$(wc -l <"$P/.fronts/approved")" -eq 2 ] && pass "second sha appended" || fail "second sha appended"
+
+# Python's own warnings never reach the terminal (the TUI owns it).
+printf 'x = 1if 1 else 2\ny = "\\d"\nz = 1 is 1\n' >"$TMPD/warn.py"
+"$FRONTS" gate "$TMPD/warn.py" >"$TMPD/out" 2>"$TMPD/err"
+[ ! -s "$TMPD/err" ] && pass "no Python warnings on stderr" || fail "no Python warnings on stderr" "$(head -c 300 "$TMPD/err")"
