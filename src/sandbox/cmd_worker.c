@@ -1,13 +1,13 @@
 /*
- * cmd_worker — `fronts __worker` (being built; see the issue that owns it).
+ * cmd_worker — `fronts __worker`: the sandbox worker's entry point. The
+ * parent (worker_spawn) starts it with the job pipe on fd 3 and the frame
+ * pipe on fd 4; it is not meant to be run by hand.
  */
-#include <stdio.h>
-
 #include "core/cli.h"
+#include "sandbox/worker.h"
 
 int
 cmd_worker(struct cli *cli, int argc, char **argv)
 {
-	fprintf(stderr, "fronts __worker: not available in this build\n");
-	return EXIT_ERROR;
+	return worker_main(argc, argv);
 }

@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include <cjson/cJSON.h>
+
 #include "core/search.h"
 #include "core/util.h"
 
@@ -49,6 +51,14 @@ int	worker_poll(struct worker *, int timeout_ms,
 	    struct error *err);
 void	worker_kill(struct worker *);
 void	worker_free(struct worker *);	/* kills and reaps if still running */
+
+/* The binary to re-execute (default: cli_self_path()); for tests whose
+ * own binary is not fronts. */
+void	worker_set_binary(const char *path);
+
+/* search_snapshot as the worker streams it, and back. */
+cJSON	*worker_snapshot_json(const struct search_snapshot *);
+int	 worker_snapshot_parse(const char *text, struct search_snapshot *);
 
 /* The child side: `fronts __worker` dispatches here. */
 int	worker_main(int argc, char **argv);

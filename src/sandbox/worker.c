@@ -1,0 +1,822 @@
+/*
+ * worker — both sides of the process boundary (see worker.h).
+ *
+ * Parent: fork + exec of this binary as `fronts __worker` with the job
+ * pipe on fd 3, the frame pipe on fd 4 and stdout/stderr on a third pipe
+ * whose tail is kept for error messages. worker_poll() never blocks past
+ * its timeout or the job's deadline; at the deadline the child gets
+ * SIGKILL. Every way a child can end without a result becomes one clear
+ * EXIT_MODEL error.
+ *
+ * Child: reads the job and the model's bytes, loads the project, gates and
+ * loads the model, then drops privileges (worker_limits, seccomp_install)
+ * before the first model call and runs the whole job in-process, streaming
+ * snapshots at about 10 Hz. It ends with _exit(): nothing at exit needs a
+ * syscall the filter refuses.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/cli.h"
+#include "core/project.h"
+#include "sandbox/frame.h"
+#include "sandbox/rollout.h"
+#include "sandbox/seccomp.h"
+#include "sandbox/wmodel.h"
+#include "sandbox/worker.h"
+
+#define WORKER_FD_IN		3
+#define WORKER_FD_OUT		4
+#define WORKER_DEFAULT_MB	2048
+#define WORKER_TAIL		2048
+#define WORKER_SNAPSHOT_HZ	10.0
+
+struct worker {
+	pid_t			pid;
+	int			out_fd;		/* frames from the child */
+	int			err_fd;		/* its stdout and stderr */
+	struct frame_reader	rd;
+	char			tail[WORKER_TAIL];
+	size_t			ntail;
+	double			deadline;	/* clock_seconds(); 0: none */
+	double			limit_s;
+	long			memory_mb;
+	int			syscall_nr;	/* -1: none reported */
+	bool			timed_out;
+	bool			finished;	/* result or error seen */
+	bool			reaped;
+	int			status;
+};
+
+static const char *worker_binary_path;
+
+void
+worker_set_binary(const char *path)
+{
+	worker_binary_path = path;
+}
+
+/* ---- job encoding ------------------------------------------------------ */
+
+static cJSON *
+worker_job_json(const struct worker_job *job)
+{
+	cJSON *j = cJSON_CreateObject(), *p = cJSON_CreateObject();
+	char seed[24];
+
+	cJSON_AddNumberToObject(j, "kind", job->kind);
+	cJSON_AddStringToObject(j, "project_dir", job->project_dir);
+	cJSON_AddNumberToObject(j, "index", job->index);
+	cJSON_AddNumberToObject(j, "deadline", job->deadline);
+	cJSON_AddNumberToObject(j, "memory_mb", (double)job->memory_mb);
+	cJSON_AddNumberToObject(p, "iterations", (double)job->params.iterations);
+	cJSON_AddNumberToObject(p, "seconds", job->params.seconds);
+	/* Seeds travel as text: a double cannot hold every uint64_t. */
+	snprintf(seed, sizeof seed, "%llu",
+	    (unsigned long long)job->params.seed);
+	cJSON_AddStringToObject(p, "seed", seed);
+	cJSON_AddNumberToObject(p, "workers", job->params.workers);
+	cJSON_AddNumberToObject(p, "isolation", job->params.isolation);
+	cJSON_AddNumberToObject(p, "call_timeout_ms",
+	    job->params.call_timeout_ms);
+	cJSON_AddNumberToObject(p, "uct_c", job->params.uct_c);
+	cJSON_AddItemToObject(j, "params", p);
+	return j;
+}
+
+static double
+worker_num(const cJSON *j, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, name);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+static int
+worker_job_parse(const char *text, struct worker_job *job, char **dir,
+    struct error *err)
+{
+	const cJSON *p, *d, *seed;
+	cJSON *j;
+
+	memset(job, 0, sizeof *job);
+	if ((j = cJSON_Parse(text)) == NULL)
+		return error_set(err, EXIT_ERROR, "malformed job");
+	d = cJSON_GetObjectItemCaseSensitive(j, "project_dir");
+	p = cJSON_GetObjectItemCaseSensitive(j, "params");
+	seed = cJSON_GetObjectItemCaseSensitive(p, "seed");
+	if (!cJSON_IsString(d) || !cJSON_IsObject(p) || !cJSON_IsString(seed)) {
+		cJSON_Delete(j);
+		return error_set(err, EXIT_ERROR, "malformed job");
+	}
+	job->kind = (enum worker_job_kind)worker_num(j, "kind");
+	*dir = xstrdup(d->valuestring);
+	job->project_dir = *dir;
+	job->index = (int)worker_num(j, "index");
+	job->deadline = worker_num(j, "deadline");
+	job->memory_mb = (long)worker_num(j, "memory_mb");
+	job->params.iterations = (uint64_t)worker_num(p, "iterations");
+	job->params.seconds = worker_num(p, "seconds");
+	job->params.seed = strtoull(seed->valuestring, NULL, 10);
+	job->params.workers = (int)worker_num(p, "workers");
+	job->params.isolation = (enum isolation)worker_num(p, "isolation");
+	job->params.call_timeout_ms = (int)worker_num(p, "call_timeout_ms");
+	job->params.uct_c = worker_num(p, "uct_c");
+	cJSON_Delete(j);
+	return 0;
+}
+
+/* ---- snapshots ------------------------------------------------------------ */
+
+static cJSON *
+worker_edges_json(const struct search_edge *e, int n)
+{
+	cJSON *a = cJSON_CreateArray(), *o;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "kind", e[i].action.kind);
+		cJSON_AddNumberToObject(o, "front", e[i].action.front);
+		cJSON_AddNumberToObject(o, "draft", e[i].action.draft);
+		cJSON_AddNumberToObject(o, "slot", e[i].slot);
+		cJSON_AddNumberToObject(o, "visits", (double)e[i].visits);
+		cJSON_AddNumberToObject(o, "avail", (double)e[i].avail);
+		cJSON_AddNumberToObject(o, "mean", e[i].mean);
+		cJSON_AddNumberToObject(o, "reward_mean", e[i].reward_mean);
+		cJSON_AddNumberToObject(o, "ci_lo", e[i].ci_lo);
+		cJSON_AddNumberToObject(o, "ci_hi", e[i].ci_hi);
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+cJSON *
+worker_snapshot_json(const struct search_snapshot *s)
+{
+	cJSON *j = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(j, "state", s->state);
+	cJSON_AddNumberToObject(j, "iterations", (double)s->iterations);
+	cJSON_AddNumberToObject(j, "model_calls", (double)s->model_calls);
+	cJSON_AddNumberToObject(j, "illegal_proposals",
+	    (double)s->illegal_proposals);
+	cJSON_AddNumberToObject(j, "model_errors", (double)s->model_errors);
+	cJSON_AddNumberToObject(j, "nodes", (double)s->nodes);
+	cJSON_AddNumberToObject(j, "elapsed", s->elapsed);
+	cJSON_AddNumberToObject(j, "model_seconds", s->model_seconds);
+	cJSON_AddNumberToObject(j, "rate", s->rate);
+	cJSON_AddNumberToObject(j, "workers", s->workers);
+	cJSON_AddItemToObject(j, "root", worker_edges_json(s->root,
+	    s->nroot < SNAPSHOT_MAX_CHILDREN ? s->nroot : SNAPSHOT_MAX_CHILDREN));
+	cJSON_AddItemToObject(j, "pv", worker_edges_json(s->pv,
+	    s->npv < SNAPSHOT_MAX_PV ? s->npv : SNAPSHOT_MAX_PV));
+	cJSON_AddStringToObject(j, "error", s->error);
+	return j;
+}
+
+static int
+worker_edges_parse(const cJSON *a, struct search_edge *e, int max)
+{
+	const cJSON *o;
+	int n = 0;
+
+	if (!cJSON_IsArray(a))
+		return -1;
+	cJSON_ArrayForEach(o, a) {
+		if (n >= max || !cJSON_IsObject(o))
+			return -1;
+		memset(&e[n], 0, sizeof e[n]);
+		e[n].action.kind = (uint16_t)worker_num(o, "kind");
+		e[n].action.front = (uint16_t)worker_num(o, "front");
+		e[n].action.draft = (uint32_t)worker_num(o, "draft");
+		e[n].slot = (int)worker_num(o, "slot");
+		e[n].visits = (uint64_t)worker_num(o, "visits");
+		e[n].avail = (uint64_t)worker_num(o, "avail");
+		e[n].mean = worker_num(o, "mean");
+		e[n].reward_mean = worker_num(o, "reward_mean");
+		e[n].ci_lo = worker_num(o, "ci_lo");
+		e[n].ci_hi = worker_num(o, "ci_hi");
+		n++;
+	}
+	return n;
+}
+
+int
+worker_snapshot_parse(const char *text, struct search_snapshot *s)
+{
+	const cJSON *e;
+	cJSON *j;
+	int rc = -1;
+
+	if ((j = cJSON_Parse(text)) == NULL || !cJSON_IsObject(j))
+		goto out;
+	memset(s, 0, sizeof *s);
+	s->state = (enum search_state)worker_num(j, "state");
+	s->iterations = (uint64_t)worker_num(j, "iterations");
+	s->model_calls = (uint64_t)worker_num(j, "model_calls");
+	s->illegal_proposals = (uint64_t)worker_num(j, "illegal_proposals");
+	s->model_errors = (uint64_t)worker_num(j, "model_errors");
+	s->nodes = (uint64_t)worker_num(j, "nodes");
+	s->elapsed = worker_num(j, "elapsed");
+	s->model_seconds = worker_num(j, "model_seconds");
+	s->rate = worker_num(j, "rate");
+	s->workers = (int)worker_num(j, "workers");
+	s->nroot = worker_edges_parse(cJSON_GetObjectItemCaseSensitive(j,
+	    "root"), s->root, SNAPSHOT_MAX_CHILDREN);
+	s->npv = worker_edges_parse(cJSON_GetObjectItemCaseSensitive(j, "pv"),
+	    s->pv, SNAPSHOT_MAX_PV);
+	e = cJSON_GetObjectItemCaseSensitive(j, "error");
+	if (s->nroot < 0 || s->npv < 0 || !cJSON_IsString(e))
+		goto out;
+	snprintf(s->error, sizeof s->error, "%s", e->valuestring);
+	rc = 0;
+out:
+	cJSON_Delete(j);
+	return rc;
+}
+
+/* ---- the child ------------------------------------------------------------ */
+
+struct worker_child {
+	struct worker_job	 job;
+	char			*dir;
+	char			*src;
+	size_t			 len;
+	struct project		*p;
+	struct wmodel		*m;
+	double			 t0;
+};
+
+static void
+worker_send_json(int type, cJSON *j)
+{
+	char *s = cJSON_PrintUnformatted(j);
+
+	if (s != NULL)
+		frame_write(WORKER_FD_OUT, type, s, strlen(s), NULL);
+	free(s);
+	cJSON_Delete(j);
+}
+
+static int
+worker_send_error(const struct error *err)
+{
+	cJSON *j = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(j, "code", err->code != 0 ? err->code :
+	    EXIT_ERROR);
+	cJSON_AddStringToObject(j, "message", err->msg);
+	worker_send_json(FRAME_ERROR, j);
+	return err->code != 0 ? err->code : EXIT_ERROR;
+}
+
+/* Address space: what is mapped now (interpreter, project, model) plus
+ * the job's budget, so the budget means the same under sanitizers that
+ * reserve terabytes up front. */
+static rlim_t
+worker_address_limit(long mb)
+{
+	unsigned long pages = 0;
+	FILE *f;
+
+	if ((f = fopen("/proc/self/statm", "r")) != NULL) {
+		if (fscanf(f, "%lu", &pages) != 1)
+			pages = 0;
+		fclose(f);
+	}
+	return (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) +
+	    (rlim_t)(mb > 0 ? mb : WORKER_DEFAULT_MB) * 1024 * 1024;
+}
+
+static int
+worker_setrlimit(int res, rlim_t soft, rlim_t hard, const char *name,
+    struct error *err)
+{
+	struct rlimit rl = { soft, hard };
+
+	if (setrlimit(res, &rl) != 0)
+		return error_set(err, EXIT_ERROR, "setrlimit(%s): %s", name,
+		    strerror(errno));
+	return 0;
+}
+
+static int
+worker_limits(const struct worker_job *job, struct error *err)
+{
+	rlim_t as = worker_address_limit(job->memory_mb), cpu;
+
+	if (worker_setrlimit(RLIMIT_AS, as, as, "RLIMIT_AS", err) != 0 ||
+	    worker_setrlimit(RLIMIT_FSIZE, 0, 0, "RLIMIT_FSIZE", err) != 0 ||
+	    worker_setrlimit(RLIMIT_CORE, 0, 0, "RLIMIT_CORE", err) != 0 ||
+	    worker_setrlimit(RLIMIT_NOFILE, WORKER_FD_OUT + 1,
+	    WORKER_FD_OUT + 1, "RLIMIT_NOFILE", err) != 0 ||
+	    worker_setrlimit(RLIMIT_NPROC, 0, 0, "RLIMIT_NPROC", err) != 0)
+		return -1;
+	if (job->deadline > 0) {
+		/* A backstop: the parent's SIGKILL at the deadline comes first. */
+		cpu = (rlim_t)ceil(job->deadline) + 2;
+		if (worker_setrlimit(RLIMIT_CPU, cpu, cpu + 1, "RLIMIT_CPU",
+		    err) != 0)
+			return -1;
+	}
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+		return error_set(err, EXIT_ERROR, "PR_SET_DUMPABLE: %s",
+		    strerror(errno));
+	return 0;
+}
+
+static int
+worker_receive(struct worker_child *c, struct error *err)
+{
+	char *text;
+	size_t n;
+	int type, rc;
+
+	if (frame_read(WORKER_FD_IN, &type, &text, &n, err) != 0)
+		return -1;
+	if (type != FRAME_JOB) {
+		free(text);
+		return error_set(err, EXIT_ERROR, "expected a job frame");
+	}
+	rc = worker_job_parse(text, &c->job, &c->dir, err);
+	free(text);
+	if (rc != 0)
+		return -1;
+	if (frame_read(WORKER_FD_IN, &type, &c->src, &c->len, err) != 0)
+		return -1;
+	if (type != FRAME_MODEL)
+		return error_set(err, EXIT_ERROR, "expected a model frame");
+	close(WORKER_FD_IN);
+	return 0;
+}
+
+static void
+worker_rollout_progress(void *arg, const struct rollout_stats *st)
+{
+	struct search_snapshot *snap;
+
+	snap = xcalloc(1, sizeof *snap);
+	snap->state = SEARCH_RUNNING;
+	snap->iterations = st->rollouts;
+	snap->model_calls = st->model_calls;
+	snap->illegal_proposals = st->illegal_proposals;
+	snap->elapsed = st->seconds;
+	snap->rate = st->seconds > 0 ? (double)st->rollouts / st->seconds : 0;
+	snap->workers = 1;
+	worker_send_json(FRAME_SNAPSHOT, worker_snapshot_json(snap));
+	free(snap);
+}
+
+static int
+worker_run_rollout(struct worker_child *c, struct error *err)
+{
+	struct rollout_params rp = {
+		.rollouts = c->job.params.iterations,
+		.seconds = c->job.params.seconds,
+		.seed = c->job.params.seed + (uint64_t)c->job.index
+	};
+	struct rollout_stats st;
+	int rc;
+
+	wmodel_enter(c->m);
+	rc = rollout_run(c->p, &wmodel_ops, c->m, &rp,
+	    worker_rollout_progress, c, 1.0 / WORKER_SNAPSHOT_HZ, &st, err);
+	wmodel_leave(c->m);
+	if (rc != 0)
+		return -1;
+	worker_send_json(FRAME_RESULT, rollout_stats_json(&st));
+	return 0;
+}
+
+static int
+worker_run(struct worker_child *c, struct error *err)
+{
+	switch (c->job.kind) {
+	case WORKER_JOB_ROLLOUT:
+		return worker_run_rollout(c, err);
+	default:
+		return error_set(err, EXIT_ERROR,
+		    "this build's worker runs no job of kind %d", c->job.kind);
+	}
+}
+
+/* A MemoryError under RLIMIT_AS is the memory limit, said so. */
+static void
+worker_name_memory(const struct worker_child *c, struct error *err)
+{
+	char msg[sizeof err->msg];
+
+	if (strstr(err->msg, "MemoryError") == NULL)
+		return;
+	snprintf(msg, sizeof msg, "the model ran out of memory (limit %ld MiB): %s",
+	    c->job.memory_mb > 0 ? c->job.memory_mb : WORKER_DEFAULT_MB,
+	    err->msg);
+	snprintf(err->msg, sizeof err->msg, "%s", msg);
+}
+
+int
+worker_main(int argc, char **argv)
+{
+	struct worker_child c = { 0 };
+	struct error err = { 0 };
+
+	signal(SIGPIPE, SIG_IGN);
+	if (worker_receive(&c, &err) != 0 ||
+	    project_load(c.job.project_dir, &c.p, &err) != 0 ||
+	    wmodel_load(c.p, c.src, c.len, c.job.params.call_timeout_ms, &c.m,
+	    &err) != 0 ||
+	    worker_limits(&c.job, &err) != 0 ||
+	    seccomp_install(WORKER_FD_OUT, &err) != 0)
+		_exit(worker_send_error(&err));
+	frame_write(WORKER_FD_OUT, FRAME_READY, "", 0, NULL);
+	if (worker_run(&c, &err) != 0) {
+		worker_name_memory(&c, &err);
+		_exit(worker_send_error(&err));
+	}
+	_exit(EXIT_OK);
+}
+
+/* ---- the parent ----------------------------------------------------------- */
+
+/* In the forked child, before exec: only async-signal-safe calls. */
+static void
+worker_exec(const char *bin, int in, int out, int errw, pid_t parent)
+{
+	char *const argv[] = { "fronts", "__worker", NULL };
+	int nul;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+	/* Out of the way of 0..4 first, then into place. */
+	in = fcntl(in, F_DUPFD, 10);
+	out = fcntl(out, F_DUPFD, 10);
+	errw = fcntl(errw, F_DUPFD, 10);
+	nul = open("/dev/null", O_RDONLY);
+	if (in < 0 || out < 0 || errw < 0 || nul < 0 ||
+	    dup2(nul, 0) < 0 || dup2(errw, 1) < 0 || dup2(errw, 2) < 0 ||
+	    dup2(in, WORKER_FD_IN) < 0 || dup2(out, WORKER_FD_OUT) < 0)
+		_exit(127);
+	close_range(WORKER_FD_OUT + 1, ~0U, 0);
+	signal(SIGPIPE, SIG_DFL);
+	execv(bin, argv);
+	_exit(127);
+}
+
+/* Writes the job without letting a child that died early raise SIGPIPE
+ * in this process. */
+static int
+worker_send_job(int fd, const struct worker_job *job, struct error *err)
+{
+	sigset_t pipe_set, old;
+	struct timespec zero = { 0, 0 };
+	cJSON *j = worker_job_json(job);
+	char *text = cJSON_PrintUnformatted(j);
+	int rc;
+
+	cJSON_Delete(j);
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	rc = frame_write(fd, FRAME_JOB, text, strlen(text), err);
+	if (rc == 0)
+		rc = frame_write(fd, FRAME_MODEL, job->model_src,
+		    job->model_len, err);
+	while (sigtimedwait(&pipe_set, NULL, &zero) == SIGPIPE)
+		;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	free(text);
+	return rc;
+}
+
+int
+worker_spawn(const struct worker_job *job, struct worker **out,
+    struct error *err)
+{
+	int in[2], res[2], errp[2];
+	const char *bin;
+	struct worker *w;
+	pid_t pid, self = getpid();
+
+	*out = NULL;
+	bin = worker_binary_path != NULL ? worker_binary_path : cli_self_path();
+	if (bin == NULL)
+		return error_set(err, EXIT_ERROR,
+		    "cannot find this program's path to start the worker");
+	if (pipe2(in, O_CLOEXEC) != 0)
+		return error_set(err, EXIT_ERROR, "pipe: %s", strerror(errno));
+	if (pipe2(res, O_CLOEXEC) != 0) {
+		close(in[0]);
+		close(in[1]);
+		return error_set(err, EXIT_ERROR, "pipe: %s", strerror(errno));
+	}
+	if (pipe2(errp, O_CLOEXEC) != 0) {
+		close(in[0]);
+		close(in[1]);
+		close(res[0]);
+		close(res[1]);
+		return error_set(err, EXIT_ERROR, "pipe: %s", strerror(errno));
+	}
+	if ((pid = fork()) == 0)
+		worker_exec(bin, in[0], res[1], errp[1], self);
+	close(in[0]);
+	close(res[1]);
+	close(errp[1]);
+	if (pid < 0) {
+		close(in[1]);
+		close(res[0]);
+		close(errp[0]);
+		return error_set(err, EXIT_ERROR, "fork: %s", strerror(errno));
+	}
+	w = xcalloc(1, sizeof *w);
+	w->pid = pid;
+	w->out_fd = res[0];
+	w->err_fd = errp[0];
+	w->syscall_nr = -1;
+	w->memory_mb = job->memory_mb > 0 ? job->memory_mb : WORKER_DEFAULT_MB;
+	w->limit_s = job->deadline;
+	w->deadline = job->deadline > 0 ? clock_seconds() + job->deadline : 0;
+	fcntl(w->out_fd, F_SETFL, O_NONBLOCK);
+	fcntl(w->err_fd, F_SETFL, O_NONBLOCK);
+	/* A failed write means the child is gone; worker_poll says why. */
+	worker_send_job(in[1], job, NULL);
+	close(in[1]);
+	*out = w;
+	return 0;
+}
+
+static void
+worker_reap(struct worker *w, bool block)
+{
+	pid_t r;
+
+	if (w->reaped || w->pid <= 0)
+		return;
+	do
+		r = waitpid(w->pid, &w->status, block ? 0 : WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r == w->pid || (r < 0 && errno == ECHILD))
+		w->reaped = true;
+}
+
+void
+worker_kill(struct worker *w)
+{
+	if (w == NULL || w->reaped || w->pid <= 0)
+		return;
+	kill(w->pid, SIGKILL);
+	worker_reap(w, true);
+}
+
+/* Keeps the last WORKER_TAIL bytes the child wrote to stdout/stderr. */
+static void
+worker_drain_stderr(struct worker *w)
+{
+	char buf[4096];
+	ssize_t n;
+	size_t keep;
+
+	while (w->err_fd >= 0 && (n = read(w->err_fd, buf, sizeof buf)) > 0) {
+		if ((size_t)n >= WORKER_TAIL) {
+			memcpy(w->tail, buf + n - (WORKER_TAIL - 1), WORKER_TAIL - 1);
+			w->ntail = WORKER_TAIL - 1;
+		} else {
+			keep = w->ntail + (size_t)n > WORKER_TAIL - 1 ?
+			    WORKER_TAIL - 1 - (size_t)n : w->ntail;
+			memmove(w->tail, w->tail + w->ntail - keep, keep);
+			memcpy(w->tail + keep, buf, (size_t)n);
+			w->ntail = keep + (size_t)n;
+		}
+	}
+	w->tail[w->ntail] = '\0';
+}
+
+/* The last line of the child's own output, for the operator. */
+static const char *
+worker_tail_line(struct worker *w, char *buf, size_t size)
+{
+	char *end, *start;
+
+	snprintf(buf, size, "%s", w->tail);
+	end = buf + strlen(buf);
+	while (end > buf && (end[-1] == '\n' || end[-1] == ' '))
+		*--end = '\0';
+	start = strrchr(buf, '\n');
+	return start != NULL ? start + 1 : buf;
+}
+
+/* Turns how the child ended into the operator's words. */
+static int
+worker_death(struct worker *w, struct error *err)
+{
+	char line[512];
+	const char *tail;
+	int sig;
+
+	worker_reap(w, true);
+	worker_drain_stderr(w);
+	w->finished = true;
+	tail = worker_tail_line(w, line, sizeof line);
+	if (w->timed_out)
+		return error_set(err, EXIT_MODEL,
+		    "the model ran past the deadline of %.1f s and its worker "
+		    "was killed", w->limit_s);
+	if (w->syscall_nr >= 0 || (WIFEXITED(w->status) &&
+	    WEXITSTATUS(w->status) == SECCOMP_EXIT) ||
+	    (WIFSIGNALED(w->status) && WTERMSIG(w->status) == SIGSYS))
+		return error_set(err, EXIT_MODEL,
+		    "the model's worker was killed by the seccomp filter: it "
+		    "called %s, which the sandbox does not allow",
+		    w->syscall_nr >= 0 ? seccomp_syscall_name(w->syscall_nr) :
+		    "a forbidden system call");
+	if (WIFSIGNALED(w->status)) {
+		sig = WTERMSIG(w->status);
+		if (sig == SIGXCPU)
+			return error_set(err, EXIT_MODEL,
+			    "the model's worker used up its CPU time limit");
+		if (strstr(w->tail, "emory") != NULL || sig == SIGKILL)
+			return error_set(err, EXIT_MODEL,
+			    "the model's worker ran out of memory (limit %ld MiB) "
+			    "and died with signal %d (%s)%s%s", w->memory_mb, sig,
+			    strsignal(sig), *tail ? ": " : "", tail);
+		return error_set(err, EXIT_MODEL,
+		    "the model's worker crashed with signal %d (%s)%s%s", sig,
+		    strsignal(sig), *tail ? ": " : "", tail);
+	}
+	if (w->rd.len > 0)
+		return error_set(err, EXIT_MODEL, "the model's worker sent "
+		    "malformed output (a truncated frame)");
+	return error_set(err, EXIT_MODEL,
+	    "the model's worker exited with status %d without a result%s%s",
+	    WIFEXITED(w->status) ? WEXITSTATUS(w->status) : -1,
+	    *tail ? ": " : "", tail);
+}
+
+static int
+worker_malformed(struct worker *w, const char *what, struct error *err)
+{
+	kill(w->pid, SIGKILL);
+	worker_reap(w, true);
+	w->finished = true;
+	return error_set(err, EXIT_MODEL,
+	    "the model's worker sent malformed output (%s) and was killed", what);
+}
+
+static int
+worker_error_frame(struct worker *w, const char *text, struct error *err)
+{
+	const cJSON *code, *msg;
+	cJSON *j;
+	int rc;
+
+	j = cJSON_Parse(text);
+	code = cJSON_GetObjectItemCaseSensitive(j, "code");
+	msg = cJSON_GetObjectItemCaseSensitive(j, "message");
+	if (!cJSON_IsNumber(code) || !cJSON_IsString(msg) ||
+	    code->valueint < EXIT_ERROR || code->valueint > EXIT_NETWORK) {
+		cJSON_Delete(j);
+		return worker_malformed(w, "a bad error frame", err);
+	}
+	rc = error_set(err, code->valueint, "%s", msg->valuestring);
+	cJSON_Delete(j);
+	worker_reap(w, true);
+	w->finished = true;
+	return rc;
+}
+
+/* One complete frame: an enum worker_event, 1 to keep reading, or -1. */
+static int
+worker_frame(struct worker *w, int type, char *buf, size_t len,
+    struct search_snapshot *snap, char **result, size_t *rlen,
+    struct error *err)
+{
+	switch (type) {
+	case FRAME_READY:
+		free(buf);
+		return 1;
+	case FRAME_SNAPSHOT:
+		if (worker_snapshot_parse(buf, snap) != 0) {
+			free(buf);
+			return worker_malformed(w, "a bad snapshot", err);
+		}
+		free(buf);
+		return WORKER_EVENT_SNAPSHOT;
+	case FRAME_RESULT:
+		*result = buf;
+		*rlen = len;
+		w->finished = true;
+		worker_reap(w, true);
+		return WORKER_EVENT_RESULT;
+	case FRAME_ERROR: {
+		int rc = worker_error_frame(w, buf, err);
+
+		free(buf);
+		return rc;
+	}
+	case FRAME_SYSCALL:
+		if (len == 4)
+			w->syscall_nr = (int)((unsigned char)buf[0] |
+			    (unsigned char)buf[1] << 8 |
+			    (unsigned char)buf[2] << 16 |
+			    (unsigned)(unsigned char)buf[3] << 24);
+		free(buf);
+		return 1;
+	default:
+		free(buf);
+		return worker_malformed(w, "an unknown frame type", err);
+	}
+}
+
+static int
+worker_wait_ms(const struct worker *w, double until)
+{
+	double now = clock_seconds(), end = until;
+
+	if (w->deadline > 0 && (end <= 0 || w->deadline < end))
+		end = w->deadline;
+	if (end <= 0)
+		return -1;
+	return end <= now ? 0 : (int)ceil((end - now) * 1000);
+}
+
+int
+worker_poll(struct worker *w, int timeout_ms, struct search_snapshot *snap,
+    char **result, size_t *rlen, struct error *err)
+{
+	struct pollfd pfd[2];
+	double until;
+	char *buf;
+	size_t len;
+	int type, rc, n;
+
+	if (w->finished)
+		return error_set(err, EXIT_ERROR, "the worker has finished");
+	until = timeout_ms >= 0 ? clock_seconds() + timeout_ms / 1000.0 : 0;
+	for (;;) {
+		rc = frame_reader_next(&w->rd, &type, &buf, &len);
+		if (rc < 0)
+			return worker_malformed(w, "a bad frame length", err);
+		if (rc > 0) {
+			rc = worker_frame(w, type, buf, len, snap, result, rlen,
+			    err);
+			if (rc != 1)
+				return rc;
+			continue;
+		}
+		if (w->deadline > 0 && clock_seconds() >= w->deadline) {
+			w->timed_out = true;
+			kill(w->pid, SIGKILL);
+			return worker_death(w, err);
+		}
+		pfd[0] = (struct pollfd){ .fd = w->out_fd, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = w->err_fd, .events = POLLIN };
+		n = poll(pfd, w->err_fd >= 0 ? 2 : 1, worker_wait_ms(w, until));
+		if (n < 0 && errno != EINTR)
+			return error_set(err, EXIT_ERROR, "poll: %s",
+			    strerror(errno));
+		if (n > 0 && pfd[1].revents != 0) {
+			worker_drain_stderr(w);
+			if (pfd[1].revents & (POLLHUP | POLLERR)) {
+				close(w->err_fd);
+				w->err_fd = -1;
+			}
+		}
+		if (n > 0 && pfd[0].revents != 0) {
+			rc = frame_reader_fill(&w->rd, w->out_fd);
+			if (rc == 0)
+				return worker_death(w, err);
+			if (rc < 0 && errno != EAGAIN)
+				return worker_death(w, err);
+			continue;
+		}
+		if (until > 0 && clock_seconds() >= until)
+			return WORKER_EVENT_NONE;
+	}
+}
+
+void
+worker_free(struct worker *w)
+{
+	if (w == NULL)
+		return;
+	worker_kill(w);
+	if (w->out_fd >= 0)
+		close(w->out_fd);
+	if (w->err_fd >= 0)
+		close(w->err_fd);
+	frame_reader_free(&w->rd);
+	free(w);
+}
