@@ -1,13 +1,342 @@
 /*
- * cmd_plan — `fronts plan` (being built; see the issue that owns it).
+ * cmd_plan — `fronts plan`: searches for the best posting plan with the
+ * approved world model and prints it (a table in the project's time zone,
+ * or DESIGN.md's JSON object), optionally writes PLAN.json, and keeps a
+ * trajectory record of the run under .fronts/trajectories/.
  */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "core/cli.h"
+#include "core/plan.h"
+#include "core/planner.h"
+#include "core/project.h"
+#include "core/timeutil.h"
+#include "core/trajectory.h"
+#include "sandbox/approval.h"
+
+#define EXCERPT_BYTES	40
+
+struct plan_opts {
+	const char		*dir;
+	const char		*model;
+	const char		*out;
+	bool			 json;
+	struct search_params	 sp;
+};
+
+static int
+plan_parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || s[0] == '-' || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int
+plan_options(struct cli *cli, int argc, char **argv, struct plan_opts *o)
+{
+	static const struct option opts[] = {
+		{ "model", required_argument, NULL, 'm' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ "workers", required_argument, NULL, 'w' },
+		{ "isolation", required_argument, NULL, 'i' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "call-timeout-ms", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 }
+	};
+	uint64_t v;
+	char *end;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int c;
+
+	memset(o, 0, sizeof *o);
+	o->dir = cli->dir;
+	o->sp.seed = 1;
+	o->sp.workers = ncpu > 0 ? (int)ncpu : 1;
+	o->sp.isolation = ISOLATION_PROCESS;
+	o->sp.call_timeout_ms = 1000;
+	while ((c = getopt_long(argc, argv, "C:o:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'C': o->dir = optarg; break;
+		case 'o': o->out = optarg; break;
+		case 'm': o->model = optarg; break;
+		case 'j': o->json = true; break;
+		case 'n':
+			if (plan_parse_u64(optarg, 1ULL << 40, &v) != 0 || v == 0)
+				return cli_usage_error("plan", "--iterations: "
+				    "\"%s\" is not a positive whole number",
+				    optarg);
+			o->sp.iterations = v;
+			break;
+		case 's':
+			o->sp.seconds = strtod(optarg, &end);
+			if (*end != '\0' || end == optarg ||
+			    !(o->sp.seconds > 0 && o->sp.seconds < 1e6))
+				return cli_usage_error("plan", "--seconds: \"%s\" "
+				    "is not a positive number", optarg);
+			break;
+		case 'w':
+			if (plan_parse_u64(optarg, 256, &v) != 0 || v == 0)
+				return cli_usage_error("plan", "--workers: \"%s\" "
+				    "is not a number from 1 to 256", optarg);
+			o->sp.workers = (int)v;
+			break;
+		case 'i':
+			if (strcmp(optarg, "process") == 0)
+				o->sp.isolation = ISOLATION_PROCESS;
+			else if (strcmp(optarg, "thread") == 0)
+				o->sp.isolation = ISOLATION_THREAD;
+			else
+				return cli_usage_error("plan", "--isolation: "
+				    "\"%s\" is neither process nor thread",
+				    optarg);
+			break;
+		case 'S':
+			if (plan_parse_u64(optarg, UINT64_MAX, &v) != 0)
+				return cli_usage_error("plan", "--seed: \"%s\" is "
+				    "not a whole number", optarg);
+			o->sp.seed = v;
+			break;
+		case 't':
+			if (plan_parse_u64(optarg, 3600000, &v) != 0 || v == 0)
+				return cli_usage_error("plan", "--call-timeout-ms: "
+				    "\"%s\" is not a positive whole number",
+				    optarg);
+			o->sp.call_timeout_ms = (int)v;
+			break;
+		default:
+			return cli_usage_error("plan", "unknown option");
+		}
+	}
+	if (optind != argc)
+		return cli_usage_error("plan", "unexpected argument %s",
+		    argv[optind]);
+	if (o->sp.iterations > 0 && o->sp.seconds > 0)
+		return cli_usage_error("plan", "--iterations and --seconds "
+		    "exclude each other");
+	if (o->sp.iterations == 0 && o->sp.seconds <= 0)
+		o->sp.iterations = 20000;
+	if (o->sp.isolation == ISOLATION_THREAD)
+		o->sp.workers = 1;
+	return 0;
+}
+
+/* The start of a text on one line, cut at a code point boundary. */
+static void
+plan_excerpt(const char *text, char *buf, size_t len)
+{
+	size_t n = 0, cut = 0;
+
+	while (text[n] != '\0' && n + 4 < len && n < EXCERPT_BYTES) {
+		if (((unsigned char)text[n] & 0xc0) != 0x80)
+			cut = n;
+		buf[n] = text[n] == '\n' || text[n] == '\t' ? ' ' : text[n];
+		n++;
+	}
+	if (text[n] == '\0') {
+		buf[n] = '\0';
+		return;
+	}
+	memcpy(buf + cut, "\u2026", 4);
+}
+
+static void
+plan_time(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(buf, len, "%a %Y-%m-%d %H:%M %Z", &tm);
+}
+
+static void
+plan_print_alts(const struct project *p, const struct plan *pl, int i)
+{
+	const struct plan_alt *a;
+	int k, n = 0;
+
+	for (k = 0; k < pl->nalts; k++) {
+		a = &pl->alts[k];
+		if (a->decision != i)
+			continue;
+		printf("%s", n++ == 0 ? "      instead: " : "; ");
+		if (a->action.kind == ACTION_WAIT)
+			printf("wait (mean %.1f, %llu visits)", a->mean,
+			    (unsigned long long)a->visits);
+		else
+			printf("%s on %s at slot %d (mean %.1f, %llu visits)",
+			    p->drafts[a->action.draft].id,
+			    p->fronts[a->action.front].id, a->slot, a->mean,
+			    (unsigned long long)a->visits);
+	}
+	if (n > 0)
+		printf("\n");
+}
+
+static void
+plan_print(const struct project *p, const struct plan *pl)
+{
+	const struct plan_post *pp;
+	char when[64], ex[64], rw[64];
+	int i;
+
+	printf("plan for %s: %d post%s, expected total %.1f\n\n", p->name,
+	    pl->nposts, pl->nposts == 1 ? "" : "s", pl->expected_total);
+	if (pl->nposts > 0)
+		printf("  %-24s %-10s %-8s %-24s %8s  %s\n", "time", "front",
+		    "draft", "expected reward (95%)", "visits", "text");
+	for (i = 0; i < pl->nposts; i++) {
+		pp = &pl->posts[i];
+		plan_time(pp->at, when, sizeof when);
+		plan_excerpt(pp->text, ex, sizeof ex);
+		snprintf(rw, sizeof rw, "%.1f [%.1f, %.1f]", pp->expected_reward,
+		    pp->ci_lo, pp->ci_hi);
+		printf("  %-24s %-10s %-8s %-24s %8llu  %s\n", when,
+		    p->fronts[pp->front].id, p->drafts[pp->draft].id, rw,
+		    (unsigned long long)pp->visits, ex);
+		plan_print_alts(p, pl, i);
+	}
+	printf("\n%llu iterations, %llu model calls (%.1f s in the model), "
+	    "%llu illegal proposals, %llu failed iterations; %d worker%s, "
+	    "%s isolation, seed %llu, %.1f s\n",
+	    (unsigned long long)pl->stats.iterations,
+	    (unsigned long long)pl->stats.model_calls, pl->stats.model_seconds,
+	    (unsigned long long)pl->stats.illegal_proposals,
+	    (unsigned long long)pl->stats.model_errors, pl->stats.workers,
+	    pl->stats.workers == 1 ? "" : "s",
+	    pl->stats.isolation == ISOLATION_THREAD ? "thread" : "process",
+	    (unsigned long long)pl->stats.seed, pl->stats.seconds);
+}
+
+/* Waits for the planner, showing progress on a terminal. */
+static int
+plan_wait(struct planner *pr, struct plan *pl, struct error *err)
+{
+	struct search_snapshot *snap = xmalloc(sizeof *snap);
+	struct timespec ts = { 0, 200 * 1000 * 1000 };
+	int rc, shown = 0;
+
+	if (isatty(STDERR_FILENO)) {
+		for (;;) {
+			if (!planner_running(pr))
+				break;
+			planner_snapshot(pr, snap);
+			fprintf(stderr, "\r%llu iterations, %.0f/s ",
+			    (unsigned long long)snap->iterations, snap->rate);
+			shown = 1;
+			nanosleep(&ts, NULL);
+		}
+		if (shown)
+			fprintf(stderr, "\r\033[K");
+	}
+	free(snap);
+	rc = planner_wait(pr, pl, err);
+	return rc;
+}
+
+static void
+plan_report_side(struct planner *pr)
+{
+	struct model_error errs[SEARCH_MAX_ERRORS];
+	char *const *dropped;
+	int i, n;
+
+	n = planner_dropped(pr, &dropped);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "fronts plan: legality re-check: %s\n",
+		    dropped[i]);
+	n = planner_errors(pr, errs, SEARCH_MAX_ERRORS);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "fronts plan: model error: %s: %s (model line "
+		    "%d, in %s)\n", errs[i].type, errs[i].message, errs[i].line,
+		    errs[i].function);
+}
+
+static int
+plan_output(const struct project *p, const struct plan_opts *o,
+    struct planner *pr, const char *model_path, const struct plan *pl,
+    struct error *err)
+{
+	struct model_error errs[SEARCH_MAX_ERRORS];
+	struct trajectory t;
+	cJSON *j = plan_to_json(p, pl);
+	char *s = cJSON_Print(j);
+	int rc = 0;
+
+	if (o->out != NULL &&
+	    file_write_atomic(o->out, s, strlen(s), err) != 0)
+		rc = -1;
+	memset(&t, 0, sizeof t);
+	t.params = &o->sp;
+	t.model_path = model_path;
+	t.model_sha256 = planner_model_sha256(pr);
+	t.plan = pl;
+	t.nerrors = planner_errors(pr, errs, SEARCH_MAX_ERRORS);
+	t.errors = errs;
+	t.ndropped = planner_dropped(pr, &t.dropped);
+	if (rc == 0 && trajectory_write(p, &t, NULL, err) != 0)
+		rc = -1;
+	if (rc == 0) {
+		if (o->json)
+			printf("%s\n", s);
+		else
+			plan_print(p, pl);
+	}
+	free(s);
+	cJSON_Delete(j);
+	return rc;
+}
 
 int
 cmd_plan(struct cli *cli, int argc, char **argv)
 {
-	fprintf(stderr, "fronts plan: not available in this build\n");
-	return EXIT_ERROR;
+	struct plan_opts o;
+	struct project *p = NULL;
+	struct planner *pr = NULL;
+	struct error err = { 0 };
+	struct plan pl;
+	char *path, *src = NULL, sha[65];
+	size_t len;
+	int rc;
+
+	if ((rc = plan_options(cli, argc, argv, &o)) != 0)
+		return rc;
+	memset(&pl, 0, sizeof pl);
+	path = o.model != NULL ? xstrdup(o.model) : path_join(o.dir, "model.py");
+	rc = -1;
+	if (project_load(o.dir, &p, &err) != 0 ||
+	    file_read(path, &src, &len, &err) != 0)
+		goto out;
+	sha256_hex(src, len, sha);
+	if (approval_check(o.dir, sha, &err) != 0 ||
+	    planner_start(p, src, len, &o.sp, &pr, &err) != 0)
+		goto out;
+	if (plan_wait(pr, &pl, &err) != 0) {
+		plan_report_side(pr);
+		goto out;
+	}
+	plan_report_side(pr);
+	rc = plan_output(p, &o, pr, path, &pl, &err);
+out:
+	plan_free(&pl);
+	planner_free(pr);
+	project_free(p);
+	free(src);
+	free(path);
+	return rc == 0 ? EXIT_OK : cli_report("plan", &err);
 }

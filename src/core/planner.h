@@ -10,6 +10,7 @@
 #ifndef FRONTS_PLANNER_H
 #define FRONTS_PLANNER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/plan.h"
@@ -25,9 +26,18 @@ int	planner_start(const struct project *p, const char *model_src,
 	    size_t model_len, const struct search_params *params,
 	    struct planner **out, struct error *err);
 void	planner_snapshot(struct planner *, struct search_snapshot *);
-void	planner_stop(struct planner *);		/* any thread; returns at once */
+void	planner_stop(struct planner *);
+/* False once the plan (or the error) is ready for planner_wait(). */
+bool	planner_running(struct planner *);		/* any thread; returns at once */
 /* Waits for the end; fills the plan (even after a stop) or the error. */
 int	planner_wait(struct planner *, struct plan *out, struct error *err);
 void	planner_free(struct planner *);
+
+/* After planner_wait(): the plan's steps the legality re-check refused, as
+ * sentences (borrowed), and the first distinct model errors. */
+int	planner_dropped(struct planner *, char *const **out);
+int	planner_errors(struct planner *, struct model_error *out, int max);
+/* The sha256 of the model's bytes (borrowed). */
+const char *planner_model_sha256(struct planner *);
 
 #endif

@@ -30,7 +30,8 @@
  *   - Deepening: the first half of the budget searches from the root; the
  *     rest is spent in FOCUS_CHUNKS equal chunks, each of which forces every
  *     iteration along the principal variation down to the deepest node that
- *     still has focus_min visits and searches from there. So the plan keeps
+ *     still has focus_min visits (a quarter of a chunk, at least 4) and
+ *     searches from there. So the plan keeps
  *     its quality where the principal variation would otherwise thin out.
  *     A forced action that a determinization does not allow ends the
  *     forcing for that iteration.
@@ -726,7 +727,7 @@ search_run(struct search *s, const struct model_ops *ops, void *model,
 		    (int)((spent - 0.5) * 2 * FOCUS_CHUNKS) != chunk) {
 			chunk = (int)((spent - 0.5) * 2 * FOCUS_CHUNKS);
 			est = (uint64_t)(s->iterations / (spent > 0 ? spent : 1));
-			s->focus_min = est / 256 > 32 ? est / 256 : 32;
+			s->focus_min = est / 256 > 4 ? est / 256 : 4;
 			nprefix = search_focus(s);
 		}
 		rc = search_iterate(s, s->iterations, nprefix);

@@ -49,6 +49,10 @@ struct validate_hooks {
 	int	(*function_line)(void *m, const char *name, int *line);
 	/* A deterministic structural text of s (malloc'd into *out). */
 	int	(*state_repr)(void *m, model_state *s, char **out);
+	/* The model's source: where function_line is NULL, functions are
+	 * found (and failures placed) at their top-level `def` lines. */
+	const char	*source;
+	size_t		 source_len;
 };
 
 enum validate_status { VALIDATE_PASS, VALIDATE_FAIL, VALIDATE_SKIP };

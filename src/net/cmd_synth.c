@@ -262,8 +262,11 @@ cmd_synth(struct cli *cli, int argc, char **argv)
 	so.progress = synth_progress;
 	/* Validation in the sandbox worker plugs in here (so.validate);
 	 * without it candidates are gated only. */
+	/* After a provider failure the best earlier candidate is still
+	 * written (for review); the failure decides the exit code. */
 	rc = synth_run(p, prov, &so, &r, &err);
-	if (rc == 0 && synth_finish(cli, &a, &r, &written, &ferr) != 0)
+	if ((rc == 0 || r.best >= 0) &&
+	    synth_finish(cli, &a, &r, &written, &ferr) != 0 && rc == 0)
 		err = ferr;
 	if (r.ncands > 0 || rc != 0)
 		synth_write_report(cli, &r, prov, written);

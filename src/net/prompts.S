@@ -1,5 +1,5 @@
 /*
- * prompts — the synthesis prompt templates (src/net/prompts/*.txt),
+ * prompts — the synthesis prompt templates (the .txt files in src/net/prompts),
  * compiled into the binary so that an installed fronts needs no data
  * files to write a prompt, and so the prompt (which names recordings by
  * its hash) cannot drift from the binary. Each is NUL-terminated.

@@ -30,7 +30,7 @@ int
 openai_parse(const char *body, struct llm_answer *ans, struct error *err)
 {
 	cJSON *root = cJSON_Parse(body);
-	const cJSON *choice, *msg, *content, *fin, *usage, *n;
+	const cJSON *choice, *msg, *content, *refusal, *fin, *usage, *n;
 
 	if (root == NULL)
 		return error_set(err, EXIT_NETWORK, "the answer is not valid "
@@ -46,6 +46,13 @@ openai_parse(const char *body, struct llm_answer *ans, struct error *err)
 	}
 	if (cJSON_IsString(content))
 		ans->text = xstrdup(content->valuestring);
+	refusal = cJSON_GetObjectItemCaseSensitive(msg, "refusal");
+	if (ans->text == NULL && cJSON_IsString(refusal)) {
+		error_set(err, EXIT_NETWORK, "the model refused: %.300s",
+		    refusal->valuestring);
+		cJSON_Delete(root);
+		return -1;
+	}
 	fin = cJSON_GetObjectItemCaseSensitive(choice, "finish_reason");
 	if (cJSON_IsString(fin)) {
 		ans->stop_reason = xstrdup(fin->valuestring);

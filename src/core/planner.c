@@ -1,0 +1,445 @@
+/*
+ * planner — one plan from start to end on a background thread (see
+ * planner.h). With --isolation thread the search runs on that thread over
+ * the model loaded into this process; with process isolation the thread
+ * drives N sandbox workers, each searching its share of the iterations
+ * with seed offset i, and merges their trees by action path. Either way
+ * the plan is built here and every post re-checked by this process's own
+ * legality engine, built from history.jsonl and the ledger's sent posts.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/legal.h"
+#include "core/planner.h"
+#include "sandbox/wmodel.h"
+#include "sandbox/worker.h"
+
+#define PLANNER_ALTS	3
+
+struct planner {
+	const struct project	*p;
+	char			*src;
+	size_t			 len;
+	char			 sha[65];
+	struct search_params	 params;
+	struct legal_past	*past;
+	int			 npast;
+
+	pthread_t		 thread;
+	bool			 running;	/* thread not yet joined */
+	pthread_mutex_t		 lock;
+	atomic_bool		 stop;
+	atomic_bool		 finished;
+	struct search		*search;	/* the live or merged tree */
+	struct worker		**workers;	/* process isolation */
+	struct search_snapshot	*wsnap;		/* latest of each worker */
+	bool			*wdone;
+	int			 nworkers;
+
+	int			 rc;
+	struct error		 err;
+	struct plan		 plan;
+	char			**dropped;
+	int			 ndropped;
+	struct model_error	 errors[SEARCH_MAX_ERRORS];
+	int			 nerrors;
+};
+
+/* ---- thread isolation ---------------------------------------------- */
+
+static int
+planner_run_thread(struct planner *pl)
+{
+	struct wmodel *wm;
+	int rc;
+
+	if (wmodel_load(pl->p, pl->src, pl->len, pl->params.call_timeout_ms,
+	    &wm, &pl->err) != 0)
+		return -1;
+	wmodel_enter(wm);
+	rc = search_run(pl->search, &wmodel_ops, wm, &pl->err);
+	wmodel_leave(wm);
+	wmodel_free(wm);
+	return rc;
+}
+
+/* ---- process isolation --------------------------------------------- */
+
+static void
+planner_kill_workers(struct planner *pl)
+{
+	int i;
+
+	for (i = 0; i < pl->nworkers; i++)
+		if (pl->workers[i] != NULL && !pl->wdone[i])
+			worker_kill(pl->workers[i]);
+}
+
+static int
+planner_spawn(struct planner *pl)
+{
+	struct worker_job job;
+	uint64_t share, rest;
+	int i, n = pl->nworkers;
+
+	share = pl->params.iterations / n;
+	rest = pl->params.iterations % n;
+	for (i = 0; i < n; i++) {
+		memset(&job, 0, sizeof job);
+		job.kind = WORKER_JOB_PLAN;
+		job.project_dir = pl->p->dir;
+		job.model_src = pl->src;
+		job.model_len = pl->len;
+		job.params = pl->params;
+		job.params.iterations = share + ((uint64_t)i < rest ? 1 : 0);
+		job.params.workers = n;
+		job.index = i;
+		job.deadline = pl->params.seconds > 0 ?
+		    pl->params.seconds * 2 + 30 : 0;
+		if (pl->params.iterations > 0 && job.params.iterations == 0) {
+			pl->wdone[i] = true;
+			continue;
+		}
+		if (worker_spawn(&job, &pl->workers[i], &pl->err) != 0) {
+			planner_kill_workers(pl);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* One worker's next frame; returns 1 when it finished, -1 on failure. */
+static int
+planner_poll_one(struct planner *pl, int i, int timeout_ms)
+{
+	struct search_snapshot snap;
+	char *buf = NULL;
+	size_t len = 0;
+	int ev, rc;
+
+	ev = worker_poll(pl->workers[i], timeout_ms, &snap, &buf, &len,
+	    &pl->err);
+	if (ev < 0)
+		return error_wrap(&pl->err, "worker %d", i);
+	if (ev == WORKER_EVENT_SNAPSHOT) {
+		pthread_mutex_lock(&pl->lock);
+		pl->wsnap[i] = snap;
+		pthread_mutex_unlock(&pl->lock);
+		return 0;
+	}
+	if (ev != WORKER_EVENT_RESULT)
+		return 0;
+	rc = search_merge(pl->search, buf, len, &pl->err);
+	free(buf);
+	if (rc != 0)
+		return error_wrap(&pl->err, "worker %d", i);
+	pthread_mutex_lock(&pl->lock);
+	pl->wdone[i] = true;
+	pthread_mutex_unlock(&pl->lock);
+	return 1;
+}
+
+static int
+planner_run_process(struct planner *pl)
+{
+	int i, left, rc, timeout;
+
+	if (planner_spawn(pl) != 0)
+		return -1;
+	for (;;) {
+		left = 0;
+		for (i = 0; i < pl->nworkers; i++)
+			left += !pl->wdone[i];
+		if (left == 0)
+			break;
+		if (atomic_load(&pl->stop)) {
+			planner_kill_workers(pl);
+			break;
+		}
+		timeout = 100 / left > 0 ? 100 / left : 1;
+		for (i = 0; i < pl->nworkers; i++) {
+			if (pl->wdone[i])
+				continue;
+			if ((rc = planner_poll_one(pl, i, timeout)) < 0) {
+				planner_kill_workers(pl);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* ---- the plan -------------------------------------------------------- */
+
+static void
+planner_build(struct planner *pl)
+{
+	struct search_snapshot *snap = xmalloc(sizeof *snap);
+	struct search_result res;
+	struct legal *lg;
+
+	lg = legal_new(pl->p, pl->past, pl->npast, NULL);
+	search_result(pl->search, PLANNER_ALTS, &res);
+	plan_build(pl->p, lg, &res, &pl->plan, &pl->dropped, &pl->ndropped);
+	search_result_free(&res);
+	legal_free(lg);
+	search_snapshot(pl->search, snap);
+	pl->plan.stats.iterations = snap->iterations;
+	pl->plan.stats.model_calls = snap->model_calls;
+	pl->plan.stats.illegal_proposals = snap->illegal_proposals;
+	pl->plan.stats.model_errors = snap->model_errors;
+	pl->plan.stats.model_seconds = snap->model_seconds;
+	pl->plan.stats.workers = pl->nworkers;
+	pl->plan.stats.isolation = pl->params.isolation;
+	pl->plan.stats.seed = pl->params.seed;
+	memcpy(pl->plan.model_sha256, pl->sha, sizeof pl->sha);
+	free(snap);
+}
+
+static void *
+planner_main(void *arg)
+{
+	struct planner *pl = arg;
+	double t0 = clock_seconds();
+	struct search_snapshot *snap;
+
+	if (pl->params.isolation == ISOLATION_THREAD)
+		pl->rc = planner_run_thread(pl);
+	else
+		pl->rc = planner_run_process(pl);
+	pl->nerrors = search_errors(pl->search, pl->errors, SEARCH_MAX_ERRORS);
+	if (pl->rc == 0 && pl->params.isolation == ISOLATION_PROCESS) {
+		snap = xmalloc(sizeof *snap);
+		search_snapshot(pl->search, snap);
+		if (snap->iterations > 0 &&
+		    snap->model_errors * 2 > snap->iterations)
+			pl->rc = error_set(&pl->err, EXIT_MODEL, "the model "
+			    "failed %llu of %llu iterations",
+			    (unsigned long long)snap->model_errors,
+			    (unsigned long long)snap->iterations);
+		free(snap);
+	}
+	if (pl->rc == 0) {
+		planner_build(pl);
+		pl->plan.stats.seconds = clock_seconds() - t0;
+	}
+	atomic_store(&pl->finished, true);
+	return NULL;
+}
+
+int
+planner_start(const struct project *p, const char *model_src,
+    size_t model_len, const struct search_params *params,
+    struct planner **out, struct error *err)
+{
+	struct planner *pl = xcalloc(1, sizeof *pl);
+	struct search_params one;
+
+	pl->p = p;
+	pl->src = xmalloc(model_len + 1);
+	memcpy(pl->src, model_src, model_len);
+	pl->src[model_len] = '\0';
+	pl->len = model_len;
+	sha256_hex(model_src, model_len, pl->sha);
+	pl->params = *params;
+	if (pl->params.iterations == 0 && pl->params.seconds <= 0)
+		pl->params.iterations = 20000;
+	pl->nworkers = params->isolation == ISOLATION_THREAD ? 1 :
+	    (params->workers > 0 ? params->workers : 1);
+	pl->params.workers = pl->nworkers;
+	if (legal_past_load(p, &pl->past, &pl->npast, err) != 0) {
+		free(pl->src);
+		free(pl);
+		return -1;
+	}
+	one = pl->params;
+	pl->search = search_new_past(p, &one, 0, pl->past, pl->npast);
+	pl->workers = xcalloc(pl->nworkers, sizeof *pl->workers);
+	pl->wsnap = xcalloc(pl->nworkers, sizeof *pl->wsnap);
+	pl->wdone = xcalloc(pl->nworkers, sizeof *pl->wdone);
+	pthread_mutex_init(&pl->lock, NULL);
+	atomic_init(&pl->stop, false);
+	atomic_init(&pl->finished, false);
+	if (pthread_create(&pl->thread, NULL, planner_main, pl) != 0) {
+		planner_free(pl);
+		return error_set(err, EXIT_ERROR, "cannot start the planner "
+		    "thread");
+	}
+	pl->running = true;
+	*out = pl;
+	return 0;
+}
+
+/* Root children of several workers, merged by action. */
+static void
+planner_merge_root(struct search_snapshot *into,
+    const struct search_snapshot *w)
+{
+	struct search_edge *e;
+	const struct search_edge *we;
+	int i, j;
+
+	for (i = 0; i < w->nroot; i++) {
+		we = &w->root[i];
+		for (j = 0; j < into->nroot; j++)
+			if (action_equal(&into->root[j].action, &we->action))
+				break;
+		if (j == into->nroot) {
+			if (into->nroot == SNAPSHOT_MAX_CHILDREN)
+				continue;
+			into->root[into->nroot++] = *we;
+			continue;
+		}
+		e = &into->root[j];
+		if (e->visits + we->visits > 0) {
+			e->mean = (e->mean * e->visits + we->mean * we->visits) /
+			    (e->visits + we->visits);
+			e->reward_mean = (e->reward_mean * e->visits +
+			    we->reward_mean * we->visits) /
+			    (e->visits + we->visits);
+		}
+		e->visits += we->visits;
+		e->avail += we->avail;
+	}
+}
+
+static void
+planner_snapshot_workers(struct planner *pl, struct search_snapshot *snap)
+{
+	const struct search_snapshot *w;
+	uint64_t most = 0;
+	int i;
+
+	memset(snap, 0, sizeof *snap);
+	snap->state = SEARCH_RUNNING;
+	pthread_mutex_lock(&pl->lock);
+	for (i = 0; i < pl->nworkers; i++) {
+		w = &pl->wsnap[i];
+		snap->iterations += w->iterations;
+		snap->model_calls += w->model_calls;
+		snap->illegal_proposals += w->illegal_proposals;
+		snap->model_errors += w->model_errors;
+		snap->nodes += w->nodes;
+		snap->model_seconds += w->model_seconds;
+		snap->rate += w->rate;
+		if (w->elapsed > snap->elapsed)
+			snap->elapsed = w->elapsed;
+		planner_merge_root(snap, w);
+		if (w->iterations >= most) {
+			most = w->iterations;
+			snap->npv = w->npv;
+			memcpy(snap->pv, w->pv, w->npv * sizeof *w->pv);
+		}
+	}
+	pthread_mutex_unlock(&pl->lock);
+	snap->workers = pl->nworkers;
+}
+
+void
+planner_snapshot(struct planner *pl, struct search_snapshot *snap)
+{
+	bool merged;
+	int i;
+
+	if (pl->params.isolation == ISOLATION_THREAD) {
+		search_snapshot(pl->search, snap);
+		return;
+	}
+	pthread_mutex_lock(&pl->lock);
+	merged = true;
+	for (i = 0; i < pl->nworkers; i++)
+		merged = merged && pl->wdone[i];
+	pthread_mutex_unlock(&pl->lock);
+	if (merged) {
+		search_snapshot(pl->search, snap);
+		snap->state = atomic_load(&pl->stop) ? SEARCH_STOPPED :
+		    SEARCH_DONE;
+	} else
+		planner_snapshot_workers(pl, snap);
+	snap->workers = pl->nworkers;
+}
+
+bool
+planner_running(struct planner *pl)
+{
+	return !atomic_load(&pl->finished);
+}
+
+void
+planner_stop(struct planner *pl)
+{
+	atomic_store(&pl->stop, true);
+	search_cancel(pl->search);
+}
+
+int
+planner_wait(struct planner *pl, struct plan *out, struct error *err)
+{
+	if (pl->running) {
+		pthread_join(pl->thread, NULL);
+		pl->running = false;
+	}
+	memset(out, 0, sizeof *out);
+	if (pl->rc != 0) {
+		if (err != NULL)
+			*err = pl->err;
+		return -1;
+	}
+	*out = pl->plan;
+	memset(&pl->plan, 0, sizeof pl->plan);
+	return 0;
+}
+
+int
+planner_dropped(struct planner *pl, char *const **out)
+{
+	*out = pl->dropped;
+	return pl->ndropped;
+}
+
+int
+planner_errors(struct planner *pl, struct model_error *out, int max)
+{
+	int n = pl->nerrors < max ? pl->nerrors : max;
+
+	memcpy(out, pl->errors, n * sizeof *out);
+	return n;
+}
+
+const char *
+planner_model_sha256(struct planner *pl)
+{
+	return pl->sha;
+}
+
+void
+planner_free(struct planner *pl)
+{
+	int i;
+
+	if (pl == NULL)
+		return;
+	if (pl->running) {
+		planner_stop(pl);
+		pthread_join(pl->thread, NULL);
+	}
+	for (i = 0; i < pl->nworkers; i++)
+		if (pl->workers[i] != NULL)
+			worker_free(pl->workers[i]);
+	for (i = 0; i < pl->ndropped; i++)
+		free(pl->dropped[i]);
+	free(pl->dropped);
+	plan_free(&pl->plan);
+	search_free(pl->search);
+	pthread_mutex_destroy(&pl->lock);
+	free(pl->workers);
+	free(pl->wsnap);
+	free(pl->wdone);
+	free(pl->past);
+	free(pl->src);
+	free(pl);
+}

@@ -1,0 +1,48 @@
+/*
+ * fuzz_llm_answer — libFuzzer harness for what comes back from a language
+ * model API (untrusted network input): the Anthropic and OpenAI answer
+ * parsers, the error-body readers behind retry decisions, and the code
+ * extraction that runs on the answer's text.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/http.h"
+#include "net/provider.h"
+#include "net/synth.h"
+
+static void
+fuzz_answer(int (*parse)(const char *, struct llm_answer *, struct error *),
+    const char *body)
+{
+	struct llm_answer a;
+	struct error err = { 0 };
+	char *why = NULL, *code;
+
+	memset(&a, 0, sizeof a);
+	if (parse(body, &a, &err) == 0 && a.text != NULL) {
+		code = synth_extract(a.text, &why);
+		free(code);
+		free(why);
+	}
+	llm_answer_free(&a);
+}
+
+int
+LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
+{
+	char *body = malloc(len + 1), *msg, *why = NULL, *code;
+
+	memcpy(body, data, len);
+	body[len] = '\0';
+	fuzz_answer(anthropic_parse, body);
+	fuzz_answer(openai_parse, body);
+	(void)http_quota_exhausted(body);
+	msg = http_api_message(body);
+	free(msg);
+	code = synth_extract(body, &why);
+	free(code);
+	free(why);
+	free(body);
+	return 0;
+}
