@@ -18,7 +18,7 @@ TEST_PKGS = cmocka
 DEPS = build-essential pkg-config libncurses-dev libpython3-dev python3 \
        libcurl4-openssl-dev libcjson-dev libreadline-dev libcmocka-dev \
        libseccomp-dev libutf8proc-dev libssl-dev tmux clang \
-       libclang-rt-14-dev
+       libclang-rt-14-dev tzdata
 
 # pkg-config with a clean fallback for packages that ship no .pc file.
 pc_cflags = $(shell pkg-config --cflags $(1) 2>/dev/null)
