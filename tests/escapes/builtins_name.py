@@ -1,5 +1,6 @@
 # fronts.escape: builtins_name
 # gate-free: fails
+# gate: dunder-name
 # The __builtins__ global itself. Gate: dunder name. Gate-free: it is the
 # restricted dict, which has no __import__ and no open.
 

@@ -1,5 +1,6 @@
 # fronts.escape: class_keyword_init_subclass
 # gate-free: escapes
+# gate: class-keyword
 # Class keywords go to __init_subclass__; a base defining it runs code at
 # every subclass creation, with the new class.
 

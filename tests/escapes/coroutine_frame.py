@@ -1,5 +1,6 @@
 # fronts.escape: coroutine_frame
 # gate-free: fails
+# gate: async
 # The same walk through a coroutine's cr_frame.
 
 async def co():

@@ -1,5 +1,6 @@
 # fronts.escape: decorator
 # gate-free: escapes
+# gate: private-attribute
 # A decorator is any expression; this one is a host function reached
 # through a pre-bound value's globals.
 

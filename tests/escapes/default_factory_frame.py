@@ -1,5 +1,6 @@
 # fronts.escape: default_factory_frame
 # gate-free: escapes
+# gate: introspection-attribute
 # A dataclass default_factory runs inside the __init__ that dataclasses
 # generated with exec(); that frame's globals hold the real builtins. A
 # traceback leads from the factory's own frame to it.

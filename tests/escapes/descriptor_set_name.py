@@ -1,5 +1,6 @@
 # fronts.escape: descriptor_set_name
 # gate-free: escapes
+# gate: dunder-definition
 # A descriptor's __set_name__ runs at class creation with the owner class;
 # __get__ runs whenever the host reads the attribute. Gate: defining these
 # hooks and `_`-attributes are refused.

@@ -1,5 +1,6 @@
 # fronts.escape: exception_traceback
 # gate-free: escapes
+# gate: introspection-attribute
 # An exception's __traceback__ leads to frames; raised inside a host
 # callback (a dataclass default_factory) the frame above is the host's.
 

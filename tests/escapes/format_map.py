@@ -1,5 +1,6 @@
 # fronts.escape: format_map
 # gate-free: escapes
+# gate: format-string
 # format_map, the same walk with a mapping.
 
 leak = "{d.__globals__[sys].modules[os].environ}".format_map({"d": replace})

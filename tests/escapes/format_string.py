@@ -1,5 +1,6 @@
 # fronts.escape: format_string
 # gate-free: escapes
+# gate: format-string
 # str.format resolves attributes and items inside the format string, so a
 # string can walk where code may not: this one reaches os.environ (where
 # API keys live) and sys.modules without a single `.` in code that the

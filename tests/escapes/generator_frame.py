@@ -1,5 +1,6 @@
 # fronts.escape: generator_frame
 # gate-free: fails
+# gate: introspection-attribute
 # Frame walk through a running generator: gi_frame.f_back climbs to whoever
 # resumed it. Gate: introspection attributes. Gate-free: the chain ends at
 # the model's own module frame, whose builtins are the restricted ones.

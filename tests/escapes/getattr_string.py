@@ -1,5 +1,6 @@
 # fronts.escape: getattr_string
 # gate-free: fails
+# gate: forbidden-name
 # getattr with a name built at run time hides the dunder from any AST check
 # of attributes. Gate: getattr is refused. Gate-free: not in builtins.
 

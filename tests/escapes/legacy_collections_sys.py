@@ -1,5 +1,6 @@
 # fronts.escape: legacy_collections_sys
 # gate-free: fails
+# gate: import
 # Module allowlist: `collections._sys` is sys.
 
 from collections import _sys

@@ -1,5 +1,6 @@
 # fronts.escape: legacy_dataclasses_builtins_open
 # gate-free: fails
+# gate: import
 # Module allowlist: `dataclasses.builtins` is the unrestricted builtins.
 
 import dataclasses

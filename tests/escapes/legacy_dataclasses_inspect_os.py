@@ -1,5 +1,6 @@
 # fronts.escape: legacy_dataclasses_inspect_os
 # gate-free: fails
+# gate: import
 # Module allowlist: `dataclasses.inspect.os`.
 
 import dataclasses

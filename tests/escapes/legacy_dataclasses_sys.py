@@ -1,5 +1,6 @@
 # fronts.escape: legacy_dataclasses_sys
 # gate-free: fails
+# gate: import
 # Module allowlist: `dataclasses.sys` is sys.
 
 import dataclasses as dc

@@ -1,5 +1,6 @@
 # fronts.escape: legacy_json_codecs
 # gate-free: fails
+# gate: import
 # Module allowlist: `json.codecs.open` opens files.
 
 import json

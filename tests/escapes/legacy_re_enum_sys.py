@@ -1,5 +1,6 @@
 # fronts.escape: legacy_re_enum_sys
 # gate-free: fails
+# gate: import
 # Module allowlist: `re.enum.sys`, a module two hops away.
 
 import re

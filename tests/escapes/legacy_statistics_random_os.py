@@ -1,5 +1,6 @@
 # fronts.escape: legacy_statistics_random_os
 # gate-free: fails
+# gate: import
 # Module allowlist: two hops, statistics -> random -> os.
 
 import statistics

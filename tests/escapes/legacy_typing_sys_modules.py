@@ -1,5 +1,6 @@
 # fronts.escape: legacy_typing_sys_modules
 # gate-free: fails
+# gate: import
 # Module allowlist: `typing.sys.modules` holds every loaded module.
 
 import typing

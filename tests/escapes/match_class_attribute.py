@@ -1,5 +1,6 @@
 # fronts.escape: match_class_attribute
 # gate-free: escapes
+# gate: private-attribute
 # A class pattern reads attributes by keyword, with no ast.Attribute node:
 # `case object(__globals__=g)` binds dataclass.__globals__.
 

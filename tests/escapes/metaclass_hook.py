@@ -1,5 +1,6 @@
 # fronts.escape: metaclass_hook
 # gate-free: escapes
+# gate: metaclass
 # A metaclass (type, reached as Random.__class__) whose __call__ runs on
 # every instantiation; here it walks to sys. Gate: `_`-attributes and
 # metaclass= are refused.

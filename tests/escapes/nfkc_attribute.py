@@ -1,5 +1,6 @@
 # fronts.escape: nfkc_attribute
 # gate-free: escapes
+# gate: private-attribute
 # An attribute spelled with NFKC look-alikes of "_" that Python normalises
 # to __globals__.
 

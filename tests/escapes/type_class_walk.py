@@ -1,5 +1,6 @@
 # fronts.escape: type_class_walk
 # gate-free: escapes
+# gate: private-attribute
 # The subclass walk starting from a pre-bound class instead of a literal.
 
 for c in Random.__mro__[-1].__subclasses__():

@@ -1,5 +1,6 @@
 # fronts.escape: vars_dict
 # gate-free: fails
+# gate: forbidden-name
 # vars() exposes __dict__ (of a class: its functions, whose globals follow).
 
 for v in vars(Random).values():

@@ -292,7 +292,8 @@ escape_retarget(const char *src, const char *dir)
 	return next;
 }
 
-/* Gates one escape model (it must be refused), then runs it gate-free in
+/* Gates one escape model (it must be refused, with a verdict of the rule
+ * its `# gate:` header names), then runs it gate-free in
  * the namespace: a "fails" model must fail without leaving its marker; an
  * "escapes" model must leave it, which proves the file is a working
  * exploit that only the gate stops. Returns 1 for "fails", 0 otherwise. */
@@ -303,23 +304,28 @@ escape_run(const char *file, const char *tmp)
 	struct error err = { 0 };
 	PyGILState_STATE g;
 	PyObject *ns;
-	char *path, *raw, *src, name[128], mode[16], *marker;
+	char *path, *raw, *src, name[128], mode[16], rule[64], *marker;
 	size_t len;
-	int fails;
+	int fails, i, hit = 0;
 
 	xasprintf(&path, "%s/%s", ESCAPES_DIR, file);
 	if (file_read(path, &raw, &len, &err) != 0)
 		fail_msg("%s", err.msg);
-	if (sscanf(raw, "# fronts.escape: %127s\n# gate-free: %15s", name,
-	    mode) != 2 || (strcmp(mode, "fails") != 0 &&
-	    strcmp(mode, "escapes") != 0))
-		fail_msg("%s: no `# fronts.escape:` / `# gate-free:` header",
-		    path);
+	if (sscanf(raw, "# fronts.escape: %127s\n# gate-free: %15s\n"
+	    "# gate: %63s", name, mode, rule) != 3 ||
+	    (strcmp(mode, "fails") != 0 && strcmp(mode, "escapes") != 0))
+		fail_msg("%s: no `# fronts.escape:` / `# gate-free:` / "
+		    "`# gate:` header", path);
 	src = escape_retarget(raw, tmp);
 	if (gate_check_source(src, strlen(src), &r, &err) != 0)
 		fail_msg("%s: %s", path, err.msg);
 	if (r.accepted)
 		fail_msg("%s: the gate ACCEPTED an escape", path);
+	/* Refused for the technique itself, not only for incidentals. */
+	for (i = 0; i < r.nverdicts; i++)
+		hit |= strcmp(r.verdicts[i].rule, rule) == 0;
+	if (!hit)
+		fail_msg("%s: refused, but no `%s` verdict", path, rule);
 	gate_result_free(&r);
 
 	xasprintf(&marker, "%s/fronts-escape-%s", tmp, name);

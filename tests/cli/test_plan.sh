@@ -1,0 +1,229 @@
+#!/bin/sh
+# fronts plan and fronts validate against the demo project and small
+# hostile models: output shapes, files written, approval, exit codes.
+. "$(dirname "$0")/../lib.sh"
+
+PY=/usr/bin/python3
+D=$TMPD/demo
+new_demo "$D"
+
+# An unapproved model is refused before anything runs.
+expect_exit "plan refuses an unapproved model" 3 \
+    "$FRONTS" plan -C "$D" --isolation thread --iterations 10
+expect_grep "refusal says how to approve" "approve" "$TMPD/err"
+expect_exit "validate refuses an unapproved model" 3 \
+    "$FRONTS" validate -C "$D"
+"$FRONTS" approve -C "$D" --yes >/dev/null 2>&1
+
+expect_exit "usage: both budgets" 2 \
+    "$FRONTS" plan -C "$D" --iterations 10 --seconds 1
+expect_exit "usage: bad isolation" 2 \
+    "$FRONTS" plan -C "$D" --isolation none
+expect_exit "usage: bad workers" 2 "$FRONTS" plan -C "$D" --workers 0
+
+expect_exit "plan --json runs" 0 "$FRONTS" plan -C "$D" --isolation thread \
+    --iterations 150 --seed 3 --json -o "$TMPD/plan.json"
+cp "$TMPD/out" "$TMPD/plan.out"
+if $PY - "$TMPD/plan.out" "$TMPD/plan.json" "$D" <<'EOF'
+import json, sys
+out = json.load(open(sys.argv[1]))
+saved = json.load(open(sys.argv[2]))
+assert out == saved, "stdout and -o differ"
+assert set(out) == {"plan", "expected_total", "alternatives", "stats"}, out.keys()
+st = out["stats"]
+for k in ("iterations", "model_calls", "illegal_proposals", "seconds",
+          "model_seconds", "workers", "isolation", "seed"):
+    assert k in st, k
+assert st["iterations"] == 150 and st["seed"] == 3 and st["isolation"] == "thread"
+assert st["model_calls"] > 150
+drafts = {}
+for line in open(sys.argv[3] + "/drafts.jsonl"):
+    if line.strip():
+        d = json.loads(line)
+        drafts[d["id"]] = d
+assert out["plan"], "empty plan"
+for p in out["plan"]:
+    for k in ("slot", "at", "front", "draft", "text", "expected_reward",
+              "visits", "ci95"):
+        assert k in p, k
+    assert p["text"] == drafts[p["draft"]]["text"]
+    assert p["at"].endswith("+01:00"), p["at"]
+    lo, hi = p["ci95"]
+    assert lo <= p["expected_reward"] <= hi
+slots = [p["slot"] for p in out["plan"]]
+assert slots == sorted(slots)
+EOF
+then pass "plan JSON has DESIGN.md's shape and matches -o"
+else fail "plan JSON has DESIGN.md's shape and matches -o"; fi
+
+T=$(ls "$D"/.fronts/trajectories/*-3.jsonl 2>/dev/null | head -n 1)
+if [ -n "$T" ] && [ "$(wc -l <"$T")" -eq 3 ]; then pass "trajectory record written"
+else fail "trajectory record written" "$(ls -R "$D/.fronts")"; fi
+SHA=$(sha256sum "$D/model.py" | cut -d' ' -f1)
+expect_grep "trajectory names the model sha256" "$SHA" "$T"
+expect_no_grep "trajectory holds no key" "(api_key|Authorization|x-api-key)" "$T"
+
+# Same seed, same plan.
+"$FRONTS" plan -C "$D" --isolation thread --iterations 150 --seed 3 --json \
+    >"$TMPD/again.json" 2>/dev/null
+if $PY -c '
+import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+assert a["plan"] == b["plan"] and a["alternatives"] == b["alternatives"]
+' "$TMPD/plan.out" "$TMPD/again.json"; then pass "same seed, same plan"
+else fail "same seed, same plan"; fi
+
+expect_exit "plan prints a table" 0 "$FRONTS" plan -C "$D" --isolation thread \
+    --iterations 100
+expect_grep "table has the header" "expected reward \(95%\)" "$TMPD/out"
+expect_grep "table shows local times" "2026-12-01 [0-9:]+ CET" "$TMPD/out"
+expect_grep "table shows the statistics" "100 iterations" "$TMPD/out"
+
+expect_exit "validate --json runs" 0 "$FRONTS" validate -C "$D" --json
+if $PY -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["conformant"] is True
+names = {c["name"] for c in r["checks"]}
+for n in ("random-rollouts", "apply-does-not-mutate", "seeded-runs-repeat",
+          "legal-actions-deterministic", "sample-hidden"):
+    assert n in names, n
+c = r["calibration"]
+assert c["posts"] > 0 and c["calibrated"] == c["posts"]
+assert 0 <= c["coverage_80"] <= 1 and c["median_abs_log_error"] >= 0
+' "$TMPD/out"; then pass "validate JSON report"
+else fail "validate JSON report" "$(head -c 400 "$TMPD/out")"; fi
+expect_exit "validate prints a report" 0 "$FRONTS" validate -C "$D"
+expect_grep "report has conformance" "conformance: ok" "$TMPD/out"
+
+# Hostile and broken models, each approved, in-process.
+model() {
+	new_demo "$TMPD/$1"
+	cat >"$TMPD/$1/model.py"
+	"$FRONTS" approve -C "$TMPD/$1" --yes >/dev/null 2>&1
+}
+
+model mutating <<'EOF'
+def initial_state(ctx):
+    return {"slot": 0, "posted": []}
+
+
+def legal_actions(state):
+    return [("wait",), ("post", "d1", "x")]
+
+
+def apply(state, action, rng):
+    if action[0] == "wait":
+        state["slot"] = state["slot"] + 1
+        return state, 0.0
+    state["posted"].append(action[1])
+    return state, 1.0 / len(state["posted"])
+
+
+def is_terminal(state):
+    return state["slot"] >= 72
+EOF
+expect_exit "validate fails a mutating model" 1 \
+    "$FRONTS" validate -C "$TMPD/mutating"
+expect_grep "failure names apply and its line" \
+    "fail apply-does-not-mutate .*apply, model.py line 9" "$TMPD/out"
+
+model raising <<'EOF'
+def initial_state(ctx):
+    return 0
+
+
+def legal_actions(state):
+    return [("wait",)]
+
+
+def apply(state, action, rng):
+    return state + 1, 1.0 / (rng.random() - 2.0) + undefined_name
+
+
+def is_terminal(state):
+    return state >= 72
+EOF
+expect_exit "plan: a raising model is exit 4" 4 "$FRONTS" plan \
+    -C "$TMPD/raising" --isolation thread --iterations 60
+expect_grep "error names type and line" "NameError.*line 10" "$TMPD/err"
+expect_exit "validate: a raising model fails" 1 \
+    "$FRONTS" validate -C "$TMPD/raising"
+expect_grep "validate names apply's line" "apply, model.py line 10" "$TMPD/out"
+
+model spinning <<'EOF'
+def initial_state(ctx):
+    return 0
+
+
+def legal_actions(state):
+    while True:
+        pass
+
+
+def apply(state, action, rng):
+    return state + 1, 0.0
+
+
+def is_terminal(state):
+    return state >= 72
+EOF
+expect_exit "plan: a spinning model is exit 4" 4 "$FRONTS" plan \
+    -C "$TMPD/spinning" --isolation thread --iterations 60 \
+    --call-timeout-ms 20
+
+model greedy <<'EOF'
+def initial_state(ctx):
+    return (0, ())
+
+
+def legal_actions(state):
+    out = [("wait",), ("like", "d1"), ("post", "nope", "x"), ("post", 3, "x")]
+    for d in ctx_drafts:
+        for f in ("x", "linkedin", "mastodon", "bluesky"):
+            out.append(("post", d, f))
+    return out
+
+
+def apply(state, action, rng):
+    slot, posted = state
+    if action[0] == "wait":
+        return (slot + 1, posted), 0.0
+    posted = posted + ((action[1], action[2]),)
+    return (slot, posted), 1000000.0
+
+
+def is_terminal(state):
+    return state[0] >= 72
+
+
+ctx_drafts = ["d%d" % i for i in range(1, 25)]
+EOF
+expect_exit "plan: a greedy model still plans" 0 "$FRONTS" plan \
+    -C "$TMPD/greedy" --isolation thread --iterations 200 --json
+if $PY - "$TMPD/out" "$TMPD/greedy" <<'EOF'
+import json, sys
+from datetime import datetime
+out = json.load(open(sys.argv[1]))
+fronts = {f["id"]: f for f in json.load(open(sys.argv[2] + "/fronts.json"))["fronts"]}
+assert out["stats"]["illegal_proposals"] > 0
+per = {}
+for p in out["plan"]:
+    lim = fronts[p["front"]]["limits"]
+    t = datetime.fromisoformat(p["at"])
+    a, b = lim["quiet_hours"]
+    h = t.hour
+    assert not ((a < b and a <= h < b) or (a > b and (h >= a or h < b))), p
+    per.setdefault(p["front"], []).append(t)
+for f, ts in per.items():
+    lim = fronts[f]["limits"]
+    for x, y in zip(ts, ts[1:]):
+        assert (y - x).total_seconds() >= lim["min_gap_minutes"] * 60, (f, x, y)
+    days = {}
+    for t in ts:
+        days[t.date()] = days.get(t.date(), 0) + 1
+    assert max(days.values()) <= lim["max_posts_per_day"], (f, days)
+EOF
+then pass "greedy model: no illegal post, illegal proposals counted"
+else fail "greedy model: no illegal post, illegal proposals counted" \
+    "$(head -c 600 "$TMPD/out")"; fi
