@@ -21,9 +21,30 @@ def c_string(s):
 def emit(name, items):
     print('const char *const %s[] = {' % name)
     for s in items:
-        print('\t%s,\t/* %s */' % (c_string(s), s))
+        print('\t%s,' % c_string(s))
     print('\tNULL\n};')
     print('const int %s_count = %d;\n' % (name, len(items)))
+
+
+def emit_index(name, items):
+    # Per first letter (ASCII) and the rest, each in list order: ASCII and
+    # non-ASCII never match each other case-insensitively, so searching the
+    # one sublist gives the same first match as searching the whole list.
+    for letter in 'abcdefghijklmnopqrstuvwxyz':
+        sub = [s for s in items if s[0] == letter]
+        print('static const char *const %s_%s[] = {' % (name, letter))
+        for s in sub:
+            print('\t%s,' % c_string(s))
+        print('\tNULL\n};')
+    print('static const char *const %s_other[] = {' % name)
+    for s in items:
+        if ord(s[0]) >= 0x80:
+            print('\t%s,\t/* %s */' % (c_string(s), s))
+    print('\tNULL\n};')
+    print('const struct tld_index %s_index = {\n\t{' % name)
+    for letter in 'abcdefghijklmnopqrstuvwxyz':
+        print('\t\t%s_%s,' % (name, letter))
+    print('\t},\n\t%s_other\n};\n' % name)
 
 
 def main():
@@ -34,6 +55,8 @@ def main():
     print('#include <stddef.h>\n\n#include "core/text_int.h"\n')
     emit('text_tlds_generic', tlds['generic'])
     emit('text_tlds_country', tlds['country'])
+    emit_index('text_tlds_generic', tlds['generic'])
+    emit_index('text_tlds_country', tlds['country'])
 
 
 main()

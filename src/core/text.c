@@ -189,15 +189,64 @@ is_modifier(int32_t c)
 	return c >= 0x1f3fb && c <= 0x1f3ff;
 }
 
-/* One pictograph with its presentation selector, modifier and tags. */
-static size_t
-emoji_element(const struct ustr *u, size_t i)
+/* Emoji presentation by default: every Emoji_Presentation character is
+ * East Asian Wide (UAX #11), which utf8proc's character width carries. */
+static bool
+is_wide(int32_t c)
 {
+	return utf8proc_charwidth(c) == 2;
+}
+
+/*
+ * Whether U+FE0F belongs to c's emoji, which is whether Unicode defines the
+ * variation sequence (emoji-variation-sequences.txt, data utf8proc 2.6 does
+ * not carry): it does for text-style pictographs and for most emoji-style
+ * ones in the BMP, not for emoji-style ones above it. The exceptions to
+ * that pattern are listed; elsewhere twitter-text counts U+FE0F on its own.
+ */
+static bool
+takes_vs16(int32_t c)
+{
+	static const int32_t astral_with[] = {
+		0x1f004, 0x1f202, 0x1f21a, 0x1f22f, 0x1f237
+	};
+	static const int32_t bmp_without[] = {
+		0x23e9, 0x23ea, 0x23eb, 0x23ec, 0x23f0, 0x23f3, 0x26ce, 0x2705,
+		0x270a, 0x270b, 0x2728, 0x274c, 0x274e, 0x2753, 0x2754, 0x2755,
+		0x2795, 0x2796, 0x2797, 0x27b0, 0x27bf
+	};
+	size_t i;
+
+	if (!is_wide(c))
+		return true;
+	if (c < 0x10000) {
+		for (i = 0; i < sizeof(bmp_without) / sizeof(bmp_without[0]); i++)
+			if (c == bmp_without[i])
+				return false;
+		return true;
+	}
+	for (i = 0; i < sizeof(astral_with) / sizeof(astral_with[0]); i++)
+		if (c == astral_with[i])
+			return true;
+	return false;
+}
+
+/* One pictograph with its presentation selector, modifier and tags; *shown
+ * tells whether it is presented as emoji (wide, or with U+FE0F), which a
+ * ZWJ sequence needs of its parts. */
+static size_t
+emoji_element(const struct ustr *u, size_t i, bool *shown)
+{
+	int32_t c;
+
 	if (i >= u->n || !is_pictographic(u->cp[i]))
 		return i;
-	i++;
-	if (i < u->n && u->cp[i] == 0xfe0f)
+	c = u->cp[i++];
+	*shown = is_wide(c);
+	if (i < u->n && u->cp[i] == 0xfe0f && takes_vs16(c)) {
+		*shown = true;
 		i++;
+	}
 	if (i < u->n && is_modifier(u->cp[i]))
 		i++;
 	while (i < u->n && u->cp[i] >= 0xe0020 && u->cp[i] <= 0xe007e)
@@ -209,12 +258,13 @@ emoji_element(const struct ustr *u, size_t i)
 
 /* The end of the emoji sequence starting at i, or i when none does. A
  * lone pictograph is not a sequence: it weighs as its code point, as
- * twitter-text's list leaves text-style © and ® alone. */
+ * twitter-text's list leaves text-style (C) and (R) alone. */
 static size_t
 emoji_sequence(const struct ustr *u, size_t i)
 {
 	size_t e, next;
 	int32_t c = u->cp[i];
+	bool shown, next_shown;
 
 	if (is_regional(c) && i + 1 < u->n && is_regional(u->cp[i + 1]))
 		return i + 2;
@@ -224,10 +274,11 @@ emoji_sequence(const struct ustr *u, size_t i)
 			e++;
 		return e < u->n && u->cp[e] == 0x20e3 ? e + 1 : i;
 	}
-	if ((e = emoji_element(u, i)) == i)
+	if ((e = emoji_element(u, i, &shown)) == i)
 		return i;
-	while (e + 1 < u->n && u->cp[e] == 0x200d &&
-	    (next = emoji_element(u, e + 1)) > e + 1)
+	while (shown && e + 1 < u->n && u->cp[e] == 0x200d &&
+	    (next = emoji_element(u, e + 1, &next_shown)) > e + 1 &&
+	    next_shown)
 		e = next;
 	return e - i >= 2 ? e : i;
 }
@@ -243,22 +294,21 @@ x_weight(int32_t c)
 	return X_HEAVY;
 }
 
-/* parseTweet's loop over the NFC text; *valid as twitter-text's. */
+/* parseTweet's loop over the NFC text u with its URLs; *valid as
+ * twitter-text's. */
 static int
-x_weighted(const struct ustr *u, bool *valid)
+x_weighted(const struct ustr *u, const struct cspans *urls, bool *valid)
 {
-	struct cspans urls = { 0 };
 	size_t i, k = 0, e;
 	long w = 0;
 	bool ok = true;
 
-	text_urls(u, true, &urls);
 	for (i = 0; i < u->n; i++) {
-		while (k < urls.n && urls.v[k].start < i)
+		while (k < urls->n && urls->v[k].start < i)
 			k++;
-		if (k < urls.n && urls.v[k].start == i) {
+		if (k < urls->n && urls->v[k].start == i) {
 			w += X_URL_WEIGHT * X_SCALE;
-			i = urls.v[k].end - 1;
+			i = urls->v[k].end - 1;
 		} else if ((e = emoji_sequence(u, i)) > i) {
 			w += X_HEAVY;
 			i = e - 1;
@@ -266,7 +316,6 @@ x_weighted(const struct ustr *u, bool *valid)
 			w += x_weight(u->cp[i]);
 		ok &= !text_is_invalid(u->cp[i]);
 	}
-	free(urls.v);
 	if (valid != NULL)
 		*valid = ok && w > 0;
 	return (int)(w / X_SCALE);
@@ -291,12 +340,15 @@ graphemes(const struct ustr *u)
 int
 text_weighted_length(const char *utf8)
 {
+	struct cspans urls = { 0 };
 	struct ustr u;
 	int n;
 
 	if (decode(utf8, true, &u) == -1)
 		return -1;
-	n = x_weighted(&u, NULL);
+	text_urls(&u, true, &urls);
+	n = x_weighted(&u, &urls, NULL);
+	free(urls.v);
 	ustr_free(&u);
 	return n;
 }
@@ -394,9 +446,11 @@ text_measure(const char *utf8, enum platform p, const struct limits *l,
 	    l->max_length : platform_rule[p].limit;
 	out->byte_limit = platform_rule[p].byte_limit;
 	out->bytes = (int)u.off[u.n];
+	text_urls(&nfc, true, &links);
+	text_hashtags(&nfc, &links, &tags);
 	switch (p) {
 	case PLATFORM_X:
-		out->length = x_weighted(&nfc, &valid);
+		out->length = x_weighted(&nfc, &links, &valid);
 		break;
 	case PLATFORM_BLUESKY:
 		out->length = graphemes(&u);
@@ -408,8 +462,6 @@ text_measure(const char *utf8, enum platform p, const struct limits *l,
 		out->length = (int)u.n;
 		break;
 	}
-	text_urls(&nfc, true, &links);
-	text_hashtags(&nfc, &tags);
 	out->links = (int)links.n;
 	out->hashtags = (int)tags.n;
 	out->ok = valid && out->length <= out->limit &&
@@ -460,7 +512,7 @@ text_extract_hashtags(const char *utf8, struct text_span *spans, int max)
 
 	if (decode(utf8, false, &u) == -1)
 		return -1;
-	text_hashtags(&u, &c);
+	text_hashtags(&u, NULL, &c);
 	n = spans_out(&u, &c, spans, max);
 	free(c.v);
 	ustr_free(&u);

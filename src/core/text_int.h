@@ -43,16 +43,26 @@ bool	 text_is_latin_accent(int32_t);
 /* URLs as twitter-text's extractor finds them; with_bare also takes URLs
  * without a scheme (which must end in a known TLD). Spans are appended. */
 void	 text_urls(const struct ustr *, bool with_bare, struct cspans *);
-/* Hashtags as twitter-text extracts them (URL overlaps removed). */
-void	 text_hashtags(const struct ustr *, struct cspans *);
+/* Hashtags as twitter-text extracts them, without those overlapping a URL
+ * (urls: text_urls(u, true) of the same text, or NULL to find them). */
+void	 text_hashtags(const struct ustr *, const struct cspans *urls,
+	    struct cspans *);
 /* Mastodon mentions (Account::MENTION_RE); each span's end is after the
  * whole "@user@domain", and *user_end receives where "@user" ends. */
 void	 text_mentions(const struct ustr *, struct cspans *, struct cspans *user);
+
+/* TLDs by first letter (in list order), and those not starting in ASCII. */
+struct tld_index {
+	const char *const	*ascii[26];
+	const char *const	*other;
+};
 
 /* Generated from tests/data/twitter-text/tlds.json (tools/gen_tlds.py). */
 extern const char *const	text_tlds_generic[];
 extern const int		text_tlds_generic_count;
 extern const char *const	text_tlds_country[];
 extern const int		text_tlds_country_count;
+extern const struct tld_index	text_tlds_generic_index;
+extern const struct tld_index	text_tlds_country_index;
 
 #endif

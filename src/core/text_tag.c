@@ -110,25 +110,24 @@ span_cmp(const void *a, const void *b)
 /* Drops hashtags that overlap a URL, as removeOverlappingEntities does
  * (the earlier entity wins; on a tie the hashtag, listed first). */
 static void
-hashtags_drop_urls(const struct ustr *u, struct cspans *tags, size_t first)
+hashtags_drop_urls(const struct cspans *urls, struct cspans *tags,
+    size_t first)
 {
-	struct cspans urls = { 0 };
 	struct cspan *all, prev;
 	size_t n, i, j, k;
 	bool *is_tag;
 
-	text_urls(u, true, &urls);
-	if (urls.n == 0)
+	if (urls->n == 0 || tags->n == first)
 		return;
-	n = tags->n - first + urls.n;
+	n = tags->n - first + urls->n;
 	all = calloc(n, sizeof(*all));
 	is_tag = calloc(n, sizeof(*is_tag));
 	if (all == NULL || is_tag == NULL)
 		abort();
 	for (i = first, k = 0; i < tags->n; i++, k++)
 		all[k] = tags->v[i];
-	for (j = 0; j < urls.n; j++)
-		all[k + j] = urls.v[j];
+	for (j = 0; j < urls->n; j++)
+		all[k + j] = urls->v[j];
 	/* Mark tags by start (tags and URLs never share a start index). */
 	qsort(all, n, sizeof(*all), span_cmp);
 	for (i = 0; i < n; i++)
@@ -148,12 +147,13 @@ hashtags_drop_urls(const struct ustr *u, struct cspans *tags, size_t first)
 	}
 	free(is_tag);
 	free(all);
-	free(urls.v);
 }
 
 void
-text_hashtags(const struct ustr *u, struct cspans *out)
+text_hashtags(const struct ustr *u, const struct cspans *urls,
+    struct cspans *out)
 {
+	struct cspans own = { 0 };
 	size_t s, e, h, first = out->n, i;
 
 	for (i = 0; i < u->n && !is_hash(u->cp[i]); i++)
@@ -171,7 +171,13 @@ text_hashtags(const struct ustr *u, struct cspans *out)
 			continue;
 		cspans_add(out, h, e);
 	}
-	hashtags_drop_urls(u, out, first);
+	if (urls == NULL && out->n > first) {
+		text_urls(u, true, &own);
+		urls = &own;
+	}
+	if (urls != NULL)
+		hashtags_drop_urls(urls, out, first);
+	free(own.v);
 }
 
 /* Ruby's [[:word:]]: letters, marks, decimal digits, connectors. */

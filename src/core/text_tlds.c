@@ -7,6 +7,2834 @@
 #include "core/text_int.h"
 
 const char *const text_tlds_generic[] = {
+	"\354\202\274\354\204\261",
+	"\353\213\267\354\273\264",
+	"\353\213\267\353\204\267",
+	"\351\246\231\346\240\274\351\207\214\346\213\211",
+	"\351\244\220\345\216\205",
+	"\351\243\237\345\223\201",
+	"\351\243\236\345\210\251\346\265\246",
+	"\351\233\273\350\250\212\347\233\210\347\247\221",
+	"\351\233\206\345\233\242",
+	"\351\200\232\350\262\251",
+	"\350\264\255\347\211\251",
+	"\350\260\267\346\255\214",
+	"\350\257\272\345\237\272\344\272\232",
+	"\350\201\224\351\200\232",
+	"\347\275\221\347\273\234",
+	"\347\275\221\347\253\231",
+	"\347\275\221\345\272\227",
+	"\347\275\221\345\235\200",
+	"\347\273\204\347\273\207\346\234\272\346\236\204",
+	"\347\247\273\345\212\250",
+	"\347\217\240\345\256\235",
+	"\347\202\271\347\234\213",
+	"\346\270\270\346\210\217",
+	"\346\267\241\351\251\254\351\224\241",
+	"\346\234\272\346\236\204",
+	"\346\233\270\347\261\215",
+	"\346\227\266\345\260\232",
+	"\346\226\260\351\227\273",
+	"\346\224\277\345\272\234",
+	"\346\224\277\345\212\241",
+	"\346\213\233\350\201\230",
+	"\346\211\213\350\241\250",
+	"\346\211\213\346\234\272",
+	"\346\210\221\347\210\261\344\275\240",
+	"\346\205\210\345\226\204",
+	"\345\276\256\345\215\232",
+	"\345\271\277\344\270\234",
+	"\345\267\245\350\241\214",
+	"\345\256\266\351\233\273",
+	"\345\250\261\344\271\220",
+	"\345\244\251\344\270\273\346\225\231",
+	"\345\244\247\346\213\277",
+	"\345\244\247\344\274\227\346\261\275\350\275\246",
+	"\345\234\250\347\272\277",
+	"\345\230\211\351\207\214\345\244\247\351\205\222\345\272\227",
+	"\345\230\211\351\207\214",
+	"\345\225\206\346\240\207",
+	"\345\225\206\345\272\227",
+	"\345\225\206\345\237\216",
+	"\345\205\254\347\233\212",
+	"\345\205\254\345\217\270",
+	"\345\205\253\345\215\246",
+	"\345\201\245\345\272\267",
+	"\344\277\241\346\201\257",
+	"\344\275\233\345\261\261",
+	"\344\274\201\344\270\232",
+	"\344\270\255\346\226\207\347\275\221",
+	"\344\270\255\344\277\241",
+	"\344\270\226\347\225\214",
+	"\343\203\235\343\202\244\343\203\263\343\203\210",
+	"\343\203\225\343\202\241\343\203\203\343\202\267\343\203\247\343\203\263",
+	"\343\202\273\343\203\274\343\203\253",
+	"\343\202\271\343\203\210\343\202\242",
+	"\343\202\263\343\203\240",
+	"\343\202\260\343\203\274\343\202\260\343\203\253",
+	"\343\202\257\343\203\251\343\202\246\343\203\211",
+	"\343\201\277\343\202\223\343\201\252",
+	"\340\270\204\340\270\255\340\270\241",
+	"\340\244\270\340\244\202\340\244\227\340\244\240\340\244\250",
+	"\340\244\250\340\245\207\340\244\237",
+	"\340\244\225\340\245\211\340\244\256",
+	"\331\207\331\205\330\261\330\247\331\207",
+	"\331\205\331\210\331\202\330\271",
+	"\331\205\331\210\330\250\330\247\331\212\331\204\331\212",
+	"\331\203\331\210\331\205",
+	"\331\203\330\247\330\253\331\210\331\204\331\212\331\203",
+	"\330\271\330\261\330\250",
+	"\330\264\330\250\331\203\330\251",
+	"\330\250\331\212\330\252\331\203",
+	"\330\250\330\247\330\262\330\247\330\261",
+	"\330\247\331\204\330\271\331\204\331\212\330\247\331\206",
+	"\330\247\330\261\330\247\331\205\331\203\331\210",
+	"\330\247\330\252\330\265\330\247\331\204\330\247\330\252",
+	"\330\247\330\250\331\210\330\270\330\250\331\212",
+	"\327\247\327\225\327\235",
+	"\321\201\320\260\320\271\321\202",
+	"\321\200\321\203\321\201",
+	"\320\276\321\200\320\263",
+	"\320\276\320\275\320\273\320\260\320\271\320\275",
+	"\320\274\320\276\321\201\320\272\320\262\320\260",
+	"\320\272\320\276\320\274",
+	"\320\272\320\260\321\202\320\276\320\273\320\270\320\272",
+	"\320\264\320\265\321\202\320\270",
+	"zuerich",
+	"zone",
+	"zippo",
+	"zip",
+	"zero",
+	"zara",
+	"zappos",
+	"yun",
+	"youtube",
+	"you",
+	"yokohama",
+	"yoga",
+	"yodobashi",
+	"yandex",
+	"yamaxun",
+	"yahoo",
+	"yachts",
+	"xyz",
+	"xxx",
+	"xperia",
+	"xin",
+	"xihuan",
+	"xfinity",
+	"xerox",
+	"xbox",
+	"wtf",
+	"wtc",
+	"wow",
+	"world",
+	"works",
+	"work",
+	"woodside",
+	"wolterskluwer",
+	"wme",
+	"winners",
+	"wine",
+	"windows",
+	"win",
+	"williamhill",
+	"wiki",
+	"wien",
+	"whoswho",
+	"weir",
+	"weibo",
+	"wedding",
+	"wed",
+	"website",
+	"weber",
+	"webcam",
+	"weatherchannel",
+	"weather",
+	"watches",
+	"watch",
+	"warman",
+	"wanggou",
+	"wang",
+	"walter",
+	"walmart",
+	"wales",
+	"vuelos",
+	"voyage",
+	"voto",
+	"voting",
+	"vote",
+	"volvo",
+	"volkswagen",
+	"vodka",
+	"vlaanderen",
+	"vivo",
+	"viva",
+	"vistaprint",
+	"vista",
+	"vision",
+	"visa",
+	"virgin",
+	"vip",
+	"vin",
+	"villas",
+	"viking",
+	"vig",
+	"video",
+	"viajes",
+	"vet",
+	"versicherung",
+	"verm\303\266gensberatung",
+	"verm\303\266gensberater",
+	"verisign",
+	"ventures",
+	"vegas",
+	"vanguard",
+	"vana",
+	"vacations",
+	"ups",
+	"uol",
+	"uno",
+	"university",
+	"unicom",
+	"uconnect",
+	"ubs",
+	"ubank",
+	"tvs",
+	"tushu",
+	"tunes",
+	"tui",
+	"tube",
+	"trv",
+	"trust",
+	"travelersinsurance",
+	"travelers",
+	"travelchannel",
+	"travel",
+	"training",
+	"trading",
+	"trade",
+	"toys",
+	"toyota",
+	"town",
+	"tours",
+	"total",
+	"toshiba",
+	"toray",
+	"top",
+	"tools",
+	"tokyo",
+	"today",
+	"tmall",
+	"tkmaxx",
+	"tjx",
+	"tjmaxx",
+	"tirol",
+	"tires",
+	"tips",
+	"tiffany",
+	"tienda",
+	"tickets",
+	"tiaa",
+	"theatre",
+	"theater",
+	"thd",
+	"teva",
+	"tennis",
+	"temasek",
+	"telefonica",
+	"telecity",
+	"tel",
+	"technology",
+	"tech",
+	"team",
+	"tdk",
+	"tci",
+	"taxi",
+	"tax",
+	"tattoo",
+	"tatar",
+	"tatamotors",
+	"target",
+	"taobao",
+	"talk",
+	"taipei",
+	"tab",
+	"systems",
+	"symantec",
+	"sydney",
+	"swiss",
+	"swiftcover",
+	"swatch",
+	"suzuki",
+	"surgery",
+	"surf",
+	"support",
+	"supply",
+	"supplies",
+	"sucks",
+	"style",
+	"study",
+	"studio",
+	"stream",
+	"store",
+	"storage",
+	"stockholm",
+	"stcgroup",
+	"stc",
+	"statoil",
+	"statefarm",
+	"statebank",
+	"starhub",
+	"star",
+	"staples",
+	"stada",
+	"srt",
+	"srl",
+	"spreadbetting",
+	"spot",
+	"sport",
+	"spiegel",
+	"space",
+	"soy",
+	"sony",
+	"song",
+	"solutions",
+	"solar",
+	"sohu",
+	"software",
+	"softbank",
+	"social",
+	"soccer",
+	"sncf",
+	"smile",
+	"smart",
+	"sling",
+	"skype",
+	"sky",
+	"skin",
+	"ski",
+	"site",
+	"singles",
+	"sina",
+	"silk",
+	"shriram",
+	"showtime",
+	"show",
+	"shouji",
+	"shopping",
+	"shop",
+	"shoes",
+	"shiksha",
+	"shia",
+	"shell",
+	"shaw",
+	"sharp",
+	"shangrila",
+	"sfr",
+	"sexy",
+	"sex",
+	"sew",
+	"seven",
+	"ses",
+	"services",
+	"sener",
+	"select",
+	"seek",
+	"security",
+	"secure",
+	"seat",
+	"search",
+	"scot",
+	"scor",
+	"scjohnson",
+	"science",
+	"schwarz",
+	"schule",
+	"school",
+	"scholarships",
+	"schmidt",
+	"schaeffler",
+	"scb",
+	"sca",
+	"sbs",
+	"sbi",
+	"saxo",
+	"save",
+	"sas",
+	"sarl",
+	"sapo",
+	"sap",
+	"sanofi",
+	"sandvikcoromant",
+	"sandvik",
+	"samsung",
+	"samsclub",
+	"salon",
+	"sale",
+	"sakura",
+	"safety",
+	"safe",
+	"saarland",
+	"ryukyu",
+	"rwe",
+	"run",
+	"ruhr",
+	"rugby",
+	"rsvp",
+	"room",
+	"rogers",
+	"rodeo",
+	"rocks",
+	"rocher",
+	"rmit",
+	"rip",
+	"rio",
+	"ril",
+	"rightathome",
+	"ricoh",
+	"richardli",
+	"rich",
+	"rexroth",
+	"reviews",
+	"review",
+	"restaurant",
+	"rest",
+	"republican",
+	"report",
+	"repair",
+	"rentals",
+	"rent",
+	"ren",
+	"reliance",
+	"reit",
+	"reisen",
+	"reise",
+	"rehab",
+	"redumbrella",
+	"redstone",
+	"red",
+	"recipes",
+	"realty",
+	"realtor",
+	"realestate",
+	"read",
+	"raid",
+	"radio",
+	"racing",
+	"qvc",
+	"quest",
+	"quebec",
+	"qpon",
+	"pwc",
+	"pub",
+	"prudential",
+	"pru",
+	"protection",
+	"property",
+	"properties",
+	"promo",
+	"progressive",
+	"prof",
+	"productions",
+	"prod",
+	"pro",
+	"prime",
+	"press",
+	"praxi",
+	"pramerica",
+	"post",
+	"porn",
+	"politie",
+	"poker",
+	"pohl",
+	"pnc",
+	"plus",
+	"plumbing",
+	"playstation",
+	"play",
+	"place",
+	"pizza",
+	"pioneer",
+	"pink",
+	"ping",
+	"pin",
+	"pid",
+	"pictures",
+	"pictet",
+	"pics",
+	"piaget",
+	"physio",
+	"photos",
+	"photography",
+	"photo",
+	"phone",
+	"philips",
+	"phd",
+	"pharmacy",
+	"pfizer",
+	"pet",
+	"pccw",
+	"pay",
+	"passagens",
+	"party",
+	"parts",
+	"partners",
+	"pars",
+	"paris",
+	"panerai",
+	"panasonic",
+	"pamperedchef",
+	"page",
+	"ovh",
+	"ott",
+	"otsuka",
+	"osaka",
+	"origins",
+	"orientexpress",
+	"organic",
+	"org",
+	"orange",
+	"oracle",
+	"open",
+	"ooo",
+	"onyourside",
+	"online",
+	"onl",
+	"ong",
+	"one",
+	"omega",
+	"ollo",
+	"oldnavy",
+	"olayangroup",
+	"olayan",
+	"okinawa",
+	"office",
+	"off",
+	"observer",
+	"obi",
+	"nyc",
+	"ntt",
+	"nrw",
+	"nra",
+	"nowtv",
+	"nowruz",
+	"now",
+	"norton",
+	"northwesternmutual",
+	"nokia",
+	"nissay",
+	"nissan",
+	"ninja",
+	"nikon",
+	"nike",
+	"nico",
+	"nhk",
+	"ngo",
+	"nfl",
+	"nexus",
+	"nextdirect",
+	"next",
+	"news",
+	"newholland",
+	"new",
+	"neustar",
+	"network",
+	"netflix",
+	"netbank",
+	"net",
+	"nec",
+	"nba",
+	"navy",
+	"natura",
+	"nationwide",
+	"name",
+	"nagoya",
+	"nadex",
+	"nab",
+	"mutuelle",
+	"mutual",
+	"museum",
+	"mtr",
+	"mtpc",
+	"mtn",
+	"msd",
+	"movistar",
+	"movie",
+	"mov",
+	"motorcycles",
+	"moto",
+	"moscow",
+	"mortgage",
+	"mormon",
+	"mopar",
+	"montblanc",
+	"monster",
+	"money",
+	"monash",
+	"mom",
+	"moi",
+	"moe",
+	"moda",
+	"mobily",
+	"mobile",
+	"mobi",
+	"mma",
+	"mls",
+	"mlb",
+	"mitsubishi",
+	"mit",
+	"mint",
+	"mini",
+	"mil",
+	"microsoft",
+	"miami",
+	"metlife",
+	"merckmsd",
+	"meo",
+	"menu",
+	"men",
+	"memorial",
+	"meme",
+	"melbourne",
+	"meet",
+	"media",
+	"med",
+	"mckinsey",
+	"mcdonalds",
+	"mcd",
+	"mba",
+	"mattel",
+	"maserati",
+	"marshalls",
+	"marriott",
+	"markets",
+	"marketing",
+	"market",
+	"map",
+	"mango",
+	"management",
+	"man",
+	"makeup",
+	"maison",
+	"maif",
+	"madrid",
+	"macys",
+	"luxury",
+	"luxe",
+	"lupin",
+	"lundbeck",
+	"ltda",
+	"ltd",
+	"lplfinancial",
+	"lpl",
+	"love",
+	"lotto",
+	"lotte",
+	"london",
+	"lol",
+	"loft",
+	"locus",
+	"locker",
+	"loans",
+	"loan",
+	"llp",
+	"llc",
+	"lixil",
+	"living",
+	"live",
+	"lipsy",
+	"link",
+	"linde",
+	"lincoln",
+	"limo",
+	"limited",
+	"lilly",
+	"like",
+	"lighting",
+	"lifestyle",
+	"lifeinsurance",
+	"life",
+	"lidl",
+	"liaison",
+	"lgbt",
+	"lexus",
+	"lego",
+	"legal",
+	"lefrak",
+	"leclerc",
+	"lease",
+	"lds",
+	"lawyer",
+	"law",
+	"latrobe",
+	"latino",
+	"lat",
+	"lasalle",
+	"lanxess",
+	"landrover",
+	"land",
+	"lancome",
+	"lancia",
+	"lancaster",
+	"lamer",
+	"lamborghini",
+	"ladbrokes",
+	"lacaixa",
+	"kyoto",
+	"kuokgroup",
+	"kred",
+	"krd",
+	"kpn",
+	"kpmg",
+	"kosher",
+	"komatsu",
+	"koeln",
+	"kiwi",
+	"kitchen",
+	"kindle",
+	"kinder",
+	"kim",
+	"kia",
+	"kfh",
+	"kerryproperties",
+	"kerrylogistics",
+	"kerryhotels",
+	"kddi",
+	"kaufen",
+	"juniper",
+	"juegos",
+	"jprs",
+	"jpmorgan",
+	"joy",
+	"jot",
+	"joburg",
+	"jobs",
+	"jnj",
+	"jmp",
+	"jll",
+	"jlc",
+	"jio",
+	"jewelry",
+	"jetzt",
+	"jeep",
+	"jcp",
+	"jcb",
+	"java",
+	"jaguar",
+	"iwc",
+	"iveco",
+	"itv",
+	"itau",
+	"istanbul",
+	"ist",
+	"ismaili",
+	"iselect",
+	"irish",
+	"ipiranga",
+	"investments",
+	"intuit",
+	"international",
+	"intel",
+	"int",
+	"insure",
+	"insurance",
+	"institute",
+	"ink",
+	"ing",
+	"info",
+	"infiniti",
+	"industries",
+	"inc",
+	"immobilien",
+	"immo",
+	"imdb",
+	"imamat",
+	"ikano",
+	"iinet",
+	"ifm",
+	"ieee",
+	"icu",
+	"ice",
+	"icbc",
+	"ibm",
+	"hyundai",
+	"hyatt",
+	"hughes",
+	"htc",
+	"hsbc",
+	"how",
+	"house",
+	"hotmail",
+	"hotels",
+	"hoteles",
+	"hot",
+	"hosting",
+	"host",
+	"hospital",
+	"horse",
+	"honeywell",
+	"honda",
+	"homesense",
+	"homes",
+	"homegoods",
+	"homedepot",
+	"holiday",
+	"holdings",
+	"hockey",
+	"hkt",
+	"hiv",
+	"hitachi",
+	"hisamitsu",
+	"hiphop",
+	"hgtv",
+	"hermes",
+	"here",
+	"helsinki",
+	"help",
+	"healthcare",
+	"health",
+	"hdfcbank",
+	"hdfc",
+	"hbo",
+	"haus",
+	"hangout",
+	"hamburg",
+	"hair",
+	"guru",
+	"guitars",
+	"guide",
+	"guge",
+	"gucci",
+	"guardian",
+	"group",
+	"grocery",
+	"gripe",
+	"green",
+	"gratis",
+	"graphics",
+	"grainger",
+	"gov",
+	"got",
+	"gop",
+	"google",
+	"goog",
+	"goodyear",
+	"goodhands",
+	"goo",
+	"golf",
+	"goldpoint",
+	"gold",
+	"godaddy",
+	"gmx",
+	"gmo",
+	"gmbh",
+	"gmail",
+	"globo",
+	"global",
+	"gle",
+	"glass",
+	"glade",
+	"giving",
+	"gives",
+	"gifts",
+	"gift",
+	"ggee",
+	"george",
+	"genting",
+	"gent",
+	"gea",
+	"gdn",
+	"gbiz",
+	"gay",
+	"garden",
+	"gap",
+	"games",
+	"game",
+	"gallup",
+	"gallo",
+	"gallery",
+	"gal",
+	"fyi",
+	"futbol",
+	"furniture",
+	"fund",
+	"fun",
+	"fujixerox",
+	"fujitsu",
+	"ftr",
+	"frontier",
+	"frontdoor",
+	"frogans",
+	"frl",
+	"fresenius",
+	"free",
+	"fox",
+	"foundation",
+	"forum",
+	"forsale",
+	"forex",
+	"ford",
+	"football",
+	"foodnetwork",
+	"food",
+	"foo",
+	"fly",
+	"flsmidth",
+	"flowers",
+	"florist",
+	"flir",
+	"flights",
+	"flickr",
+	"fitness",
+	"fit",
+	"fishing",
+	"fish",
+	"firmdale",
+	"firestone",
+	"fire",
+	"financial",
+	"finance",
+	"final",
+	"film",
+	"fido",
+	"fidelity",
+	"fiat",
+	"ferrero",
+	"ferrari",
+	"feedback",
+	"fedex",
+	"fast",
+	"fashion",
+	"farmers",
+	"farm",
+	"fans",
+	"fan",
+	"family",
+	"faith",
+	"fairwinds",
+	"fail",
+	"fage",
+	"extraspace",
+	"express",
+	"exposed",
+	"expert",
+	"exchange",
+	"everbank",
+	"events",
+	"eus",
+	"eurovision",
+	"etisalat",
+	"esurance",
+	"estate",
+	"esq",
+	"erni",
+	"ericsson",
+	"equipment",
+	"epson",
+	"epost",
+	"enterprises",
+	"engineering",
+	"engineer",
+	"energy",
+	"emerck",
+	"email",
+	"education",
+	"edu",
+	"edeka",
+	"eco",
+	"eat",
+	"earth",
+	"dvr",
+	"dvag",
+	"durban",
+	"dupont",
+	"duns",
+	"dunlop",
+	"duck",
+	"dubai",
+	"dtv",
+	"drive",
+	"download",
+	"dot",
+	"doosan",
+	"domains",
+	"doha",
+	"dog",
+	"dodge",
+	"doctor",
+	"docs",
+	"dnp",
+	"diy",
+	"dish",
+	"discover",
+	"discount",
+	"directory",
+	"direct",
+	"digital",
+	"diet",
+	"diamonds",
+	"dhl",
+	"dev",
+	"design",
+	"desi",
+	"dentist",
+	"dental",
+	"democrat",
+	"delta",
+	"deloitte",
+	"dell",
+	"delivery",
+	"degree",
+	"deals",
+	"dealer",
+	"deal",
+	"dds",
+	"dclk",
+	"day",
+	"datsun",
+	"dating",
+	"date",
+	"data",
+	"dance",
+	"dad",
+	"dabur",
+	"cyou",
+	"cymru",
+	"cuisinella",
+	"csc",
+	"cruises",
+	"cruise",
+	"crs",
+	"crown",
+	"cricket",
+	"creditunion",
+	"creditcard",
+	"credit",
+	"cpa",
+	"courses",
+	"coupons",
+	"coupon",
+	"country",
+	"corsica",
+	"coop",
+	"cool",
+	"cookingchannel",
+	"cooking",
+	"contractors",
+	"contact",
+	"consulting",
+	"construction",
+	"condos",
+	"comsec",
+	"computer",
+	"compare",
+	"company",
+	"community",
+	"commbank",
+	"comcast",
+	"com",
+	"cologne",
+	"college",
+	"coffee",
+	"codes",
+	"coach",
+	"clubmed",
+	"club",
+	"cloud",
+	"clothing",
+	"clinique",
+	"clinic",
+	"click",
+	"cleaning",
+	"claims",
+	"cityeats",
+	"city",
+	"citic",
+	"citi",
+	"citadel",
+	"cisco",
+	"circle",
+	"cipriani",
+	"church",
+	"chrysler",
+	"chrome",
+	"christmas",
+	"chloe",
+	"chintai",
+	"cheap",
+	"chat",
+	"chase",
+	"charity",
+	"channel",
+	"chanel",
+	"cfd",
+	"cfa",
+	"cern",
+	"ceo",
+	"center",
+	"ceb",
+	"cbs",
+	"cbre",
+	"cbn",
+	"cba",
+	"catholic",
+	"catering",
+	"cat",
+	"casino",
+	"cash",
+	"caseih",
+	"case",
+	"casa",
+	"cartier",
+	"cars",
+	"careers",
+	"career",
+	"care",
+	"cards",
+	"caravan",
+	"car",
+	"capitalone",
+	"capital",
+	"capetown",
+	"canon",
+	"cancerresearch",
+	"camp",
+	"camera",
+	"cam",
+	"calvinklein",
+	"call",
+	"cal",
+	"cafe",
+	"cab",
+	"bzh",
+	"buzz",
+	"buy",
+	"business",
+	"builders",
+	"build",
+	"bugatti",
+	"budapest",
+	"brussels",
+	"brother",
+	"broker",
+	"broadway",
+	"bridgestone",
+	"bradesco",
+	"box",
+	"boutique",
+	"bot",
+	"boston",
+	"bostik",
+	"bosch",
+	"boots",
+	"booking",
+	"book",
+	"boo",
+	"bond",
+	"bom",
+	"bofa",
+	"boehringer",
+	"boats",
+	"bnpparibas",
+	"bnl",
+	"bmw",
+	"bms",
+	"blue",
+	"bloomberg",
+	"blog",
+	"blockbuster",
+	"blanco",
+	"blackfriday",
+	"black",
+	"biz",
+	"bio",
+	"bingo",
+	"bing",
+	"bike",
+	"bid",
+	"bible",
+	"bharti",
+	"bet",
+	"bestbuy",
+	"best",
+	"berlin",
+	"bentley",
+	"beer",
+	"beauty",
+	"beats",
+	"bcn",
+	"bcg",
+	"bbva",
+	"bbt",
+	"bbc",
+	"bayern",
+	"bauhaus",
+	"basketball",
+	"baseball",
+	"bargains",
+	"barefoot",
+	"barclays",
+	"barclaycard",
+	"barcelona",
+	"bar",
+	"bank",
+	"band",
+	"bananarepublic",
+	"banamex",
+	"baidu",
+	"baby",
+	"azure",
+	"axa",
+	"aws",
+	"avianca",
+	"autos",
+	"auto",
+	"author",
+	"auspost",
+	"audio",
+	"audible",
+	"audi",
+	"auction",
+	"attorney",
+	"athleta",
+	"associates",
+	"asia",
+	"asda",
+	"arte",
+	"art",
+	"arpa",
+	"army",
+	"archi",
+	"aramco",
+	"arab",
+	"aquarelle",
+	"apple",
+	"app",
+	"apartments",
+	"aol",
+	"anz",
+	"anquan",
+	"android",
+	"analytics",
+	"amsterdam",
+	"amica",
+	"amfam",
+	"amex",
+	"americanfamily",
+	"americanexpress",
+	"alstom",
+	"alsace",
+	"ally",
+	"allstate",
+	"allfinanz",
+	"alipay",
+	"alibaba",
+	"alfaromeo",
+	"akdn",
+	"airtel",
+	"airforce",
+	"airbus",
+	"aigo",
+	"aig",
+	"agency",
+	"agakhan",
+	"africa",
+	"afl",
+	"afamilycompany",
+	"aetna",
+	"aero",
+	"aeg",
+	"adult",
+	"ads",
+	"adac",
+	"actor",
+	"active",
+	"aco",
+	"accountants",
+	"accountant",
+	"accenture",
+	"academy",
+	"abudhabi",
+	"abogado",
+	"able",
+	"abc",
+	"abbvie",
+	"abbott",
+	"abb",
+	"abarth",
+	"aarp",
+	"aaa",
+	"onion",
+	NULL
+};
+const int text_tlds_generic_count = 1259;
+
+const char *const text_tlds_country[] = {
+	"\355\225\234\352\265\255",
+	"\351\246\231\346\270\257",
+	"\346\276\263\351\226\200",
+	"\346\226\260\345\212\240\345\235\241",
+	"\345\217\260\347\201\243",
+	"\345\217\260\346\271\276",
+	"\344\270\255\345\234\213",
+	"\344\270\255\345\233\275",
+	"\341\203\222\341\203\224",
+	"\340\272\245\340\272\262\340\272\247",
+	"\340\271\204\340\270\227\340\270\242",
+	"\340\266\275\340\266\202\340\266\232\340\267\217",
+	"\340\264\255\340\264\276\340\264\260\340\264\244\340\264\202",
+	"\340\262\255\340\262\276\340\262\260\340\262\244",
+	"\340\260\255\340\260\276\340\260\260\340\260\244\340\261\215",
+	"\340\256\232\340\256\277\340\256\231\340\257\215\340\256\225\340\256\252\340\257\215\340\256\252\340\257\202\340\256\260\340\257\215",
+	"\340\256\207\340\256\262\340\256\231\340\257\215\340\256\225\340\257\210",
+	"\340\256\207\340\256\250\340\257\215\340\256\244\340\256\277\340\256\257\340\256\276",
+	"\340\254\255\340\254\276\340\254\260\340\254\244",
+	"\340\252\255\340\252\276\340\252\260\340\252\244",
+	"\340\250\255\340\250\276\340\250\260\340\250\244",
+	"\340\246\255\340\246\276\340\247\260\340\246\244",
+	"\340\246\255\340\246\276\340\246\260\340\246\244",
+	"\340\246\254\340\246\276\340\246\202\340\246\262\340\246\276",
+	"\340\244\255\340\244\276\340\244\260\340\245\213\340\244\244",
+	"\340\244\255\340\244\276\340\244\260\340\244\244\340\244\256\340\245\215",
+	"\340\244\255\340\244\276\340\244\260\340\244\244",
+	"\332\200\330\247\330\261\330\252",
+	"\331\276\330\247\332\251\330\263\330\252\330\247\331\206",
+	"\331\205\331\210\330\261\331\212\330\252\330\247\331\206\331\212\330\247",
+	"\331\205\331\204\331\212\330\263\331\212\330\247",
+	"\331\205\330\265\330\261",
+	"\331\202\330\267\330\261",
+	"\331\201\331\204\330\263\330\267\331\212\331\206",
+	"\330\271\331\205\330\247\331\206",
+	"\330\271\330\261\330\247\331\202",
+	"\330\263\331\210\330\261\331\212\330\251",
+	"\330\263\331\210\330\257\330\247\331\206",
+	"\330\252\331\210\331\206\330\263",
+	"\330\250\332\276\330\247\330\261\330\252",
+	"\330\250\330\247\330\261\330\252",
+	"\330\247\333\214\330\261\330\247\331\206",
+	"\330\247\331\205\330\247\330\261\330\247\330\252",
+	"\330\247\331\204\331\205\330\272\330\261\330\250",
+	"\330\247\331\204\330\263\330\271\331\210\330\257\331\212\330\251",
+	"\330\247\331\204\330\254\330\262\330\247\330\246\330\261",
+	"\330\247\331\204\330\250\330\255\330\261\331\212\331\206",
+	"\330\247\331\204\330\247\330\261\330\257\331\206",
+	"\325\260\325\241\325\265",
+	"\322\233\320\260\320\267",
+	"\321\203\320\272\321\200",
+	"\321\201\321\200\320\261",
+	"\321\200\321\204",
+	"\320\274\320\276\320\275",
+	"\320\274\320\272\320\264",
+	"\320\265\321\216",
+	"\320\261\320\265\320\273",
+	"\320\261\320\263",
+	"\316\265\317\205",
+	"\316\265\316\273",
+	"zw",
+	"zm",
+	"za",
+	"yt",
+	"ye",
+	"ws",
+	"wf",
+	"vu",
+	"vn",
+	"vi",
+	"vg",
+	"ve",
+	"vc",
+	"va",
+	"uz",
+	"uy",
+	"us",
+	"um",
+	"uk",
+	"ug",
+	"ua",
+	"tz",
+	"tw",
+	"tv",
+	"tt",
+	"tr",
+	"tp",
+	"to",
+	"tn",
+	"tm",
+	"tl",
+	"tk",
+	"tj",
+	"th",
+	"tg",
+	"tf",
+	"td",
+	"tc",
+	"sz",
+	"sy",
+	"sx",
+	"sv",
+	"su",
+	"st",
+	"ss",
+	"sr",
+	"so",
+	"sn",
+	"sm",
+	"sl",
+	"sk",
+	"sj",
+	"si",
+	"sh",
+	"sg",
+	"se",
+	"sd",
+	"sc",
+	"sb",
+	"sa",
+	"rw",
+	"ru",
+	"rs",
+	"ro",
+	"re",
+	"qa",
+	"py",
+	"pw",
+	"pt",
+	"ps",
+	"pr",
+	"pn",
+	"pm",
+	"pl",
+	"pk",
+	"ph",
+	"pg",
+	"pf",
+	"pe",
+	"pa",
+	"om",
+	"nz",
+	"nu",
+	"nr",
+	"np",
+	"no",
+	"nl",
+	"ni",
+	"ng",
+	"nf",
+	"ne",
+	"nc",
+	"na",
+	"mz",
+	"my",
+	"mx",
+	"mw",
+	"mv",
+	"mu",
+	"mt",
+	"ms",
+	"mr",
+	"mq",
+	"mp",
+	"mo",
+	"mn",
+	"mm",
+	"ml",
+	"mk",
+	"mh",
+	"mg",
+	"mf",
+	"me",
+	"md",
+	"mc",
+	"ma",
+	"ly",
+	"lv",
+	"lu",
+	"lt",
+	"ls",
+	"lr",
+	"lk",
+	"li",
+	"lc",
+	"lb",
+	"la",
+	"kz",
+	"ky",
+	"kw",
+	"kr",
+	"kp",
+	"kn",
+	"km",
+	"ki",
+	"kh",
+	"kg",
+	"ke",
+	"jp",
+	"jo",
+	"jm",
+	"je",
+	"it",
+	"is",
+	"ir",
+	"iq",
+	"io",
+	"in",
+	"im",
+	"il",
+	"ie",
+	"id",
+	"hu",
+	"ht",
+	"hr",
+	"hn",
+	"hm",
+	"hk",
+	"gy",
+	"gw",
+	"gu",
+	"gt",
+	"gs",
+	"gr",
+	"gq",
+	"gp",
+	"gn",
+	"gm",
+	"gl",
+	"gi",
+	"gh",
+	"gg",
+	"gf",
+	"ge",
+	"gd",
+	"gb",
+	"ga",
+	"fr",
+	"fo",
+	"fm",
+	"fk",
+	"fj",
+	"fi",
+	"eu",
+	"et",
+	"es",
+	"er",
+	"eh",
+	"eg",
+	"ee",
+	"ec",
+	"dz",
+	"do",
+	"dm",
+	"dk",
+	"dj",
+	"de",
+	"cz",
+	"cy",
+	"cx",
+	"cw",
+	"cv",
+	"cu",
+	"cr",
+	"co",
+	"cn",
+	"cm",
+	"cl",
+	"ck",
+	"ci",
+	"ch",
+	"cg",
+	"cf",
+	"cd",
+	"cc",
+	"ca",
+	"bz",
+	"by",
+	"bw",
+	"bv",
+	"bt",
+	"bs",
+	"br",
+	"bq",
+	"bo",
+	"bn",
+	"bm",
+	"bl",
+	"bj",
+	"bi",
+	"bh",
+	"bg",
+	"bf",
+	"be",
+	"bd",
+	"bb",
+	"ba",
+	"az",
+	"ax",
+	"aw",
+	"au",
+	"at",
+	"as",
+	"ar",
+	"aq",
+	"ao",
+	"an",
+	"am",
+	"al",
+	"ai",
+	"ag",
+	"af",
+	"ae",
+	"ad",
+	"ac",
+	NULL
+};
+const int text_tlds_country_count = 315;
+
+static const char *const text_tlds_generic_a[] = {
+	"azure",
+	"axa",
+	"aws",
+	"avianca",
+	"autos",
+	"auto",
+	"author",
+	"auspost",
+	"audio",
+	"audible",
+	"audi",
+	"auction",
+	"attorney",
+	"athleta",
+	"associates",
+	"asia",
+	"asda",
+	"arte",
+	"art",
+	"arpa",
+	"army",
+	"archi",
+	"aramco",
+	"arab",
+	"aquarelle",
+	"apple",
+	"app",
+	"apartments",
+	"aol",
+	"anz",
+	"anquan",
+	"android",
+	"analytics",
+	"amsterdam",
+	"amica",
+	"amfam",
+	"amex",
+	"americanfamily",
+	"americanexpress",
+	"alstom",
+	"alsace",
+	"ally",
+	"allstate",
+	"allfinanz",
+	"alipay",
+	"alibaba",
+	"alfaromeo",
+	"akdn",
+	"airtel",
+	"airforce",
+	"airbus",
+	"aigo",
+	"aig",
+	"agency",
+	"agakhan",
+	"africa",
+	"afl",
+	"afamilycompany",
+	"aetna",
+	"aero",
+	"aeg",
+	"adult",
+	"ads",
+	"adac",
+	"actor",
+	"active",
+	"aco",
+	"accountants",
+	"accountant",
+	"accenture",
+	"academy",
+	"abudhabi",
+	"abogado",
+	"able",
+	"abc",
+	"abbvie",
+	"abbott",
+	"abb",
+	"abarth",
+	"aarp",
+	"aaa",
+	NULL
+};
+static const char *const text_tlds_generic_b[] = {
+	"bzh",
+	"buzz",
+	"buy",
+	"business",
+	"builders",
+	"build",
+	"bugatti",
+	"budapest",
+	"brussels",
+	"brother",
+	"broker",
+	"broadway",
+	"bridgestone",
+	"bradesco",
+	"box",
+	"boutique",
+	"bot",
+	"boston",
+	"bostik",
+	"bosch",
+	"boots",
+	"booking",
+	"book",
+	"boo",
+	"bond",
+	"bom",
+	"bofa",
+	"boehringer",
+	"boats",
+	"bnpparibas",
+	"bnl",
+	"bmw",
+	"bms",
+	"blue",
+	"bloomberg",
+	"blog",
+	"blockbuster",
+	"blanco",
+	"blackfriday",
+	"black",
+	"biz",
+	"bio",
+	"bingo",
+	"bing",
+	"bike",
+	"bid",
+	"bible",
+	"bharti",
+	"bet",
+	"bestbuy",
+	"best",
+	"berlin",
+	"bentley",
+	"beer",
+	"beauty",
+	"beats",
+	"bcn",
+	"bcg",
+	"bbva",
+	"bbt",
+	"bbc",
+	"bayern",
+	"bauhaus",
+	"basketball",
+	"baseball",
+	"bargains",
+	"barefoot",
+	"barclays",
+	"barclaycard",
+	"barcelona",
+	"bar",
+	"bank",
+	"band",
+	"bananarepublic",
+	"banamex",
+	"baidu",
+	"baby",
+	NULL
+};
+static const char *const text_tlds_generic_c[] = {
+	"cyou",
+	"cymru",
+	"cuisinella",
+	"csc",
+	"cruises",
+	"cruise",
+	"crs",
+	"crown",
+	"cricket",
+	"creditunion",
+	"creditcard",
+	"credit",
+	"cpa",
+	"courses",
+	"coupons",
+	"coupon",
+	"country",
+	"corsica",
+	"coop",
+	"cool",
+	"cookingchannel",
+	"cooking",
+	"contractors",
+	"contact",
+	"consulting",
+	"construction",
+	"condos",
+	"comsec",
+	"computer",
+	"compare",
+	"company",
+	"community",
+	"commbank",
+	"comcast",
+	"com",
+	"cologne",
+	"college",
+	"coffee",
+	"codes",
+	"coach",
+	"clubmed",
+	"club",
+	"cloud",
+	"clothing",
+	"clinique",
+	"clinic",
+	"click",
+	"cleaning",
+	"claims",
+	"cityeats",
+	"city",
+	"citic",
+	"citi",
+	"citadel",
+	"cisco",
+	"circle",
+	"cipriani",
+	"church",
+	"chrysler",
+	"chrome",
+	"christmas",
+	"chloe",
+	"chintai",
+	"cheap",
+	"chat",
+	"chase",
+	"charity",
+	"channel",
+	"chanel",
+	"cfd",
+	"cfa",
+	"cern",
+	"ceo",
+	"center",
+	"ceb",
+	"cbs",
+	"cbre",
+	"cbn",
+	"cba",
+	"catholic",
+	"catering",
+	"cat",
+	"casino",
+	"cash",
+	"caseih",
+	"case",
+	"casa",
+	"cartier",
+	"cars",
+	"careers",
+	"career",
+	"care",
+	"cards",
+	"caravan",
+	"car",
+	"capitalone",
+	"capital",
+	"capetown",
+	"canon",
+	"cancerresearch",
+	"camp",
+	"camera",
+	"cam",
+	"calvinklein",
+	"call",
+	"cal",
+	"cafe",
+	"cab",
+	NULL
+};
+static const char *const text_tlds_generic_d[] = {
+	"dvr",
+	"dvag",
+	"durban",
+	"dupont",
+	"duns",
+	"dunlop",
+	"duck",
+	"dubai",
+	"dtv",
+	"drive",
+	"download",
+	"dot",
+	"doosan",
+	"domains",
+	"doha",
+	"dog",
+	"dodge",
+	"doctor",
+	"docs",
+	"dnp",
+	"diy",
+	"dish",
+	"discover",
+	"discount",
+	"directory",
+	"direct",
+	"digital",
+	"diet",
+	"diamonds",
+	"dhl",
+	"dev",
+	"design",
+	"desi",
+	"dentist",
+	"dental",
+	"democrat",
+	"delta",
+	"deloitte",
+	"dell",
+	"delivery",
+	"degree",
+	"deals",
+	"dealer",
+	"deal",
+	"dds",
+	"dclk",
+	"day",
+	"datsun",
+	"dating",
+	"date",
+	"data",
+	"dance",
+	"dad",
+	"dabur",
+	NULL
+};
+static const char *const text_tlds_generic_e[] = {
+	"extraspace",
+	"express",
+	"exposed",
+	"expert",
+	"exchange",
+	"everbank",
+	"events",
+	"eus",
+	"eurovision",
+	"etisalat",
+	"esurance",
+	"estate",
+	"esq",
+	"erni",
+	"ericsson",
+	"equipment",
+	"epson",
+	"epost",
+	"enterprises",
+	"engineering",
+	"engineer",
+	"energy",
+	"emerck",
+	"email",
+	"education",
+	"edu",
+	"edeka",
+	"eco",
+	"eat",
+	"earth",
+	NULL
+};
+static const char *const text_tlds_generic_f[] = {
+	"fyi",
+	"futbol",
+	"furniture",
+	"fund",
+	"fun",
+	"fujixerox",
+	"fujitsu",
+	"ftr",
+	"frontier",
+	"frontdoor",
+	"frogans",
+	"frl",
+	"fresenius",
+	"free",
+	"fox",
+	"foundation",
+	"forum",
+	"forsale",
+	"forex",
+	"ford",
+	"football",
+	"foodnetwork",
+	"food",
+	"foo",
+	"fly",
+	"flsmidth",
+	"flowers",
+	"florist",
+	"flir",
+	"flights",
+	"flickr",
+	"fitness",
+	"fit",
+	"fishing",
+	"fish",
+	"firmdale",
+	"firestone",
+	"fire",
+	"financial",
+	"finance",
+	"final",
+	"film",
+	"fido",
+	"fidelity",
+	"fiat",
+	"ferrero",
+	"ferrari",
+	"feedback",
+	"fedex",
+	"fast",
+	"fashion",
+	"farmers",
+	"farm",
+	"fans",
+	"fan",
+	"family",
+	"faith",
+	"fairwinds",
+	"fail",
+	"fage",
+	NULL
+};
+static const char *const text_tlds_generic_g[] = {
+	"guru",
+	"guitars",
+	"guide",
+	"guge",
+	"gucci",
+	"guardian",
+	"group",
+	"grocery",
+	"gripe",
+	"green",
+	"gratis",
+	"graphics",
+	"grainger",
+	"gov",
+	"got",
+	"gop",
+	"google",
+	"goog",
+	"goodyear",
+	"goodhands",
+	"goo",
+	"golf",
+	"goldpoint",
+	"gold",
+	"godaddy",
+	"gmx",
+	"gmo",
+	"gmbh",
+	"gmail",
+	"globo",
+	"global",
+	"gle",
+	"glass",
+	"glade",
+	"giving",
+	"gives",
+	"gifts",
+	"gift",
+	"ggee",
+	"george",
+	"genting",
+	"gent",
+	"gea",
+	"gdn",
+	"gbiz",
+	"gay",
+	"garden",
+	"gap",
+	"games",
+	"game",
+	"gallup",
+	"gallo",
+	"gallery",
+	"gal",
+	NULL
+};
+static const char *const text_tlds_generic_h[] = {
+	"hyundai",
+	"hyatt",
+	"hughes",
+	"htc",
+	"hsbc",
+	"how",
+	"house",
+	"hotmail",
+	"hotels",
+	"hoteles",
+	"hot",
+	"hosting",
+	"host",
+	"hospital",
+	"horse",
+	"honeywell",
+	"honda",
+	"homesense",
+	"homes",
+	"homegoods",
+	"homedepot",
+	"holiday",
+	"holdings",
+	"hockey",
+	"hkt",
+	"hiv",
+	"hitachi",
+	"hisamitsu",
+	"hiphop",
+	"hgtv",
+	"hermes",
+	"here",
+	"helsinki",
+	"help",
+	"healthcare",
+	"health",
+	"hdfcbank",
+	"hdfc",
+	"hbo",
+	"haus",
+	"hangout",
+	"hamburg",
+	"hair",
+	NULL
+};
+static const char *const text_tlds_generic_i[] = {
+	"iwc",
+	"iveco",
+	"itv",
+	"itau",
+	"istanbul",
+	"ist",
+	"ismaili",
+	"iselect",
+	"irish",
+	"ipiranga",
+	"investments",
+	"intuit",
+	"international",
+	"intel",
+	"int",
+	"insure",
+	"insurance",
+	"institute",
+	"ink",
+	"ing",
+	"info",
+	"infiniti",
+	"industries",
+	"inc",
+	"immobilien",
+	"immo",
+	"imdb",
+	"imamat",
+	"ikano",
+	"iinet",
+	"ifm",
+	"ieee",
+	"icu",
+	"ice",
+	"icbc",
+	"ibm",
+	NULL
+};
+static const char *const text_tlds_generic_j[] = {
+	"juniper",
+	"juegos",
+	"jprs",
+	"jpmorgan",
+	"joy",
+	"jot",
+	"joburg",
+	"jobs",
+	"jnj",
+	"jmp",
+	"jll",
+	"jlc",
+	"jio",
+	"jewelry",
+	"jetzt",
+	"jeep",
+	"jcp",
+	"jcb",
+	"java",
+	"jaguar",
+	NULL
+};
+static const char *const text_tlds_generic_k[] = {
+	"kyoto",
+	"kuokgroup",
+	"kred",
+	"krd",
+	"kpn",
+	"kpmg",
+	"kosher",
+	"komatsu",
+	"koeln",
+	"kiwi",
+	"kitchen",
+	"kindle",
+	"kinder",
+	"kim",
+	"kia",
+	"kfh",
+	"kerryproperties",
+	"kerrylogistics",
+	"kerryhotels",
+	"kddi",
+	"kaufen",
+	NULL
+};
+static const char *const text_tlds_generic_l[] = {
+	"luxury",
+	"luxe",
+	"lupin",
+	"lundbeck",
+	"ltda",
+	"ltd",
+	"lplfinancial",
+	"lpl",
+	"love",
+	"lotto",
+	"lotte",
+	"london",
+	"lol",
+	"loft",
+	"locus",
+	"locker",
+	"loans",
+	"loan",
+	"llp",
+	"llc",
+	"lixil",
+	"living",
+	"live",
+	"lipsy",
+	"link",
+	"linde",
+	"lincoln",
+	"limo",
+	"limited",
+	"lilly",
+	"like",
+	"lighting",
+	"lifestyle",
+	"lifeinsurance",
+	"life",
+	"lidl",
+	"liaison",
+	"lgbt",
+	"lexus",
+	"lego",
+	"legal",
+	"lefrak",
+	"leclerc",
+	"lease",
+	"lds",
+	"lawyer",
+	"law",
+	"latrobe",
+	"latino",
+	"lat",
+	"lasalle",
+	"lanxess",
+	"landrover",
+	"land",
+	"lancome",
+	"lancia",
+	"lancaster",
+	"lamer",
+	"lamborghini",
+	"ladbrokes",
+	"lacaixa",
+	NULL
+};
+static const char *const text_tlds_generic_m[] = {
+	"mutuelle",
+	"mutual",
+	"museum",
+	"mtr",
+	"mtpc",
+	"mtn",
+	"msd",
+	"movistar",
+	"movie",
+	"mov",
+	"motorcycles",
+	"moto",
+	"moscow",
+	"mortgage",
+	"mormon",
+	"mopar",
+	"montblanc",
+	"monster",
+	"money",
+	"monash",
+	"mom",
+	"moi",
+	"moe",
+	"moda",
+	"mobily",
+	"mobile",
+	"mobi",
+	"mma",
+	"mls",
+	"mlb",
+	"mitsubishi",
+	"mit",
+	"mint",
+	"mini",
+	"mil",
+	"microsoft",
+	"miami",
+	"metlife",
+	"merckmsd",
+	"meo",
+	"menu",
+	"men",
+	"memorial",
+	"meme",
+	"melbourne",
+	"meet",
+	"media",
+	"med",
+	"mckinsey",
+	"mcdonalds",
+	"mcd",
+	"mba",
+	"mattel",
+	"maserati",
+	"marshalls",
+	"marriott",
+	"markets",
+	"marketing",
+	"market",
+	"map",
+	"mango",
+	"management",
+	"man",
+	"makeup",
+	"maison",
+	"maif",
+	"madrid",
+	"macys",
+	NULL
+};
+static const char *const text_tlds_generic_n[] = {
+	"nyc",
+	"ntt",
+	"nrw",
+	"nra",
+	"nowtv",
+	"nowruz",
+	"now",
+	"norton",
+	"northwesternmutual",
+	"nokia",
+	"nissay",
+	"nissan",
+	"ninja",
+	"nikon",
+	"nike",
+	"nico",
+	"nhk",
+	"ngo",
+	"nfl",
+	"nexus",
+	"nextdirect",
+	"next",
+	"news",
+	"newholland",
+	"new",
+	"neustar",
+	"network",
+	"netflix",
+	"netbank",
+	"net",
+	"nec",
+	"nba",
+	"navy",
+	"natura",
+	"nationwide",
+	"name",
+	"nagoya",
+	"nadex",
+	"nab",
+	NULL
+};
+static const char *const text_tlds_generic_o[] = {
+	"ovh",
+	"ott",
+	"otsuka",
+	"osaka",
+	"origins",
+	"orientexpress",
+	"organic",
+	"org",
+	"orange",
+	"oracle",
+	"open",
+	"ooo",
+	"onyourside",
+	"online",
+	"onl",
+	"ong",
+	"one",
+	"omega",
+	"ollo",
+	"oldnavy",
+	"olayangroup",
+	"olayan",
+	"okinawa",
+	"office",
+	"off",
+	"observer",
+	"obi",
+	"onion",
+	NULL
+};
+static const char *const text_tlds_generic_p[] = {
+	"pwc",
+	"pub",
+	"prudential",
+	"pru",
+	"protection",
+	"property",
+	"properties",
+	"promo",
+	"progressive",
+	"prof",
+	"productions",
+	"prod",
+	"pro",
+	"prime",
+	"press",
+	"praxi",
+	"pramerica",
+	"post",
+	"porn",
+	"politie",
+	"poker",
+	"pohl",
+	"pnc",
+	"plus",
+	"plumbing",
+	"playstation",
+	"play",
+	"place",
+	"pizza",
+	"pioneer",
+	"pink",
+	"ping",
+	"pin",
+	"pid",
+	"pictures",
+	"pictet",
+	"pics",
+	"piaget",
+	"physio",
+	"photos",
+	"photography",
+	"photo",
+	"phone",
+	"philips",
+	"phd",
+	"pharmacy",
+	"pfizer",
+	"pet",
+	"pccw",
+	"pay",
+	"passagens",
+	"party",
+	"parts",
+	"partners",
+	"pars",
+	"paris",
+	"panerai",
+	"panasonic",
+	"pamperedchef",
+	"page",
+	NULL
+};
+static const char *const text_tlds_generic_q[] = {
+	"qvc",
+	"quest",
+	"quebec",
+	"qpon",
+	NULL
+};
+static const char *const text_tlds_generic_r[] = {
+	"ryukyu",
+	"rwe",
+	"run",
+	"ruhr",
+	"rugby",
+	"rsvp",
+	"room",
+	"rogers",
+	"rodeo",
+	"rocks",
+	"rocher",
+	"rmit",
+	"rip",
+	"rio",
+	"ril",
+	"rightathome",
+	"ricoh",
+	"richardli",
+	"rich",
+	"rexroth",
+	"reviews",
+	"review",
+	"restaurant",
+	"rest",
+	"republican",
+	"report",
+	"repair",
+	"rentals",
+	"rent",
+	"ren",
+	"reliance",
+	"reit",
+	"reisen",
+	"reise",
+	"rehab",
+	"redumbrella",
+	"redstone",
+	"red",
+	"recipes",
+	"realty",
+	"realtor",
+	"realestate",
+	"read",
+	"raid",
+	"radio",
+	"racing",
+	NULL
+};
+static const char *const text_tlds_generic_s[] = {
+	"systems",
+	"symantec",
+	"sydney",
+	"swiss",
+	"swiftcover",
+	"swatch",
+	"suzuki",
+	"surgery",
+	"surf",
+	"support",
+	"supply",
+	"supplies",
+	"sucks",
+	"style",
+	"study",
+	"studio",
+	"stream",
+	"store",
+	"storage",
+	"stockholm",
+	"stcgroup",
+	"stc",
+	"statoil",
+	"statefarm",
+	"statebank",
+	"starhub",
+	"star",
+	"staples",
+	"stada",
+	"srt",
+	"srl",
+	"spreadbetting",
+	"spot",
+	"sport",
+	"spiegel",
+	"space",
+	"soy",
+	"sony",
+	"song",
+	"solutions",
+	"solar",
+	"sohu",
+	"software",
+	"softbank",
+	"social",
+	"soccer",
+	"sncf",
+	"smile",
+	"smart",
+	"sling",
+	"skype",
+	"sky",
+	"skin",
+	"ski",
+	"site",
+	"singles",
+	"sina",
+	"silk",
+	"shriram",
+	"showtime",
+	"show",
+	"shouji",
+	"shopping",
+	"shop",
+	"shoes",
+	"shiksha",
+	"shia",
+	"shell",
+	"shaw",
+	"sharp",
+	"shangrila",
+	"sfr",
+	"sexy",
+	"sex",
+	"sew",
+	"seven",
+	"ses",
+	"services",
+	"sener",
+	"select",
+	"seek",
+	"security",
+	"secure",
+	"seat",
+	"search",
+	"scot",
+	"scor",
+	"scjohnson",
+	"science",
+	"schwarz",
+	"schule",
+	"school",
+	"scholarships",
+	"schmidt",
+	"schaeffler",
+	"scb",
+	"sca",
+	"sbs",
+	"sbi",
+	"saxo",
+	"save",
+	"sas",
+	"sarl",
+	"sapo",
+	"sap",
+	"sanofi",
+	"sandvikcoromant",
+	"sandvik",
+	"samsung",
+	"samsclub",
+	"salon",
+	"sale",
+	"sakura",
+	"safety",
+	"safe",
+	"saarland",
+	NULL
+};
+static const char *const text_tlds_generic_t[] = {
+	"tvs",
+	"tushu",
+	"tunes",
+	"tui",
+	"tube",
+	"trv",
+	"trust",
+	"travelersinsurance",
+	"travelers",
+	"travelchannel",
+	"travel",
+	"training",
+	"trading",
+	"trade",
+	"toys",
+	"toyota",
+	"town",
+	"tours",
+	"total",
+	"toshiba",
+	"toray",
+	"top",
+	"tools",
+	"tokyo",
+	"today",
+	"tmall",
+	"tkmaxx",
+	"tjx",
+	"tjmaxx",
+	"tirol",
+	"tires",
+	"tips",
+	"tiffany",
+	"tienda",
+	"tickets",
+	"tiaa",
+	"theatre",
+	"theater",
+	"thd",
+	"teva",
+	"tennis",
+	"temasek",
+	"telefonica",
+	"telecity",
+	"tel",
+	"technology",
+	"tech",
+	"team",
+	"tdk",
+	"tci",
+	"taxi",
+	"tax",
+	"tattoo",
+	"tatar",
+	"tatamotors",
+	"target",
+	"taobao",
+	"talk",
+	"taipei",
+	"tab",
+	NULL
+};
+static const char *const text_tlds_generic_u[] = {
+	"ups",
+	"uol",
+	"uno",
+	"university",
+	"unicom",
+	"uconnect",
+	"ubs",
+	"ubank",
+	NULL
+};
+static const char *const text_tlds_generic_v[] = {
+	"vuelos",
+	"voyage",
+	"voto",
+	"voting",
+	"vote",
+	"volvo",
+	"volkswagen",
+	"vodka",
+	"vlaanderen",
+	"vivo",
+	"viva",
+	"vistaprint",
+	"vista",
+	"vision",
+	"visa",
+	"virgin",
+	"vip",
+	"vin",
+	"villas",
+	"viking",
+	"vig",
+	"video",
+	"viajes",
+	"vet",
+	"versicherung",
+	"verm\303\266gensberatung",
+	"verm\303\266gensberater",
+	"verisign",
+	"ventures",
+	"vegas",
+	"vanguard",
+	"vana",
+	"vacations",
+	NULL
+};
+static const char *const text_tlds_generic_w[] = {
+	"wtf",
+	"wtc",
+	"wow",
+	"world",
+	"works",
+	"work",
+	"woodside",
+	"wolterskluwer",
+	"wme",
+	"winners",
+	"wine",
+	"windows",
+	"win",
+	"williamhill",
+	"wiki",
+	"wien",
+	"whoswho",
+	"weir",
+	"weibo",
+	"wedding",
+	"wed",
+	"website",
+	"weber",
+	"webcam",
+	"weatherchannel",
+	"weather",
+	"watches",
+	"watch",
+	"warman",
+	"wanggou",
+	"wang",
+	"walter",
+	"walmart",
+	"wales",
+	NULL
+};
+static const char *const text_tlds_generic_x[] = {
+	"xyz",
+	"xxx",
+	"xperia",
+	"xin",
+	"xihuan",
+	"xfinity",
+	"xerox",
+	"xbox",
+	NULL
+};
+static const char *const text_tlds_generic_y[] = {
+	"yun",
+	"youtube",
+	"you",
+	"yokohama",
+	"yoga",
+	"yodobashi",
+	"yandex",
+	"yamaxun",
+	"yahoo",
+	"yachts",
+	NULL
+};
+static const char *const text_tlds_generic_z[] = {
+	"zuerich",
+	"zone",
+	"zippo",
+	"zip",
+	"zero",
+	"zara",
+	"zappos",
+	NULL
+};
+static const char *const text_tlds_generic_other[] = {
 	"\354\202\274\354\204\261",	/* 삼성 */
 	"\353\213\267\354\273\264",	/* 닷컴 */
 	"\353\213\267\353\204\267",	/* 닷넷 */
@@ -100,1177 +2928,374 @@ const char *const text_tlds_generic[] = {
 	"\320\272\320\276\320\274",	/* ком */
 	"\320\272\320\260\321\202\320\276\320\273\320\270\320\272",	/* католик */
 	"\320\264\320\265\321\202\320\270",	/* дети */
-	"zuerich",	/* zuerich */
-	"zone",	/* zone */
-	"zippo",	/* zippo */
-	"zip",	/* zip */
-	"zero",	/* zero */
-	"zara",	/* zara */
-	"zappos",	/* zappos */
-	"yun",	/* yun */
-	"youtube",	/* youtube */
-	"you",	/* you */
-	"yokohama",	/* yokohama */
-	"yoga",	/* yoga */
-	"yodobashi",	/* yodobashi */
-	"yandex",	/* yandex */
-	"yamaxun",	/* yamaxun */
-	"yahoo",	/* yahoo */
-	"yachts",	/* yachts */
-	"xyz",	/* xyz */
-	"xxx",	/* xxx */
-	"xperia",	/* xperia */
-	"xin",	/* xin */
-	"xihuan",	/* xihuan */
-	"xfinity",	/* xfinity */
-	"xerox",	/* xerox */
-	"xbox",	/* xbox */
-	"wtf",	/* wtf */
-	"wtc",	/* wtc */
-	"wow",	/* wow */
-	"world",	/* world */
-	"works",	/* works */
-	"work",	/* work */
-	"woodside",	/* woodside */
-	"wolterskluwer",	/* wolterskluwer */
-	"wme",	/* wme */
-	"winners",	/* winners */
-	"wine",	/* wine */
-	"windows",	/* windows */
-	"win",	/* win */
-	"williamhill",	/* williamhill */
-	"wiki",	/* wiki */
-	"wien",	/* wien */
-	"whoswho",	/* whoswho */
-	"weir",	/* weir */
-	"weibo",	/* weibo */
-	"wedding",	/* wedding */
-	"wed",	/* wed */
-	"website",	/* website */
-	"weber",	/* weber */
-	"webcam",	/* webcam */
-	"weatherchannel",	/* weatherchannel */
-	"weather",	/* weather */
-	"watches",	/* watches */
-	"watch",	/* watch */
-	"warman",	/* warman */
-	"wanggou",	/* wanggou */
-	"wang",	/* wang */
-	"walter",	/* walter */
-	"walmart",	/* walmart */
-	"wales",	/* wales */
-	"vuelos",	/* vuelos */
-	"voyage",	/* voyage */
-	"voto",	/* voto */
-	"voting",	/* voting */
-	"vote",	/* vote */
-	"volvo",	/* volvo */
-	"volkswagen",	/* volkswagen */
-	"vodka",	/* vodka */
-	"vlaanderen",	/* vlaanderen */
-	"vivo",	/* vivo */
-	"viva",	/* viva */
-	"vistaprint",	/* vistaprint */
-	"vista",	/* vista */
-	"vision",	/* vision */
-	"visa",	/* visa */
-	"virgin",	/* virgin */
-	"vip",	/* vip */
-	"vin",	/* vin */
-	"villas",	/* villas */
-	"viking",	/* viking */
-	"vig",	/* vig */
-	"video",	/* video */
-	"viajes",	/* viajes */
-	"vet",	/* vet */
-	"versicherung",	/* versicherung */
-	"verm\303\266gensberatung",	/* vermögensberatung */
-	"verm\303\266gensberater",	/* vermögensberater */
-	"verisign",	/* verisign */
-	"ventures",	/* ventures */
-	"vegas",	/* vegas */
-	"vanguard",	/* vanguard */
-	"vana",	/* vana */
-	"vacations",	/* vacations */
-	"ups",	/* ups */
-	"uol",	/* uol */
-	"uno",	/* uno */
-	"university",	/* university */
-	"unicom",	/* unicom */
-	"uconnect",	/* uconnect */
-	"ubs",	/* ubs */
-	"ubank",	/* ubank */
-	"tvs",	/* tvs */
-	"tushu",	/* tushu */
-	"tunes",	/* tunes */
-	"tui",	/* tui */
-	"tube",	/* tube */
-	"trv",	/* trv */
-	"trust",	/* trust */
-	"travelersinsurance",	/* travelersinsurance */
-	"travelers",	/* travelers */
-	"travelchannel",	/* travelchannel */
-	"travel",	/* travel */
-	"training",	/* training */
-	"trading",	/* trading */
-	"trade",	/* trade */
-	"toys",	/* toys */
-	"toyota",	/* toyota */
-	"town",	/* town */
-	"tours",	/* tours */
-	"total",	/* total */
-	"toshiba",	/* toshiba */
-	"toray",	/* toray */
-	"top",	/* top */
-	"tools",	/* tools */
-	"tokyo",	/* tokyo */
-	"today",	/* today */
-	"tmall",	/* tmall */
-	"tkmaxx",	/* tkmaxx */
-	"tjx",	/* tjx */
-	"tjmaxx",	/* tjmaxx */
-	"tirol",	/* tirol */
-	"tires",	/* tires */
-	"tips",	/* tips */
-	"tiffany",	/* tiffany */
-	"tienda",	/* tienda */
-	"tickets",	/* tickets */
-	"tiaa",	/* tiaa */
-	"theatre",	/* theatre */
-	"theater",	/* theater */
-	"thd",	/* thd */
-	"teva",	/* teva */
-	"tennis",	/* tennis */
-	"temasek",	/* temasek */
-	"telefonica",	/* telefonica */
-	"telecity",	/* telecity */
-	"tel",	/* tel */
-	"technology",	/* technology */
-	"tech",	/* tech */
-	"team",	/* team */
-	"tdk",	/* tdk */
-	"tci",	/* tci */
-	"taxi",	/* taxi */
-	"tax",	/* tax */
-	"tattoo",	/* tattoo */
-	"tatar",	/* tatar */
-	"tatamotors",	/* tatamotors */
-	"target",	/* target */
-	"taobao",	/* taobao */
-	"talk",	/* talk */
-	"taipei",	/* taipei */
-	"tab",	/* tab */
-	"systems",	/* systems */
-	"symantec",	/* symantec */
-	"sydney",	/* sydney */
-	"swiss",	/* swiss */
-	"swiftcover",	/* swiftcover */
-	"swatch",	/* swatch */
-	"suzuki",	/* suzuki */
-	"surgery",	/* surgery */
-	"surf",	/* surf */
-	"support",	/* support */
-	"supply",	/* supply */
-	"supplies",	/* supplies */
-	"sucks",	/* sucks */
-	"style",	/* style */
-	"study",	/* study */
-	"studio",	/* studio */
-	"stream",	/* stream */
-	"store",	/* store */
-	"storage",	/* storage */
-	"stockholm",	/* stockholm */
-	"stcgroup",	/* stcgroup */
-	"stc",	/* stc */
-	"statoil",	/* statoil */
-	"statefarm",	/* statefarm */
-	"statebank",	/* statebank */
-	"starhub",	/* starhub */
-	"star",	/* star */
-	"staples",	/* staples */
-	"stada",	/* stada */
-	"srt",	/* srt */
-	"srl",	/* srl */
-	"spreadbetting",	/* spreadbetting */
-	"spot",	/* spot */
-	"sport",	/* sport */
-	"spiegel",	/* spiegel */
-	"space",	/* space */
-	"soy",	/* soy */
-	"sony",	/* sony */
-	"song",	/* song */
-	"solutions",	/* solutions */
-	"solar",	/* solar */
-	"sohu",	/* sohu */
-	"software",	/* software */
-	"softbank",	/* softbank */
-	"social",	/* social */
-	"soccer",	/* soccer */
-	"sncf",	/* sncf */
-	"smile",	/* smile */
-	"smart",	/* smart */
-	"sling",	/* sling */
-	"skype",	/* skype */
-	"sky",	/* sky */
-	"skin",	/* skin */
-	"ski",	/* ski */
-	"site",	/* site */
-	"singles",	/* singles */
-	"sina",	/* sina */
-	"silk",	/* silk */
-	"shriram",	/* shriram */
-	"showtime",	/* showtime */
-	"show",	/* show */
-	"shouji",	/* shouji */
-	"shopping",	/* shopping */
-	"shop",	/* shop */
-	"shoes",	/* shoes */
-	"shiksha",	/* shiksha */
-	"shia",	/* shia */
-	"shell",	/* shell */
-	"shaw",	/* shaw */
-	"sharp",	/* sharp */
-	"shangrila",	/* shangrila */
-	"sfr",	/* sfr */
-	"sexy",	/* sexy */
-	"sex",	/* sex */
-	"sew",	/* sew */
-	"seven",	/* seven */
-	"ses",	/* ses */
-	"services",	/* services */
-	"sener",	/* sener */
-	"select",	/* select */
-	"seek",	/* seek */
-	"security",	/* security */
-	"secure",	/* secure */
-	"seat",	/* seat */
-	"search",	/* search */
-	"scot",	/* scot */
-	"scor",	/* scor */
-	"scjohnson",	/* scjohnson */
-	"science",	/* science */
-	"schwarz",	/* schwarz */
-	"schule",	/* schule */
-	"school",	/* school */
-	"scholarships",	/* scholarships */
-	"schmidt",	/* schmidt */
-	"schaeffler",	/* schaeffler */
-	"scb",	/* scb */
-	"sca",	/* sca */
-	"sbs",	/* sbs */
-	"sbi",	/* sbi */
-	"saxo",	/* saxo */
-	"save",	/* save */
-	"sas",	/* sas */
-	"sarl",	/* sarl */
-	"sapo",	/* sapo */
-	"sap",	/* sap */
-	"sanofi",	/* sanofi */
-	"sandvikcoromant",	/* sandvikcoromant */
-	"sandvik",	/* sandvik */
-	"samsung",	/* samsung */
-	"samsclub",	/* samsclub */
-	"salon",	/* salon */
-	"sale",	/* sale */
-	"sakura",	/* sakura */
-	"safety",	/* safety */
-	"safe",	/* safe */
-	"saarland",	/* saarland */
-	"ryukyu",	/* ryukyu */
-	"rwe",	/* rwe */
-	"run",	/* run */
-	"ruhr",	/* ruhr */
-	"rugby",	/* rugby */
-	"rsvp",	/* rsvp */
-	"room",	/* room */
-	"rogers",	/* rogers */
-	"rodeo",	/* rodeo */
-	"rocks",	/* rocks */
-	"rocher",	/* rocher */
-	"rmit",	/* rmit */
-	"rip",	/* rip */
-	"rio",	/* rio */
-	"ril",	/* ril */
-	"rightathome",	/* rightathome */
-	"ricoh",	/* ricoh */
-	"richardli",	/* richardli */
-	"rich",	/* rich */
-	"rexroth",	/* rexroth */
-	"reviews",	/* reviews */
-	"review",	/* review */
-	"restaurant",	/* restaurant */
-	"rest",	/* rest */
-	"republican",	/* republican */
-	"report",	/* report */
-	"repair",	/* repair */
-	"rentals",	/* rentals */
-	"rent",	/* rent */
-	"ren",	/* ren */
-	"reliance",	/* reliance */
-	"reit",	/* reit */
-	"reisen",	/* reisen */
-	"reise",	/* reise */
-	"rehab",	/* rehab */
-	"redumbrella",	/* redumbrella */
-	"redstone",	/* redstone */
-	"red",	/* red */
-	"recipes",	/* recipes */
-	"realty",	/* realty */
-	"realtor",	/* realtor */
-	"realestate",	/* realestate */
-	"read",	/* read */
-	"raid",	/* raid */
-	"radio",	/* radio */
-	"racing",	/* racing */
-	"qvc",	/* qvc */
-	"quest",	/* quest */
-	"quebec",	/* quebec */
-	"qpon",	/* qpon */
-	"pwc",	/* pwc */
-	"pub",	/* pub */
-	"prudential",	/* prudential */
-	"pru",	/* pru */
-	"protection",	/* protection */
-	"property",	/* property */
-	"properties",	/* properties */
-	"promo",	/* promo */
-	"progressive",	/* progressive */
-	"prof",	/* prof */
-	"productions",	/* productions */
-	"prod",	/* prod */
-	"pro",	/* pro */
-	"prime",	/* prime */
-	"press",	/* press */
-	"praxi",	/* praxi */
-	"pramerica",	/* pramerica */
-	"post",	/* post */
-	"porn",	/* porn */
-	"politie",	/* politie */
-	"poker",	/* poker */
-	"pohl",	/* pohl */
-	"pnc",	/* pnc */
-	"plus",	/* plus */
-	"plumbing",	/* plumbing */
-	"playstation",	/* playstation */
-	"play",	/* play */
-	"place",	/* place */
-	"pizza",	/* pizza */
-	"pioneer",	/* pioneer */
-	"pink",	/* pink */
-	"ping",	/* ping */
-	"pin",	/* pin */
-	"pid",	/* pid */
-	"pictures",	/* pictures */
-	"pictet",	/* pictet */
-	"pics",	/* pics */
-	"piaget",	/* piaget */
-	"physio",	/* physio */
-	"photos",	/* photos */
-	"photography",	/* photography */
-	"photo",	/* photo */
-	"phone",	/* phone */
-	"philips",	/* philips */
-	"phd",	/* phd */
-	"pharmacy",	/* pharmacy */
-	"pfizer",	/* pfizer */
-	"pet",	/* pet */
-	"pccw",	/* pccw */
-	"pay",	/* pay */
-	"passagens",	/* passagens */
-	"party",	/* party */
-	"parts",	/* parts */
-	"partners",	/* partners */
-	"pars",	/* pars */
-	"paris",	/* paris */
-	"panerai",	/* panerai */
-	"panasonic",	/* panasonic */
-	"pamperedchef",	/* pamperedchef */
-	"page",	/* page */
-	"ovh",	/* ovh */
-	"ott",	/* ott */
-	"otsuka",	/* otsuka */
-	"osaka",	/* osaka */
-	"origins",	/* origins */
-	"orientexpress",	/* orientexpress */
-	"organic",	/* organic */
-	"org",	/* org */
-	"orange",	/* orange */
-	"oracle",	/* oracle */
-	"open",	/* open */
-	"ooo",	/* ooo */
-	"onyourside",	/* onyourside */
-	"online",	/* online */
-	"onl",	/* onl */
-	"ong",	/* ong */
-	"one",	/* one */
-	"omega",	/* omega */
-	"ollo",	/* ollo */
-	"oldnavy",	/* oldnavy */
-	"olayangroup",	/* olayangroup */
-	"olayan",	/* olayan */
-	"okinawa",	/* okinawa */
-	"office",	/* office */
-	"off",	/* off */
-	"observer",	/* observer */
-	"obi",	/* obi */
-	"nyc",	/* nyc */
-	"ntt",	/* ntt */
-	"nrw",	/* nrw */
-	"nra",	/* nra */
-	"nowtv",	/* nowtv */
-	"nowruz",	/* nowruz */
-	"now",	/* now */
-	"norton",	/* norton */
-	"northwesternmutual",	/* northwesternmutual */
-	"nokia",	/* nokia */
-	"nissay",	/* nissay */
-	"nissan",	/* nissan */
-	"ninja",	/* ninja */
-	"nikon",	/* nikon */
-	"nike",	/* nike */
-	"nico",	/* nico */
-	"nhk",	/* nhk */
-	"ngo",	/* ngo */
-	"nfl",	/* nfl */
-	"nexus",	/* nexus */
-	"nextdirect",	/* nextdirect */
-	"next",	/* next */
-	"news",	/* news */
-	"newholland",	/* newholland */
-	"new",	/* new */
-	"neustar",	/* neustar */
-	"network",	/* network */
-	"netflix",	/* netflix */
-	"netbank",	/* netbank */
-	"net",	/* net */
-	"nec",	/* nec */
-	"nba",	/* nba */
-	"navy",	/* navy */
-	"natura",	/* natura */
-	"nationwide",	/* nationwide */
-	"name",	/* name */
-	"nagoya",	/* nagoya */
-	"nadex",	/* nadex */
-	"nab",	/* nab */
-	"mutuelle",	/* mutuelle */
-	"mutual",	/* mutual */
-	"museum",	/* museum */
-	"mtr",	/* mtr */
-	"mtpc",	/* mtpc */
-	"mtn",	/* mtn */
-	"msd",	/* msd */
-	"movistar",	/* movistar */
-	"movie",	/* movie */
-	"mov",	/* mov */
-	"motorcycles",	/* motorcycles */
-	"moto",	/* moto */
-	"moscow",	/* moscow */
-	"mortgage",	/* mortgage */
-	"mormon",	/* mormon */
-	"mopar",	/* mopar */
-	"montblanc",	/* montblanc */
-	"monster",	/* monster */
-	"money",	/* money */
-	"monash",	/* monash */
-	"mom",	/* mom */
-	"moi",	/* moi */
-	"moe",	/* moe */
-	"moda",	/* moda */
-	"mobily",	/* mobily */
-	"mobile",	/* mobile */
-	"mobi",	/* mobi */
-	"mma",	/* mma */
-	"mls",	/* mls */
-	"mlb",	/* mlb */
-	"mitsubishi",	/* mitsubishi */
-	"mit",	/* mit */
-	"mint",	/* mint */
-	"mini",	/* mini */
-	"mil",	/* mil */
-	"microsoft",	/* microsoft */
-	"miami",	/* miami */
-	"metlife",	/* metlife */
-	"merckmsd",	/* merckmsd */
-	"meo",	/* meo */
-	"menu",	/* menu */
-	"men",	/* men */
-	"memorial",	/* memorial */
-	"meme",	/* meme */
-	"melbourne",	/* melbourne */
-	"meet",	/* meet */
-	"media",	/* media */
-	"med",	/* med */
-	"mckinsey",	/* mckinsey */
-	"mcdonalds",	/* mcdonalds */
-	"mcd",	/* mcd */
-	"mba",	/* mba */
-	"mattel",	/* mattel */
-	"maserati",	/* maserati */
-	"marshalls",	/* marshalls */
-	"marriott",	/* marriott */
-	"markets",	/* markets */
-	"marketing",	/* marketing */
-	"market",	/* market */
-	"map",	/* map */
-	"mango",	/* mango */
-	"management",	/* management */
-	"man",	/* man */
-	"makeup",	/* makeup */
-	"maison",	/* maison */
-	"maif",	/* maif */
-	"madrid",	/* madrid */
-	"macys",	/* macys */
-	"luxury",	/* luxury */
-	"luxe",	/* luxe */
-	"lupin",	/* lupin */
-	"lundbeck",	/* lundbeck */
-	"ltda",	/* ltda */
-	"ltd",	/* ltd */
-	"lplfinancial",	/* lplfinancial */
-	"lpl",	/* lpl */
-	"love",	/* love */
-	"lotto",	/* lotto */
-	"lotte",	/* lotte */
-	"london",	/* london */
-	"lol",	/* lol */
-	"loft",	/* loft */
-	"locus",	/* locus */
-	"locker",	/* locker */
-	"loans",	/* loans */
-	"loan",	/* loan */
-	"llp",	/* llp */
-	"llc",	/* llc */
-	"lixil",	/* lixil */
-	"living",	/* living */
-	"live",	/* live */
-	"lipsy",	/* lipsy */
-	"link",	/* link */
-	"linde",	/* linde */
-	"lincoln",	/* lincoln */
-	"limo",	/* limo */
-	"limited",	/* limited */
-	"lilly",	/* lilly */
-	"like",	/* like */
-	"lighting",	/* lighting */
-	"lifestyle",	/* lifestyle */
-	"lifeinsurance",	/* lifeinsurance */
-	"life",	/* life */
-	"lidl",	/* lidl */
-	"liaison",	/* liaison */
-	"lgbt",	/* lgbt */
-	"lexus",	/* lexus */
-	"lego",	/* lego */
-	"legal",	/* legal */
-	"lefrak",	/* lefrak */
-	"leclerc",	/* leclerc */
-	"lease",	/* lease */
-	"lds",	/* lds */
-	"lawyer",	/* lawyer */
-	"law",	/* law */
-	"latrobe",	/* latrobe */
-	"latino",	/* latino */
-	"lat",	/* lat */
-	"lasalle",	/* lasalle */
-	"lanxess",	/* lanxess */
-	"landrover",	/* landrover */
-	"land",	/* land */
-	"lancome",	/* lancome */
-	"lancia",	/* lancia */
-	"lancaster",	/* lancaster */
-	"lamer",	/* lamer */
-	"lamborghini",	/* lamborghini */
-	"ladbrokes",	/* ladbrokes */
-	"lacaixa",	/* lacaixa */
-	"kyoto",	/* kyoto */
-	"kuokgroup",	/* kuokgroup */
-	"kred",	/* kred */
-	"krd",	/* krd */
-	"kpn",	/* kpn */
-	"kpmg",	/* kpmg */
-	"kosher",	/* kosher */
-	"komatsu",	/* komatsu */
-	"koeln",	/* koeln */
-	"kiwi",	/* kiwi */
-	"kitchen",	/* kitchen */
-	"kindle",	/* kindle */
-	"kinder",	/* kinder */
-	"kim",	/* kim */
-	"kia",	/* kia */
-	"kfh",	/* kfh */
-	"kerryproperties",	/* kerryproperties */
-	"kerrylogistics",	/* kerrylogistics */
-	"kerryhotels",	/* kerryhotels */
-	"kddi",	/* kddi */
-	"kaufen",	/* kaufen */
-	"juniper",	/* juniper */
-	"juegos",	/* juegos */
-	"jprs",	/* jprs */
-	"jpmorgan",	/* jpmorgan */
-	"joy",	/* joy */
-	"jot",	/* jot */
-	"joburg",	/* joburg */
-	"jobs",	/* jobs */
-	"jnj",	/* jnj */
-	"jmp",	/* jmp */
-	"jll",	/* jll */
-	"jlc",	/* jlc */
-	"jio",	/* jio */
-	"jewelry",	/* jewelry */
-	"jetzt",	/* jetzt */
-	"jeep",	/* jeep */
-	"jcp",	/* jcp */
-	"jcb",	/* jcb */
-	"java",	/* java */
-	"jaguar",	/* jaguar */
-	"iwc",	/* iwc */
-	"iveco",	/* iveco */
-	"itv",	/* itv */
-	"itau",	/* itau */
-	"istanbul",	/* istanbul */
-	"ist",	/* ist */
-	"ismaili",	/* ismaili */
-	"iselect",	/* iselect */
-	"irish",	/* irish */
-	"ipiranga",	/* ipiranga */
-	"investments",	/* investments */
-	"intuit",	/* intuit */
-	"international",	/* international */
-	"intel",	/* intel */
-	"int",	/* int */
-	"insure",	/* insure */
-	"insurance",	/* insurance */
-	"institute",	/* institute */
-	"ink",	/* ink */
-	"ing",	/* ing */
-	"info",	/* info */
-	"infiniti",	/* infiniti */
-	"industries",	/* industries */
-	"inc",	/* inc */
-	"immobilien",	/* immobilien */
-	"immo",	/* immo */
-	"imdb",	/* imdb */
-	"imamat",	/* imamat */
-	"ikano",	/* ikano */
-	"iinet",	/* iinet */
-	"ifm",	/* ifm */
-	"ieee",	/* ieee */
-	"icu",	/* icu */
-	"ice",	/* ice */
-	"icbc",	/* icbc */
-	"ibm",	/* ibm */
-	"hyundai",	/* hyundai */
-	"hyatt",	/* hyatt */
-	"hughes",	/* hughes */
-	"htc",	/* htc */
-	"hsbc",	/* hsbc */
-	"how",	/* how */
-	"house",	/* house */
-	"hotmail",	/* hotmail */
-	"hotels",	/* hotels */
-	"hoteles",	/* hoteles */
-	"hot",	/* hot */
-	"hosting",	/* hosting */
-	"host",	/* host */
-	"hospital",	/* hospital */
-	"horse",	/* horse */
-	"honeywell",	/* honeywell */
-	"honda",	/* honda */
-	"homesense",	/* homesense */
-	"homes",	/* homes */
-	"homegoods",	/* homegoods */
-	"homedepot",	/* homedepot */
-	"holiday",	/* holiday */
-	"holdings",	/* holdings */
-	"hockey",	/* hockey */
-	"hkt",	/* hkt */
-	"hiv",	/* hiv */
-	"hitachi",	/* hitachi */
-	"hisamitsu",	/* hisamitsu */
-	"hiphop",	/* hiphop */
-	"hgtv",	/* hgtv */
-	"hermes",	/* hermes */
-	"here",	/* here */
-	"helsinki",	/* helsinki */
-	"help",	/* help */
-	"healthcare",	/* healthcare */
-	"health",	/* health */
-	"hdfcbank",	/* hdfcbank */
-	"hdfc",	/* hdfc */
-	"hbo",	/* hbo */
-	"haus",	/* haus */
-	"hangout",	/* hangout */
-	"hamburg",	/* hamburg */
-	"hair",	/* hair */
-	"guru",	/* guru */
-	"guitars",	/* guitars */
-	"guide",	/* guide */
-	"guge",	/* guge */
-	"gucci",	/* gucci */
-	"guardian",	/* guardian */
-	"group",	/* group */
-	"grocery",	/* grocery */
-	"gripe",	/* gripe */
-	"green",	/* green */
-	"gratis",	/* gratis */
-	"graphics",	/* graphics */
-	"grainger",	/* grainger */
-	"gov",	/* gov */
-	"got",	/* got */
-	"gop",	/* gop */
-	"google",	/* google */
-	"goog",	/* goog */
-	"goodyear",	/* goodyear */
-	"goodhands",	/* goodhands */
-	"goo",	/* goo */
-	"golf",	/* golf */
-	"goldpoint",	/* goldpoint */
-	"gold",	/* gold */
-	"godaddy",	/* godaddy */
-	"gmx",	/* gmx */
-	"gmo",	/* gmo */
-	"gmbh",	/* gmbh */
-	"gmail",	/* gmail */
-	"globo",	/* globo */
-	"global",	/* global */
-	"gle",	/* gle */
-	"glass",	/* glass */
-	"glade",	/* glade */
-	"giving",	/* giving */
-	"gives",	/* gives */
-	"gifts",	/* gifts */
-	"gift",	/* gift */
-	"ggee",	/* ggee */
-	"george",	/* george */
-	"genting",	/* genting */
-	"gent",	/* gent */
-	"gea",	/* gea */
-	"gdn",	/* gdn */
-	"gbiz",	/* gbiz */
-	"gay",	/* gay */
-	"garden",	/* garden */
-	"gap",	/* gap */
-	"games",	/* games */
-	"game",	/* game */
-	"gallup",	/* gallup */
-	"gallo",	/* gallo */
-	"gallery",	/* gallery */
-	"gal",	/* gal */
-	"fyi",	/* fyi */
-	"futbol",	/* futbol */
-	"furniture",	/* furniture */
-	"fund",	/* fund */
-	"fun",	/* fun */
-	"fujixerox",	/* fujixerox */
-	"fujitsu",	/* fujitsu */
-	"ftr",	/* ftr */
-	"frontier",	/* frontier */
-	"frontdoor",	/* frontdoor */
-	"frogans",	/* frogans */
-	"frl",	/* frl */
-	"fresenius",	/* fresenius */
-	"free",	/* free */
-	"fox",	/* fox */
-	"foundation",	/* foundation */
-	"forum",	/* forum */
-	"forsale",	/* forsale */
-	"forex",	/* forex */
-	"ford",	/* ford */
-	"football",	/* football */
-	"foodnetwork",	/* foodnetwork */
-	"food",	/* food */
-	"foo",	/* foo */
-	"fly",	/* fly */
-	"flsmidth",	/* flsmidth */
-	"flowers",	/* flowers */
-	"florist",	/* florist */
-	"flir",	/* flir */
-	"flights",	/* flights */
-	"flickr",	/* flickr */
-	"fitness",	/* fitness */
-	"fit",	/* fit */
-	"fishing",	/* fishing */
-	"fish",	/* fish */
-	"firmdale",	/* firmdale */
-	"firestone",	/* firestone */
-	"fire",	/* fire */
-	"financial",	/* financial */
-	"finance",	/* finance */
-	"final",	/* final */
-	"film",	/* film */
-	"fido",	/* fido */
-	"fidelity",	/* fidelity */
-	"fiat",	/* fiat */
-	"ferrero",	/* ferrero */
-	"ferrari",	/* ferrari */
-	"feedback",	/* feedback */
-	"fedex",	/* fedex */
-	"fast",	/* fast */
-	"fashion",	/* fashion */
-	"farmers",	/* farmers */
-	"farm",	/* farm */
-	"fans",	/* fans */
-	"fan",	/* fan */
-	"family",	/* family */
-	"faith",	/* faith */
-	"fairwinds",	/* fairwinds */
-	"fail",	/* fail */
-	"fage",	/* fage */
-	"extraspace",	/* extraspace */
-	"express",	/* express */
-	"exposed",	/* exposed */
-	"expert",	/* expert */
-	"exchange",	/* exchange */
-	"everbank",	/* everbank */
-	"events",	/* events */
-	"eus",	/* eus */
-	"eurovision",	/* eurovision */
-	"etisalat",	/* etisalat */
-	"esurance",	/* esurance */
-	"estate",	/* estate */
-	"esq",	/* esq */
-	"erni",	/* erni */
-	"ericsson",	/* ericsson */
-	"equipment",	/* equipment */
-	"epson",	/* epson */
-	"epost",	/* epost */
-	"enterprises",	/* enterprises */
-	"engineering",	/* engineering */
-	"engineer",	/* engineer */
-	"energy",	/* energy */
-	"emerck",	/* emerck */
-	"email",	/* email */
-	"education",	/* education */
-	"edu",	/* edu */
-	"edeka",	/* edeka */
-	"eco",	/* eco */
-	"eat",	/* eat */
-	"earth",	/* earth */
-	"dvr",	/* dvr */
-	"dvag",	/* dvag */
-	"durban",	/* durban */
-	"dupont",	/* dupont */
-	"duns",	/* duns */
-	"dunlop",	/* dunlop */
-	"duck",	/* duck */
-	"dubai",	/* dubai */
-	"dtv",	/* dtv */
-	"drive",	/* drive */
-	"download",	/* download */
-	"dot",	/* dot */
-	"doosan",	/* doosan */
-	"domains",	/* domains */
-	"doha",	/* doha */
-	"dog",	/* dog */
-	"dodge",	/* dodge */
-	"doctor",	/* doctor */
-	"docs",	/* docs */
-	"dnp",	/* dnp */
-	"diy",	/* diy */
-	"dish",	/* dish */
-	"discover",	/* discover */
-	"discount",	/* discount */
-	"directory",	/* directory */
-	"direct",	/* direct */
-	"digital",	/* digital */
-	"diet",	/* diet */
-	"diamonds",	/* diamonds */
-	"dhl",	/* dhl */
-	"dev",	/* dev */
-	"design",	/* design */
-	"desi",	/* desi */
-	"dentist",	/* dentist */
-	"dental",	/* dental */
-	"democrat",	/* democrat */
-	"delta",	/* delta */
-	"deloitte",	/* deloitte */
-	"dell",	/* dell */
-	"delivery",	/* delivery */
-	"degree",	/* degree */
-	"deals",	/* deals */
-	"dealer",	/* dealer */
-	"deal",	/* deal */
-	"dds",	/* dds */
-	"dclk",	/* dclk */
-	"day",	/* day */
-	"datsun",	/* datsun */
-	"dating",	/* dating */
-	"date",	/* date */
-	"data",	/* data */
-	"dance",	/* dance */
-	"dad",	/* dad */
-	"dabur",	/* dabur */
-	"cyou",	/* cyou */
-	"cymru",	/* cymru */
-	"cuisinella",	/* cuisinella */
-	"csc",	/* csc */
-	"cruises",	/* cruises */
-	"cruise",	/* cruise */
-	"crs",	/* crs */
-	"crown",	/* crown */
-	"cricket",	/* cricket */
-	"creditunion",	/* creditunion */
-	"creditcard",	/* creditcard */
-	"credit",	/* credit */
-	"cpa",	/* cpa */
-	"courses",	/* courses */
-	"coupons",	/* coupons */
-	"coupon",	/* coupon */
-	"country",	/* country */
-	"corsica",	/* corsica */
-	"coop",	/* coop */
-	"cool",	/* cool */
-	"cookingchannel",	/* cookingchannel */
-	"cooking",	/* cooking */
-	"contractors",	/* contractors */
-	"contact",	/* contact */
-	"consulting",	/* consulting */
-	"construction",	/* construction */
-	"condos",	/* condos */
-	"comsec",	/* comsec */
-	"computer",	/* computer */
-	"compare",	/* compare */
-	"company",	/* company */
-	"community",	/* community */
-	"commbank",	/* commbank */
-	"comcast",	/* comcast */
-	"com",	/* com */
-	"cologne",	/* cologne */
-	"college",	/* college */
-	"coffee",	/* coffee */
-	"codes",	/* codes */
-	"coach",	/* coach */
-	"clubmed",	/* clubmed */
-	"club",	/* club */
-	"cloud",	/* cloud */
-	"clothing",	/* clothing */
-	"clinique",	/* clinique */
-	"clinic",	/* clinic */
-	"click",	/* click */
-	"cleaning",	/* cleaning */
-	"claims",	/* claims */
-	"cityeats",	/* cityeats */
-	"city",	/* city */
-	"citic",	/* citic */
-	"citi",	/* citi */
-	"citadel",	/* citadel */
-	"cisco",	/* cisco */
-	"circle",	/* circle */
-	"cipriani",	/* cipriani */
-	"church",	/* church */
-	"chrysler",	/* chrysler */
-	"chrome",	/* chrome */
-	"christmas",	/* christmas */
-	"chloe",	/* chloe */
-	"chintai",	/* chintai */
-	"cheap",	/* cheap */
-	"chat",	/* chat */
-	"chase",	/* chase */
-	"charity",	/* charity */
-	"channel",	/* channel */
-	"chanel",	/* chanel */
-	"cfd",	/* cfd */
-	"cfa",	/* cfa */
-	"cern",	/* cern */
-	"ceo",	/* ceo */
-	"center",	/* center */
-	"ceb",	/* ceb */
-	"cbs",	/* cbs */
-	"cbre",	/* cbre */
-	"cbn",	/* cbn */
-	"cba",	/* cba */
-	"catholic",	/* catholic */
-	"catering",	/* catering */
-	"cat",	/* cat */
-	"casino",	/* casino */
-	"cash",	/* cash */
-	"caseih",	/* caseih */
-	"case",	/* case */
-	"casa",	/* casa */
-	"cartier",	/* cartier */
-	"cars",	/* cars */
-	"careers",	/* careers */
-	"career",	/* career */
-	"care",	/* care */
-	"cards",	/* cards */
-	"caravan",	/* caravan */
-	"car",	/* car */
-	"capitalone",	/* capitalone */
-	"capital",	/* capital */
-	"capetown",	/* capetown */
-	"canon",	/* canon */
-	"cancerresearch",	/* cancerresearch */
-	"camp",	/* camp */
-	"camera",	/* camera */
-	"cam",	/* cam */
-	"calvinklein",	/* calvinklein */
-	"call",	/* call */
-	"cal",	/* cal */
-	"cafe",	/* cafe */
-	"cab",	/* cab */
-	"bzh",	/* bzh */
-	"buzz",	/* buzz */
-	"buy",	/* buy */
-	"business",	/* business */
-	"builders",	/* builders */
-	"build",	/* build */
-	"bugatti",	/* bugatti */
-	"budapest",	/* budapest */
-	"brussels",	/* brussels */
-	"brother",	/* brother */
-	"broker",	/* broker */
-	"broadway",	/* broadway */
-	"bridgestone",	/* bridgestone */
-	"bradesco",	/* bradesco */
-	"box",	/* box */
-	"boutique",	/* boutique */
-	"bot",	/* bot */
-	"boston",	/* boston */
-	"bostik",	/* bostik */
-	"bosch",	/* bosch */
-	"boots",	/* boots */
-	"booking",	/* booking */
-	"book",	/* book */
-	"boo",	/* boo */
-	"bond",	/* bond */
-	"bom",	/* bom */
-	"bofa",	/* bofa */
-	"boehringer",	/* boehringer */
-	"boats",	/* boats */
-	"bnpparibas",	/* bnpparibas */
-	"bnl",	/* bnl */
-	"bmw",	/* bmw */
-	"bms",	/* bms */
-	"blue",	/* blue */
-	"bloomberg",	/* bloomberg */
-	"blog",	/* blog */
-	"blockbuster",	/* blockbuster */
-	"blanco",	/* blanco */
-	"blackfriday",	/* blackfriday */
-	"black",	/* black */
-	"biz",	/* biz */
-	"bio",	/* bio */
-	"bingo",	/* bingo */
-	"bing",	/* bing */
-	"bike",	/* bike */
-	"bid",	/* bid */
-	"bible",	/* bible */
-	"bharti",	/* bharti */
-	"bet",	/* bet */
-	"bestbuy",	/* bestbuy */
-	"best",	/* best */
-	"berlin",	/* berlin */
-	"bentley",	/* bentley */
-	"beer",	/* beer */
-	"beauty",	/* beauty */
-	"beats",	/* beats */
-	"bcn",	/* bcn */
-	"bcg",	/* bcg */
-	"bbva",	/* bbva */
-	"bbt",	/* bbt */
-	"bbc",	/* bbc */
-	"bayern",	/* bayern */
-	"bauhaus",	/* bauhaus */
-	"basketball",	/* basketball */
-	"baseball",	/* baseball */
-	"bargains",	/* bargains */
-	"barefoot",	/* barefoot */
-	"barclays",	/* barclays */
-	"barclaycard",	/* barclaycard */
-	"barcelona",	/* barcelona */
-	"bar",	/* bar */
-	"bank",	/* bank */
-	"band",	/* band */
-	"bananarepublic",	/* bananarepublic */
-	"banamex",	/* banamex */
-	"baidu",	/* baidu */
-	"baby",	/* baby */
-	"azure",	/* azure */
-	"axa",	/* axa */
-	"aws",	/* aws */
-	"avianca",	/* avianca */
-	"autos",	/* autos */
-	"auto",	/* auto */
-	"author",	/* author */
-	"auspost",	/* auspost */
-	"audio",	/* audio */
-	"audible",	/* audible */
-	"audi",	/* audi */
-	"auction",	/* auction */
-	"attorney",	/* attorney */
-	"athleta",	/* athleta */
-	"associates",	/* associates */
-	"asia",	/* asia */
-	"asda",	/* asda */
-	"arte",	/* arte */
-	"art",	/* art */
-	"arpa",	/* arpa */
-	"army",	/* army */
-	"archi",	/* archi */
-	"aramco",	/* aramco */
-	"arab",	/* arab */
-	"aquarelle",	/* aquarelle */
-	"apple",	/* apple */
-	"app",	/* app */
-	"apartments",	/* apartments */
-	"aol",	/* aol */
-	"anz",	/* anz */
-	"anquan",	/* anquan */
-	"android",	/* android */
-	"analytics",	/* analytics */
-	"amsterdam",	/* amsterdam */
-	"amica",	/* amica */
-	"amfam",	/* amfam */
-	"amex",	/* amex */
-	"americanfamily",	/* americanfamily */
-	"americanexpress",	/* americanexpress */
-	"alstom",	/* alstom */
-	"alsace",	/* alsace */
-	"ally",	/* ally */
-	"allstate",	/* allstate */
-	"allfinanz",	/* allfinanz */
-	"alipay",	/* alipay */
-	"alibaba",	/* alibaba */
-	"alfaromeo",	/* alfaromeo */
-	"akdn",	/* akdn */
-	"airtel",	/* airtel */
-	"airforce",	/* airforce */
-	"airbus",	/* airbus */
-	"aigo",	/* aigo */
-	"aig",	/* aig */
-	"agency",	/* agency */
-	"agakhan",	/* agakhan */
-	"africa",	/* africa */
-	"afl",	/* afl */
-	"afamilycompany",	/* afamilycompany */
-	"aetna",	/* aetna */
-	"aero",	/* aero */
-	"aeg",	/* aeg */
-	"adult",	/* adult */
-	"ads",	/* ads */
-	"adac",	/* adac */
-	"actor",	/* actor */
-	"active",	/* active */
-	"aco",	/* aco */
-	"accountants",	/* accountants */
-	"accountant",	/* accountant */
-	"accenture",	/* accenture */
-	"academy",	/* academy */
-	"abudhabi",	/* abudhabi */
-	"abogado",	/* abogado */
-	"able",	/* able */
-	"abc",	/* abc */
-	"abbvie",	/* abbvie */
-	"abbott",	/* abbott */
-	"abb",	/* abb */
-	"abarth",	/* abarth */
-	"aarp",	/* aarp */
-	"aaa",	/* aaa */
-	"onion",	/* onion */
 	NULL
 };
-const int text_tlds_generic_count = 1259;
+const struct tld_index text_tlds_generic_index = {
+	{
+		text_tlds_generic_a,
+		text_tlds_generic_b,
+		text_tlds_generic_c,
+		text_tlds_generic_d,
+		text_tlds_generic_e,
+		text_tlds_generic_f,
+		text_tlds_generic_g,
+		text_tlds_generic_h,
+		text_tlds_generic_i,
+		text_tlds_generic_j,
+		text_tlds_generic_k,
+		text_tlds_generic_l,
+		text_tlds_generic_m,
+		text_tlds_generic_n,
+		text_tlds_generic_o,
+		text_tlds_generic_p,
+		text_tlds_generic_q,
+		text_tlds_generic_r,
+		text_tlds_generic_s,
+		text_tlds_generic_t,
+		text_tlds_generic_u,
+		text_tlds_generic_v,
+		text_tlds_generic_w,
+		text_tlds_generic_x,
+		text_tlds_generic_y,
+		text_tlds_generic_z,
+	},
+	text_tlds_generic_other
+};
 
-const char *const text_tlds_country[] = {
+static const char *const text_tlds_country_a[] = {
+	"az",
+	"ax",
+	"aw",
+	"au",
+	"at",
+	"as",
+	"ar",
+	"aq",
+	"ao",
+	"an",
+	"am",
+	"al",
+	"ai",
+	"ag",
+	"af",
+	"ae",
+	"ad",
+	"ac",
+	NULL
+};
+static const char *const text_tlds_country_b[] = {
+	"bz",
+	"by",
+	"bw",
+	"bv",
+	"bt",
+	"bs",
+	"br",
+	"bq",
+	"bo",
+	"bn",
+	"bm",
+	"bl",
+	"bj",
+	"bi",
+	"bh",
+	"bg",
+	"bf",
+	"be",
+	"bd",
+	"bb",
+	"ba",
+	NULL
+};
+static const char *const text_tlds_country_c[] = {
+	"cz",
+	"cy",
+	"cx",
+	"cw",
+	"cv",
+	"cu",
+	"cr",
+	"co",
+	"cn",
+	"cm",
+	"cl",
+	"ck",
+	"ci",
+	"ch",
+	"cg",
+	"cf",
+	"cd",
+	"cc",
+	"ca",
+	NULL
+};
+static const char *const text_tlds_country_d[] = {
+	"dz",
+	"do",
+	"dm",
+	"dk",
+	"dj",
+	"de",
+	NULL
+};
+static const char *const text_tlds_country_e[] = {
+	"eu",
+	"et",
+	"es",
+	"er",
+	"eh",
+	"eg",
+	"ee",
+	"ec",
+	NULL
+};
+static const char *const text_tlds_country_f[] = {
+	"fr",
+	"fo",
+	"fm",
+	"fk",
+	"fj",
+	"fi",
+	NULL
+};
+static const char *const text_tlds_country_g[] = {
+	"gy",
+	"gw",
+	"gu",
+	"gt",
+	"gs",
+	"gr",
+	"gq",
+	"gp",
+	"gn",
+	"gm",
+	"gl",
+	"gi",
+	"gh",
+	"gg",
+	"gf",
+	"ge",
+	"gd",
+	"gb",
+	"ga",
+	NULL
+};
+static const char *const text_tlds_country_h[] = {
+	"hu",
+	"ht",
+	"hr",
+	"hn",
+	"hm",
+	"hk",
+	NULL
+};
+static const char *const text_tlds_country_i[] = {
+	"it",
+	"is",
+	"ir",
+	"iq",
+	"io",
+	"in",
+	"im",
+	"il",
+	"ie",
+	"id",
+	NULL
+};
+static const char *const text_tlds_country_j[] = {
+	"jp",
+	"jo",
+	"jm",
+	"je",
+	NULL
+};
+static const char *const text_tlds_country_k[] = {
+	"kz",
+	"ky",
+	"kw",
+	"kr",
+	"kp",
+	"kn",
+	"km",
+	"ki",
+	"kh",
+	"kg",
+	"ke",
+	NULL
+};
+static const char *const text_tlds_country_l[] = {
+	"ly",
+	"lv",
+	"lu",
+	"lt",
+	"ls",
+	"lr",
+	"lk",
+	"li",
+	"lc",
+	"lb",
+	"la",
+	NULL
+};
+static const char *const text_tlds_country_m[] = {
+	"mz",
+	"my",
+	"mx",
+	"mw",
+	"mv",
+	"mu",
+	"mt",
+	"ms",
+	"mr",
+	"mq",
+	"mp",
+	"mo",
+	"mn",
+	"mm",
+	"ml",
+	"mk",
+	"mh",
+	"mg",
+	"mf",
+	"me",
+	"md",
+	"mc",
+	"ma",
+	NULL
+};
+static const char *const text_tlds_country_n[] = {
+	"nz",
+	"nu",
+	"nr",
+	"np",
+	"no",
+	"nl",
+	"ni",
+	"ng",
+	"nf",
+	"ne",
+	"nc",
+	"na",
+	NULL
+};
+static const char *const text_tlds_country_o[] = {
+	"om",
+	NULL
+};
+static const char *const text_tlds_country_p[] = {
+	"py",
+	"pw",
+	"pt",
+	"ps",
+	"pr",
+	"pn",
+	"pm",
+	"pl",
+	"pk",
+	"ph",
+	"pg",
+	"pf",
+	"pe",
+	"pa",
+	NULL
+};
+static const char *const text_tlds_country_q[] = {
+	"qa",
+	NULL
+};
+static const char *const text_tlds_country_r[] = {
+	"rw",
+	"ru",
+	"rs",
+	"ro",
+	"re",
+	NULL
+};
+static const char *const text_tlds_country_s[] = {
+	"sz",
+	"sy",
+	"sx",
+	"sv",
+	"su",
+	"st",
+	"ss",
+	"sr",
+	"so",
+	"sn",
+	"sm",
+	"sl",
+	"sk",
+	"sj",
+	"si",
+	"sh",
+	"sg",
+	"se",
+	"sd",
+	"sc",
+	"sb",
+	"sa",
+	NULL
+};
+static const char *const text_tlds_country_t[] = {
+	"tz",
+	"tw",
+	"tv",
+	"tt",
+	"tr",
+	"tp",
+	"to",
+	"tn",
+	"tm",
+	"tl",
+	"tk",
+	"tj",
+	"th",
+	"tg",
+	"tf",
+	"td",
+	"tc",
+	NULL
+};
+static const char *const text_tlds_country_u[] = {
+	"uz",
+	"uy",
+	"us",
+	"um",
+	"uk",
+	"ug",
+	"ua",
+	NULL
+};
+static const char *const text_tlds_country_v[] = {
+	"vu",
+	"vn",
+	"vi",
+	"vg",
+	"ve",
+	"vc",
+	"va",
+	NULL
+};
+static const char *const text_tlds_country_w[] = {
+	"ws",
+	"wf",
+	NULL
+};
+static const char *const text_tlds_country_x[] = {
+	NULL
+};
+static const char *const text_tlds_country_y[] = {
+	"yt",
+	"ye",
+	NULL
+};
+static const char *const text_tlds_country_z[] = {
+	"zw",
+	"zm",
+	"za",
+	NULL
+};
+static const char *const text_tlds_country_other[] = {
 	"\355\225\234\352\265\255",	/* 한국 */
 	"\351\246\231\346\270\257",	/* 香港 */
 	"\346\276\263\351\226\200",	/* 澳門 */
@@ -1331,262 +3356,37 @@ const char *const text_tlds_country[] = {
 	"\320\261\320\263",	/* бг */
 	"\316\265\317\205",	/* ευ */
 	"\316\265\316\273",	/* ελ */
-	"zw",	/* zw */
-	"zm",	/* zm */
-	"za",	/* za */
-	"yt",	/* yt */
-	"ye",	/* ye */
-	"ws",	/* ws */
-	"wf",	/* wf */
-	"vu",	/* vu */
-	"vn",	/* vn */
-	"vi",	/* vi */
-	"vg",	/* vg */
-	"ve",	/* ve */
-	"vc",	/* vc */
-	"va",	/* va */
-	"uz",	/* uz */
-	"uy",	/* uy */
-	"us",	/* us */
-	"um",	/* um */
-	"uk",	/* uk */
-	"ug",	/* ug */
-	"ua",	/* ua */
-	"tz",	/* tz */
-	"tw",	/* tw */
-	"tv",	/* tv */
-	"tt",	/* tt */
-	"tr",	/* tr */
-	"tp",	/* tp */
-	"to",	/* to */
-	"tn",	/* tn */
-	"tm",	/* tm */
-	"tl",	/* tl */
-	"tk",	/* tk */
-	"tj",	/* tj */
-	"th",	/* th */
-	"tg",	/* tg */
-	"tf",	/* tf */
-	"td",	/* td */
-	"tc",	/* tc */
-	"sz",	/* sz */
-	"sy",	/* sy */
-	"sx",	/* sx */
-	"sv",	/* sv */
-	"su",	/* su */
-	"st",	/* st */
-	"ss",	/* ss */
-	"sr",	/* sr */
-	"so",	/* so */
-	"sn",	/* sn */
-	"sm",	/* sm */
-	"sl",	/* sl */
-	"sk",	/* sk */
-	"sj",	/* sj */
-	"si",	/* si */
-	"sh",	/* sh */
-	"sg",	/* sg */
-	"se",	/* se */
-	"sd",	/* sd */
-	"sc",	/* sc */
-	"sb",	/* sb */
-	"sa",	/* sa */
-	"rw",	/* rw */
-	"ru",	/* ru */
-	"rs",	/* rs */
-	"ro",	/* ro */
-	"re",	/* re */
-	"qa",	/* qa */
-	"py",	/* py */
-	"pw",	/* pw */
-	"pt",	/* pt */
-	"ps",	/* ps */
-	"pr",	/* pr */
-	"pn",	/* pn */
-	"pm",	/* pm */
-	"pl",	/* pl */
-	"pk",	/* pk */
-	"ph",	/* ph */
-	"pg",	/* pg */
-	"pf",	/* pf */
-	"pe",	/* pe */
-	"pa",	/* pa */
-	"om",	/* om */
-	"nz",	/* nz */
-	"nu",	/* nu */
-	"nr",	/* nr */
-	"np",	/* np */
-	"no",	/* no */
-	"nl",	/* nl */
-	"ni",	/* ni */
-	"ng",	/* ng */
-	"nf",	/* nf */
-	"ne",	/* ne */
-	"nc",	/* nc */
-	"na",	/* na */
-	"mz",	/* mz */
-	"my",	/* my */
-	"mx",	/* mx */
-	"mw",	/* mw */
-	"mv",	/* mv */
-	"mu",	/* mu */
-	"mt",	/* mt */
-	"ms",	/* ms */
-	"mr",	/* mr */
-	"mq",	/* mq */
-	"mp",	/* mp */
-	"mo",	/* mo */
-	"mn",	/* mn */
-	"mm",	/* mm */
-	"ml",	/* ml */
-	"mk",	/* mk */
-	"mh",	/* mh */
-	"mg",	/* mg */
-	"mf",	/* mf */
-	"me",	/* me */
-	"md",	/* md */
-	"mc",	/* mc */
-	"ma",	/* ma */
-	"ly",	/* ly */
-	"lv",	/* lv */
-	"lu",	/* lu */
-	"lt",	/* lt */
-	"ls",	/* ls */
-	"lr",	/* lr */
-	"lk",	/* lk */
-	"li",	/* li */
-	"lc",	/* lc */
-	"lb",	/* lb */
-	"la",	/* la */
-	"kz",	/* kz */
-	"ky",	/* ky */
-	"kw",	/* kw */
-	"kr",	/* kr */
-	"kp",	/* kp */
-	"kn",	/* kn */
-	"km",	/* km */
-	"ki",	/* ki */
-	"kh",	/* kh */
-	"kg",	/* kg */
-	"ke",	/* ke */
-	"jp",	/* jp */
-	"jo",	/* jo */
-	"jm",	/* jm */
-	"je",	/* je */
-	"it",	/* it */
-	"is",	/* is */
-	"ir",	/* ir */
-	"iq",	/* iq */
-	"io",	/* io */
-	"in",	/* in */
-	"im",	/* im */
-	"il",	/* il */
-	"ie",	/* ie */
-	"id",	/* id */
-	"hu",	/* hu */
-	"ht",	/* ht */
-	"hr",	/* hr */
-	"hn",	/* hn */
-	"hm",	/* hm */
-	"hk",	/* hk */
-	"gy",	/* gy */
-	"gw",	/* gw */
-	"gu",	/* gu */
-	"gt",	/* gt */
-	"gs",	/* gs */
-	"gr",	/* gr */
-	"gq",	/* gq */
-	"gp",	/* gp */
-	"gn",	/* gn */
-	"gm",	/* gm */
-	"gl",	/* gl */
-	"gi",	/* gi */
-	"gh",	/* gh */
-	"gg",	/* gg */
-	"gf",	/* gf */
-	"ge",	/* ge */
-	"gd",	/* gd */
-	"gb",	/* gb */
-	"ga",	/* ga */
-	"fr",	/* fr */
-	"fo",	/* fo */
-	"fm",	/* fm */
-	"fk",	/* fk */
-	"fj",	/* fj */
-	"fi",	/* fi */
-	"eu",	/* eu */
-	"et",	/* et */
-	"es",	/* es */
-	"er",	/* er */
-	"eh",	/* eh */
-	"eg",	/* eg */
-	"ee",	/* ee */
-	"ec",	/* ec */
-	"dz",	/* dz */
-	"do",	/* do */
-	"dm",	/* dm */
-	"dk",	/* dk */
-	"dj",	/* dj */
-	"de",	/* de */
-	"cz",	/* cz */
-	"cy",	/* cy */
-	"cx",	/* cx */
-	"cw",	/* cw */
-	"cv",	/* cv */
-	"cu",	/* cu */
-	"cr",	/* cr */
-	"co",	/* co */
-	"cn",	/* cn */
-	"cm",	/* cm */
-	"cl",	/* cl */
-	"ck",	/* ck */
-	"ci",	/* ci */
-	"ch",	/* ch */
-	"cg",	/* cg */
-	"cf",	/* cf */
-	"cd",	/* cd */
-	"cc",	/* cc */
-	"ca",	/* ca */
-	"bz",	/* bz */
-	"by",	/* by */
-	"bw",	/* bw */
-	"bv",	/* bv */
-	"bt",	/* bt */
-	"bs",	/* bs */
-	"br",	/* br */
-	"bq",	/* bq */
-	"bo",	/* bo */
-	"bn",	/* bn */
-	"bm",	/* bm */
-	"bl",	/* bl */
-	"bj",	/* bj */
-	"bi",	/* bi */
-	"bh",	/* bh */
-	"bg",	/* bg */
-	"bf",	/* bf */
-	"be",	/* be */
-	"bd",	/* bd */
-	"bb",	/* bb */
-	"ba",	/* ba */
-	"az",	/* az */
-	"ax",	/* ax */
-	"aw",	/* aw */
-	"au",	/* au */
-	"at",	/* at */
-	"as",	/* as */
-	"ar",	/* ar */
-	"aq",	/* aq */
-	"ao",	/* ao */
-	"an",	/* an */
-	"am",	/* am */
-	"al",	/* al */
-	"ai",	/* ai */
-	"ag",	/* ag */
-	"af",	/* af */
-	"ae",	/* ae */
-	"ad",	/* ad */
-	"ac",	/* ac */
 	NULL
 };
-const int text_tlds_country_count = 315;
+const struct tld_index text_tlds_country_index = {
+	{
+		text_tlds_country_a,
+		text_tlds_country_b,
+		text_tlds_country_c,
+		text_tlds_country_d,
+		text_tlds_country_e,
+		text_tlds_country_f,
+		text_tlds_country_g,
+		text_tlds_country_h,
+		text_tlds_country_i,
+		text_tlds_country_j,
+		text_tlds_country_k,
+		text_tlds_country_l,
+		text_tlds_country_m,
+		text_tlds_country_n,
+		text_tlds_country_o,
+		text_tlds_country_p,
+		text_tlds_country_q,
+		text_tlds_country_r,
+		text_tlds_country_s,
+		text_tlds_country_t,
+		text_tlds_country_u,
+		text_tlds_country_v,
+		text_tlds_country_w,
+		text_tlds_country_x,
+		text_tlds_country_y,
+		text_tlds_country_z,
+	},
+	text_tlds_country_other
+};
 

@@ -313,7 +313,7 @@ tld_at(const struct ustr *u, size_t p, size_t end, const char *tld)
 	size_t q = p;
 
 	while (*tld != '\0') {
-		int32_t t = utf8_next(&tld);
+		int32_t t = (unsigned char)*tld < 0x80 ? *tld++ : utf8_next(&tld);
 
 		if (q >= end || text_js_canon(u->cp[q]) != text_js_canon(t))
 			return 0;
@@ -327,18 +327,26 @@ tld_at(const struct ustr *u, size_t p, size_t end, const char *tld)
 }
 
 static size_t
-tld_list(const struct ustr *u, size_t p, size_t end, const char *const *list)
+tld_list(const struct ustr *u, size_t p, size_t end,
+    const struct tld_index *idx)
 {
-	int32_t first;
+	const char *const *list;
 	const char *s;
+	int32_t first;
 	size_t n;
 
 	if (p >= end)
 		return 0;
 	first = text_js_canon(u->cp[p]);
+	if (first >= 'A' && first <= 'Z')
+		list = idx->ascii[first - 'A'];
+	else if (u->cp[p] >= 0x80)
+		list = idx->other;
+	else
+		return 0;
 	for (; *list != NULL; list++) {
 		s = *list;
-		if (text_js_canon(utf8_next(&s)) != first)
+		if (u->cp[p] >= 0x80 && text_js_canon(utf8_next(&s)) != first)
 			continue;
 		if ((n = tld_at(u, p, end, *list)) > 0)
 			return n;
@@ -358,8 +366,8 @@ tld_match(const struct ustr *u, size_t p, size_t end)
 {
 	size_t n, q;
 
-	if ((n = tld_list(u, p, end, text_tlds_generic)) > 0 ||
-	    (n = tld_list(u, p, end, text_tlds_country)) > 0)
+	if ((n = tld_list(u, p, end, &text_tlds_generic_index)) > 0 ||
+	    (n = tld_list(u, p, end, &text_tlds_country_index)) > 0)
 		return p + n;
 	if (p + 5 > end || text_js_canon(u->cp[p]) != 'X' ||
 	    text_js_canon(u->cp[p + 1]) != 'N' || u->cp[p + 2] != '-' ||
@@ -368,6 +376,46 @@ tld_match(const struct ustr *u, size_t p, size_t end)
 	for (q = p + 4; q < end && punycode_char(u->cp[q]); q++)
 		;
 	return q;
+}
+
+/* TLD results by position for one end, so that label chains such as
+ * "a.a.a.…" cost a TLD search per position, not per position and start. */
+struct tld_memo {
+	size_t	 end;
+	size_t	 base;
+	size_t	*v;	/* 0 unknown, 1 none, else end + 2 */
+	size_t	*lab;	/* label at p: 0 unknown, 1 none, else its end (coded) */
+	size_t	*dom;	/* domain from a label chain at p: as v */
+};
+
+static void
+tld_memo_init(struct tld_memo *m, size_t base, size_t end)
+{
+	m->base = base;
+	m->end = end;
+	m->v = xcalloc(end - base + 1, sizeof(*m->v));
+	m->lab = xcalloc(end - base + 1, sizeof(*m->lab));
+	m->dom = xcalloc(end - base + 1, sizeof(*m->dom));
+}
+
+static void
+tld_memo_free(struct tld_memo *m)
+{
+	free(m->v);
+	free(m->lab);
+	free(m->dom);
+}
+
+static size_t
+tld_memo_match(const struct ustr *u, struct tld_memo *m, size_t p)
+{
+	size_t *slot = &m->v[p - m->base], e;
+
+	if (*slot == 0) {
+		e = tld_match(u, p, m->end);
+		*slot = e == 0 ? 1 : e + 2;
+	}
+	return *slot == 1 ? 0 : *slot - 2;
 }
 
 /* Domains: labels (a run of label characters ending in a dot), then a TLD;
@@ -391,32 +439,76 @@ labels_add(struct labels *l, struct label x)
 	l->v[l->n++] = x;
 }
 
+/* The subdomain label at q (ending before a dot), remembered in memo:
+ * false when there is none. */
+static bool
+domain_label_at(const struct ustr *u, struct tld_memo *memo, size_t q,
+    struct label *x)
+{
+	size_t *slot = &memo->lab[q - memo->base], r;
+	bool underscore = false;
+
+	if (*slot == 0) {
+		for (r = q; r < u->n && (is_domain_char(u->cp[r]) ||
+		    u->cp[r] == '_' || u->cp[r] == '-'); r++)
+			underscore |= u->cp[r] == '_';
+		if (r == q || r >= u->n || u->cp[r] != '.' ||
+		    !is_domain_char(u->cp[q]) || !is_domain_char(u->cp[r - 1]))
+			*slot = 1;
+		else
+			*slot = ((r + 2) << 1) | underscore;
+	}
+	if (*slot == 1)
+		return false;
+	*x = (struct label){ q, (*slot >> 1) - 2, *slot & 1 };
+	return true;
+}
+
+typedef bool (*label_fn)(const struct ustr *, struct tld_memo *, size_t,
+    struct label *);
+
+/*
+ * labels* NAME TLD at p: the regular expression takes as many labels as it
+ * can and backs off one at a time, so the domain is the one ending at the
+ * last label (no underscore) that a TLD follows. That is the answer for
+ * the chain after p's label if it has one, else p's own label: remembered
+ * per position, which keeps long dotted runs linear.
+ */
 static size_t
-url_domain(const struct ustr *u, size_t p)
+chain_domain(const struct ustr *u, struct tld_memo *memo, label_fn label,
+    size_t p)
 {
 	struct labels l = { 0 };
 	struct label x;
-	size_t q = p, r, end = 0, j;
+	size_t q = p, res = 0, j, *slot;
 
-	for (;;) {
-		x = (struct label){ q, q, false };
-		for (r = q; r < u->n && (is_domain_char(u->cp[r]) ||
-		    u->cp[r] == '_' || u->cp[r] == '-'); r++)
-			x.underscore |= u->cp[r] == '_';
-		if (r == q || r >= u->n || u->cp[r] != '.' ||
-		    !is_domain_char(u->cp[q]) || !is_domain_char(u->cp[r - 1]))
+	while (q < memo->end && memo->dom[q - memo->base] == 0) {
+		if (!label(u, memo, q, &x)) {
+			memo->dom[q - memo->base] = 1;
 			break;
-		x.end = r;
+		}
 		labels_add(&l, x);
-		q = r + 1;
+		q = x.end + 1;
 	}
-	for (j = l.n; j > 0 && end == 0; j--) {
-		if (l.v[j - 1].underscore)
-			continue;
-		end = tld_match(u, l.v[j - 1].end + 1, u->n);
+	if (q < memo->end && memo->dom[q - memo->base] > 1)
+		res = memo->dom[q - memo->base] - 2;
+	for (j = l.n; j > 0; j--) {
+		x = l.v[j - 1];
+		if (res == 0 && !x.underscore)
+			res = tld_memo_match(u, memo, x.end + 1);
+		memo->dom[x.start - memo->base] = res == 0 ? 1 : res + 2;
 	}
 	free(l.v);
-	return end;
+	if (p >= memo->end)
+		return 0;
+	slot = &memo->dom[p - memo->base];
+	return *slot > 1 ? *slot - 2 : 0;
+}
+
+static size_t
+url_domain(const struct ustr *u, struct tld_memo *memo, size_t p)
+{
+	return chain_domain(u, memo, domain_label_at, p);
 }
 
 /* ASCII-only domains inside d[start, end), as twitter-text's
@@ -427,24 +519,28 @@ ascii_label_char(int32_t c)
 	return c == '-' || is_alnum_i(c) || in_class_i(c, text_is_latin_accent);
 }
 
-static size_t
-ascii_domain_at(const struct ustr *u, size_t s, size_t end)
+/* The ASCII label at q (before a dot); memoised. */
+static bool
+ascii_label_at(const struct ustr *u, struct tld_memo *memo, size_t q,
+    struct label *x)
 {
-	struct labels l = { 0 };
-	size_t q = s, r, e = 0, j;
+	size_t *slot = &memo->lab[q - memo->base], r;
 
-	for (;;) {
-		for (r = q; r < end && ascii_label_char(u->cp[r]); r++)
+	if (*slot == 0) {
+		for (r = q; r < memo->end && ascii_label_char(u->cp[r]); r++)
 			;
-		if (r == q || r >= end || u->cp[r] != '.')
-			break;
-		labels_add(&l, (struct label){ q, r, false });
-		q = r + 1;
+		*slot = r == q || r >= memo->end || u->cp[r] != '.' ? 1 : r + 2;
 	}
-	for (j = l.n; j > 0 && e == 0; j--)
-		e = tld_match(u, l.v[j - 1].end + 1, end);
-	free(l.v);
-	return e;
+	if (*slot == 1)
+		return false;
+	*x = (struct label){ q, *slot - 2, false };
+	return true;
+}
+
+static size_t
+ascii_domain_at(const struct ustr *u, struct tld_memo *memo, size_t s)
+{
+	return chain_domain(u, memo, ascii_label_at, s);
 }
 
 /* Punycode (RFC 3492) output length of one label, as punycode.js's
@@ -542,7 +638,7 @@ puny_label_len(const int32_t *cp, size_t n)
  * once punycoded. */
 static bool
 url_valid(const struct ustr *u, size_t start, size_t end, size_t proto_len,
-    size_t ds, size_t de)
+    size_t ds, size_t de, struct tld_memo *dm)
 {
 	size_t i, from = ds;
 	long n;
@@ -552,7 +648,7 @@ url_valid(const struct ustr *u, size_t start, size_t end, size_t proto_len,
 	if (de - ds >= 4 && u->cp[ds] == 'x' && u->cp[ds + 1] == 'n' &&
 	    u->cp[ds + 2] == '-' && u->cp[ds + 3] == '-') {
 		for (i = ds; i < de; i++)
-			if (ascii_domain_at(u, i, de) > 0)
+			if (ascii_domain_at(u, dm, i) > 0)
 				break;
 		if (i == de)
 			return false;
@@ -618,15 +714,16 @@ struct url_match {
 };
 
 static bool
-url_body(const struct ustr *u, size_t q, struct url_match *m)
+url_body(const struct ustr *u, struct tld_memo *memo, size_t q,
+    struct url_match *m)
 {
-	struct rx r = { .n = 0 };
+	struct rx r;
 	size_t plen, e, d;
 
 	plen = proto_len(u, q);
-	if (plen > 0 && (e = url_domain(u, q + plen)) > 0)
+	if (plen > 0 && (e = url_domain(u, memo, q + plen)) > 0)
 		m->proto = plen;
-	else if ((e = url_domain(u, q)) > 0)
+	else if ((e = url_domain(u, memo, q)) > 0)
 		m->proto = plen = 0;
 	else
 		return false;
@@ -639,6 +736,7 @@ url_body(const struct ustr *u, size_t q, struct url_match *m)
 			;
 	m->path = e < u->n && u->cp[e] == '/';
 	if (m->path) {
+		r.n = 0;
 		rx_path(&r);
 		d = rx_run(&r, u->cp, e + 1, path_limit(u, e + 1));
 		e = d == (size_t)-1 ? e + 1 : d;
@@ -648,13 +746,14 @@ url_body(const struct ustr *u, size_t q, struct url_match *m)
 }
 
 static bool
-url_match_at(const struct ustr *u, size_t s, struct url_match *m)
+url_match_at(const struct ustr *u, struct tld_memo *memo, size_t s,
+    struct url_match *m)
 {
-	if (is_preceding_char(u->cp[s]) && url_body(u, s + 1, m)) {
+	if (is_preceding_char(u->cp[s]) && url_body(u, memo, s + 1, m)) {
 		m->before = s;
 		return true;
 	}
-	if (s == 0 && url_body(u, 0, m)) {
+	if (s == 0 && url_body(u, memo, 0, m)) {
 		m->before = (size_t)-1;
 		return true;
 	}
@@ -684,23 +783,15 @@ url_tco(const struct ustr *u, const struct url_match *m, size_t *slug,
 	return true;
 }
 
+/* A URL without a scheme: each ASCII-only domain inside it, the last one
+ * extended by the path, unless the preceding character rules it out. */
 static void
-url_accept(const struct ustr *u, const struct url_match *m, bool with_bare,
-    struct cspans *out)
+url_accept_bare(const struct ustr *u, const struct url_match *m,
+    bool with_bare, struct tld_memo *dm, struct cspans *out)
 {
-	size_t i, e, first = out->n, slug, end;
+	size_t i, e, first = out->n;
 	int32_t b;
 
-	if (!url_valid(u, m->start, m->end, m->proto ? m->proto : 8, m->ds,
-	    m->de))
-		return;
-	if (m->proto > 0) {
-		end = m->end;
-		if (url_tco(u, m, &slug, &end) && slug > URL_MAX_TCO_SLUG)
-			return;
-		cspans_add(out, m->start, end);
-		return;
-	}
 	if (!with_bare)
 		return;
 	if (m->before != (size_t)-1) {
@@ -709,7 +800,7 @@ url_accept(const struct ustr *u, const struct url_match *m, bool with_bare,
 			return;
 	}
 	for (i = m->ds; i < m->de;) {
-		if ((e = ascii_domain_at(u, i, m->de)) == 0) {
+		if ((e = ascii_domain_at(u, dm, i)) == 0) {
 			i++;
 			continue;
 		}
@@ -720,9 +811,31 @@ url_accept(const struct ustr *u, const struct url_match *m, bool with_bare,
 		out->v[out->n - 1].end = m->end;
 }
 
+static void
+url_accept(const struct ustr *u, const struct url_match *m, bool with_bare,
+    struct cspans *out)
+{
+	struct tld_memo dm;
+	size_t slug, end;
+	bool valid;
+
+	tld_memo_init(&dm, m->ds, m->de);
+	valid = url_valid(u, m->start, m->end, m->proto ? m->proto : 8, m->ds,
+	    m->de, &dm);
+	if (valid && m->proto == 0)
+		url_accept_bare(u, m, with_bare, &dm, out);
+	else if (valid) {
+		end = m->end;
+		if (!url_tco(u, m, &slug, &end) || slug <= URL_MAX_TCO_SLUG)
+			cspans_add(out, m->start, end);
+	}
+	tld_memo_free(&dm);
+}
+
 void
 text_urls(const struct ustr *u, bool with_bare, struct cspans *out)
 {
+	struct tld_memo memo;
 	struct url_match m;
 	size_t s, i;
 
@@ -730,12 +843,14 @@ text_urls(const struct ustr *u, bool with_bare, struct cspans *out)
 		;
 	if (i == u->n)
 		return;
+	tld_memo_init(&memo, 0, u->n);
 	for (s = 0; s < u->n;) {
-		if (!url_match_at(u, s, &m)) {
+		if (!url_match_at(u, &memo, s, &m)) {
 			s++;
 			continue;
 		}
 		s = m.end;
 		url_accept(u, &m, with_bare, out);
 	}
+	tld_memo_free(&memo);
 }

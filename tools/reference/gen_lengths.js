@@ -137,6 +137,9 @@ add(cp(0x1f468) + ZWJ + cp(0x1f469) + ZWJ + cp(0x1f467),
   cp(0x1f415) + ZWJ + cp(0x1f9ba),
   cp(0x1f43b) + ZWJ + cp(0x2744) + VS16,
   'family ' + cp(0x1f468) + ZWJ + cp(0x1f469) + ZWJ + cp(0x1f467) + ' photo');
+// U+FE0F where a variation sequence exists and where it does not.
+add('😀️', '⌚️', '☕️', '⚡️', '⭐️', '✅️', '✨️', '❌️', '🈂️', '🈯️', '🆗️', '🀄️',
+  '♾️', '👍️', '™‍©', '❤‍🔥', 'ok ✅️ done');
 // Newer emoji (after twitter-text's bundled emoji list).
 add(cp(0x1f971), cp(0x1fae0), cp(0x1fa77), cp(0x1faf6, 0x1f3fd), cp(0x26a7) + VS16);
 // Flags and tag sequences.
@@ -207,6 +210,28 @@ add('🚀 We launched! Read more at https://acme.example/blog #launch #startup',
   'Dinner 🍣🍜🍱 in 東京 with @chef@cooking.social #foodie',
   'Mañana en Málaga: entradas en https://entradas.example.es #evento',
   'Привет всем! Новая версия на acme.ru #релиз');
+
+// Seeded random mixes of the pieces entities are made of, where the
+// extractors' edge cases meet (a fixed seed keeps the table stable).
+let seed = 12345;
+const rnd = () => {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+  return seed / 0x7fffffff;
+};
+const PIECES = ['a', 'b', 'x', 'co', 'com', 'org', 'io', 'jp', 'uk', 'www',
+  'example', 't', 'http://', 'https://', 'HTTP://', '.', '.', '/', '/', '?',
+  '=', '&', '#', '#', '@', '@', 'alice', '-', '_', ':', '8080', '(', ')', '[',
+  ']', ',', '!', ' ', ' ', ' ', '\n', 'é', 'ü', 'ñ', '日本', '中文', '한국', 'рф',
+  'пример', '😀', '👍🏽', '🇺🇸', '❤️', '1️⃣', '©', '™', ZWJ, '\u0301', VS16,
+  'xn--', 'bit.ly', 't.co/', 'abc123', '~', '%20', "'", '"', '$', '＃', '＠',
+  '…', '—', '\u3002', 'mastodon.social'];
+for (let i = 0; i < 400; i++) {
+  let s = '';
+  const n = 1 + Math.floor(rnd() * 12);
+  for (let k = 0; k < n; k++)
+    s += PIECES[Math.floor(rnd() * PIECES.length)];
+  add(s);
+}
 
 process.stdout.write(strings.map((s) => JSON.stringify(row(s))).join('\n') + '\n');
 process.stderr.write(`${strings.length} rows\n`);
