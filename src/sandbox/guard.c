@@ -212,6 +212,15 @@ guard_slot_free(struct guard_slot *s)
 }
 
 void
+guard_slot_set_timeout(struct guard_slot *s, int timeout_ms)
+{
+	pthread_mutex_lock(&guard.lock);
+	s->timeout_ns = timeout_ms > 0 ? (int64_t)timeout_ms * 1000000 : 0;
+	pthread_cond_signal(&guard.cond);
+	pthread_mutex_unlock(&guard.lock);
+}
+
+void
 guard_slot_bind(struct guard_slot *s)
 {
 	s->thread_id = PyThread_get_thread_ident();

@@ -54,6 +54,8 @@ int			 guard_start(struct error *err);
 struct guard_slot	*guard_slot_new(int timeout_ms, struct error *err);
 /* Releases a slot; GIL held, not inside a call. */
 void			 guard_slot_free(struct guard_slot *);
+/* Changes the slot's deadline for its later calls; not inside a call. */
+void			 guard_slot_set_timeout(struct guard_slot *, int timeout_ms);
 /* Binds the slot to the calling thread; GIL held. */
 void			 guard_slot_bind(struct guard_slot *);
 

@@ -25,6 +25,10 @@
 #include "sandbox/wmodel.h"
 
 #define WM_FILENAME	"model.py"
+/* The module's top-level code may precompute tables: it gets ten calls'
+ * worth of time, and at least WM_LOAD_MIN_MS. */
+#define WM_LOAD_FACTOR	10
+#define WM_LOAD_MIN_MS	3000
 
 enum wm_fn {
 	FN_INITIAL, FN_SAMPLE, FN_LEGAL, FN_APPLY, FN_TERMINAL, FN_VALUE,
@@ -700,21 +704,34 @@ wm_gate(const char *src, size_t len, struct error *err)
 	return -1;
 }
 
-/* The module body runs under the guard like every later call. */
+static int
+wm_load_timeout_ms(int call_timeout_ms)
+{
+	if (call_timeout_ms <= 0)
+		return 0;
+	if (call_timeout_ms > WM_LOAD_MIN_MS / WM_LOAD_FACTOR)
+		return call_timeout_ms * WM_LOAD_FACTOR;
+	return WM_LOAD_MIN_MS;
+}
+
+/* The module body runs under the guard too, with the load's deadline. */
 static int
 wm_exec(struct wmodel *m, const char *src, size_t len, struct error *err)
 {
+	int load_ms = wm_load_timeout_ms(m->timeout_ms);
 	bool fired;
 
+	guard_slot_set_timeout(m->slot, load_ms);
 	guard_arm(m->slot);
 	m->globals = namespace_exec_model(src, len, WM_FILENAME, err);
 	fired = guard_disarm(m->slot);
+	guard_slot_set_timeout(m->slot, m->timeout_ms);
 	if (fired) {
 		PyErr_Clear();
 		Py_CLEAR(m->globals);
 		return error_set(err, EXIT_MODEL,
 		    "%s: the module's top-level code ran longer than %d ms",
-		    WM_FILENAME, m->timeout_ms);
+		    WM_FILENAME, load_ms);
 	}
 	if (m->globals == NULL) {
 		PyErr_Clear();
@@ -806,3 +823,55 @@ wmodel_error_format(const struct model_error *e, char *buf, size_t size)
 	snprintf(buf, size, "%s%s%s (%s)", e->type[0] ? e->type : "Error",
 	    e->message[0] ? ": " : "", e->message, where);
 }
+
+/* ---- validation hooks ------------------------------------------------- */
+
+static int
+wm_function_line(void *mv, const char *name, int *line)
+{
+	struct wmodel *m = mv;
+	PyGILState_STATE st;
+	PyObject *f;
+	bool took;
+	int rc = -1;
+
+	took = wm_acquire(m, &st);
+	f = PyDict_GetItemString(m->globals, name);
+	if (f != NULL && PyFunction_Check(f)) {
+		*line = ((PyCodeObject *)PyFunction_GET_CODE(f))->co_firstlineno;
+		rc = 0;
+	}
+	wm_release(took, st);
+	return rc;
+}
+
+/* repr() of a state may run the model's code, so it is guarded like a
+ * call; the fixed hash seed keeps set orders, and so the text, stable. */
+static int
+wm_state_repr(void *mv, model_state *s, char **out)
+{
+	struct wmodel *m = mv;
+	PyGILState_STATE st;
+	const char *u;
+	PyObject *r;
+	bool took, fired;
+	int rc = -1;
+
+	took = wm_acquire(m, &st);
+	guard_arm(m->slot);
+	r = PyObject_Repr((PyObject *)s);
+	fired = guard_disarm(m->slot);
+	if (r != NULL && !fired && (u = PyUnicode_AsUTF8(r)) != NULL) {
+		*out = xstrdup(u);
+		rc = 0;
+	}
+	Py_XDECREF(r);
+	PyErr_Clear();
+	wm_release(took, st);
+	return rc;
+}
+
+const struct validate_hooks wmodel_validate_hooks = {
+	.function_line = wm_function_line,
+	.state_repr = wm_state_repr
+};

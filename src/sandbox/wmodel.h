@@ -17,11 +17,15 @@
 
 #include "core/model.h"
 #include "core/project.h"
+#include "core/validate.h"
 #include "core/util.h"
 
 struct wmodel;
 
 extern const struct model_ops wmodel_ops;
+/* What validation needs beyond model_ops: a function's first line, and a
+ * state's repr() (guarded) to detect mutation. */
+extern const struct validate_hooks wmodel_validate_hooks;
 
 /* Gates and loads src for project p. A gate refusal is EXIT_REFUSED. */
 int	wmodel_load(const struct project *p, const char *src, size_t len,

@@ -30,6 +30,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/cli.h"
+#include "core/legal.h"
 #include "core/project.h"
 #include "sandbox/frame.h"
 #include "sandbox/rollout.h"
@@ -61,6 +62,17 @@ struct worker {
 };
 
 static const char *worker_binary_path;
+
+#if defined(__SANITIZE_ADDRESS__)
+/* Under AddressSanitizer too, running out of the worker's address space is
+ * a NULL from malloc (Python's MemoryError), not an abort whose report
+ * needs system calls the filter refuses. */
+const char *
+__asan_default_options(void)
+{
+	return "allocator_may_return_null=1";
+}
+#endif
 
 void
 worker_set_binary(const char *path)
@@ -257,7 +269,8 @@ struct worker_child {
 	size_t			 len;
 	struct project		*p;
 	struct wmodel		*m;
-	double			 t0;
+	struct legal_past	*past;		/* PLAN: history and sent posts */
+	int			 npast;
 };
 
 static void
@@ -401,12 +414,64 @@ worker_run_rollout(struct worker_child *c, struct error *err)
 	return 0;
 }
 
+static void
+worker_plan_progress(void *arg, struct search *s)
+{
+	struct search_snapshot *snap;
+
+	snap = xcalloc(1, sizeof *snap);
+	search_snapshot(s, snap);
+	worker_send_json(FRAME_SNAPSHOT, worker_snapshot_json(snap));
+	free(snap);
+}
+
+/* The whole search runs here, behind the filter: no per-call IPC. */
+static int
+worker_run_plan(struct worker_child *c, struct error *err)
+{
+	struct search *s;
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	s = search_new_past(c->p, &c->job.params, (uint64_t)c->job.index,
+	    c->past, c->npast);
+	search_set_progress(s, worker_plan_progress, c,
+	    1.0 / WORKER_SNAPSHOT_HZ);
+	wmodel_enter(c->m);
+	rc = search_run(s, &wmodel_ops, c->m, err);
+	wmodel_leave(c->m);
+	if (rc == 0) {
+		worker_plan_progress(c, s);
+		rc = search_export(s, &buf, &len);
+		if (rc != 0)
+			error_set(err, EXIT_ERROR, "cannot export the search tree");
+		else
+			rc = frame_write(WORKER_FD_OUT, FRAME_RESULT, buf, len,
+			    err);
+	}
+	free(buf);
+	search_free(s);
+	return rc;
+}
+
+/* What a job needs from the file system, read before the filter. */
+static int
+worker_prepare(struct worker_child *c, struct error *err)
+{
+	if (c->job.kind == WORKER_JOB_PLAN)
+		return legal_past_load(c->p, &c->past, &c->npast, err);
+	return 0;
+}
+
 static int
 worker_run(struct worker_child *c, struct error *err)
 {
 	switch (c->job.kind) {
 	case WORKER_JOB_ROLLOUT:
 		return worker_run_rollout(c, err);
+	case WORKER_JOB_PLAN:
+		return worker_run_plan(c, err);
 	default:
 		return error_set(err, EXIT_ERROR,
 		    "this build's worker runs no job of kind %d", c->job.kind);
@@ -438,6 +503,7 @@ worker_main(int argc, char **argv)
 	    project_load(c.job.project_dir, &c.p, &err) != 0 ||
 	    wmodel_load(c.p, c.src, c.len, c.job.params.call_timeout_ms, &c.m,
 	    &err) != 0 ||
+	    worker_prepare(&c, &err) != 0 ||
 	    worker_limits(&c.job, &err) != 0 ||
 	    seccomp_install(WORKER_FD_OUT, &err) != 0)
 		_exit(worker_send_error(&err));
@@ -697,7 +763,9 @@ worker_error_frame(struct worker *w, const char *text, struct error *err)
 	return rc;
 }
 
-/* One complete frame: an enum worker_event, 1 to keep reading, or -1. */
+#define WORKER_MORE	100	/* worker_frame: keep reading */
+
+/* One complete frame: an enum worker_event, WORKER_MORE, or -1. */
 static int
 worker_frame(struct worker *w, int type, char *buf, size_t len,
     struct search_snapshot *snap, char **result, size_t *rlen,
@@ -706,7 +774,7 @@ worker_frame(struct worker *w, int type, char *buf, size_t len,
 	switch (type) {
 	case FRAME_READY:
 		free(buf);
-		return 1;
+		return WORKER_MORE;
 	case FRAME_SNAPSHOT:
 		if (worker_snapshot_parse(buf, snap) != 0) {
 			free(buf);
@@ -733,7 +801,7 @@ worker_frame(struct worker *w, int type, char *buf, size_t len,
 			    (unsigned char)buf[2] << 16 |
 			    (unsigned)(unsigned char)buf[3] << 24);
 		free(buf);
-		return 1;
+		return WORKER_MORE;
 	default:
 		free(buf);
 		return worker_malformed(w, "an unknown frame type", err);
@@ -772,7 +840,7 @@ worker_poll(struct worker *w, int timeout_ms, struct search_snapshot *snap,
 		if (rc > 0) {
 			rc = worker_frame(w, type, buf, len, snap, result, rlen,
 			    err);
-			if (rc != 1)
+			if (rc != WORKER_MORE)
 				return rc;
 			continue;
 		}

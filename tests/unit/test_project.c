@@ -218,6 +218,19 @@ static const struct bad bad_cases[] = {
 	{ "provider name missing", F("{\"name\": \"t\", \"timezone\": \"UTC\", \"start\": \"now\", "
 	  "\"slot_minutes\": 60, \"horizon_slots\": 3, \"provider\": {\"model\": \"m\"}}"),
 	  { "\"provider.name\"", "missing" } },
+	{ "account not string", F(FRONTS_WITH("{\"id\": \"a\", \"platform\": \"x\", \"account\": 7}")),
+	  { "\"fronts[0].account\"", "expected a string", "got 7" } },
+	{ "handle empty", F(FRONTS_WITH("{\"id\": \"a\", \"platform\": \"bluesky\", \"handle\": \"\"}")),
+	  { "\"fronts[0].handle\"", "non-empty" } },
+	{ "composio user_id number", F(FRONTS_WITH("{\"id\": \"a\", \"platform\": \"x\", "
+	  "\"composio\": {\"tool\": \"T\", \"user_id\": 5}}")),
+	  { "\"fronts[0].composio.user_id\"", "got 5" } },
+	{ "too many fronts", F(FRONTS_WITH(
+	  "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
+	  "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}")),
+	  { "\"fronts\"", "at most 64" } },
+	{ "fronts.json not utf-8", F("{\"name\": \"\xc3\x28\"}"), { "fronts.json", "UTF-8" } },
+	{ "fronts.json empty", F("  \n"), { "fronts.json", "invalid JSON" } },
 	/* history.jsonl */
 	{ "history syntax", H("{\"id\": \"h1\",\n"), { "history.jsonl:1:", "invalid JSON" } },
 	{ "history line 3 syntax", H(HLINE("\"metrics\":{}") "\n{oops}\n"),
@@ -249,6 +262,13 @@ static const struct bad bad_cases[] = {
 	  { "history.jsonl:3:", "duplicate id \"h9\"", "first on line 2" } },
 	{ "history id control char", H("{\"id\":\"h\\u0001\"}\n"),
 	  { "history.jsonl:1:", "\"id\"", "control" } },
+	{ "history text number", H("{\"id\":\"h1\",\"front\":\"x\",\"posted_at\":\"2026-11-20T09:05:00Z\",\"text\":1}\n"),
+	  { "history.jsonl:1:", "\"text\"", "got 1" } },
+	{ "history line is a string", H("\"hello\"\n"), { "history.jsonl:1:", "JSON object" } },
+	{ "history two objects on a line", H("{\"id\":\"a\"} {\"id\":\"b\"}\n"),
+	  { "history.jsonl:1:", "invalid JSON" } },
+	{ "history metric infinite", H(HLINE("\"metrics\":{\"likes\":1e999}")),
+	  { "history.jsonl:1:", "\"metrics.likes\"", NULL } },
 	/* drafts.jsonl */
 	{ "draft syntax", D("{\"id\":\"d1\",\"text\":\"a\"}\n{\"id\":\n"),
 	  { "drafts.jsonl:2:", "invalid JSON" } },
@@ -265,6 +285,10 @@ static const struct bad bad_cases[] = {
 	  { "drafts.jsonl:1:", "\"fronts\"", "non-empty" } },
 	{ "draft fronts not array", D("{\"id\":\"d1\",\"text\":\"a\",\"fronts\":\"x\"}\n"),
 	  { "drafts.jsonl:1:", "\"fronts\"", NULL } },
+	{ "draft topics not array", D("{\"id\":\"d1\",\"text\":\"a\",\"topics\":{}}\n"),
+	  { "drafts.jsonl:1:", "\"topics\"", "array" } },
+	{ "draft id empty", D("{\"id\":\"\",\"text\":\"a\"}\n"),
+	  { "drafts.jsonl:1:", "\"id\"", "non-empty" } },
 	{ "draft duplicate id", D("{\"id\":\"d1\",\"text\":\"a\"}\r\n{\"id\":\"d1\",\"text\":\"b\"}\r\n"),
 	  { "drafts.jsonl:2:", "duplicate id \"d1\"", "first on line 1" } },
 };

@@ -23,6 +23,15 @@
 #define TOP "."
 #endif
 
+#if defined(__SANITIZE_ADDRESS__)
+/* Out of memory is a NULL from malloc (a MemoryError), as without ASan. */
+const char *
+__asan_default_options(void)
+{
+	return "allocator_may_return_null=1";
+}
+#endif
+
 static struct project *demo;
 static const struct model_ops *ops = &wmodel_ops;
 
@@ -269,10 +278,11 @@ test_load_errors(void **state)
 	assert_null(load_src("x = 1 / 0\n", 1000, &err));
 	assert_int_equal(err.code, EXIT_MODEL);
 	assert_non_null(strstr(err.msg, "ZeroDivisionError"));
-	/* The module's own top-level code is guarded too. */
+	/* The module's own top-level code is guarded too, with ten calls'
+	 * worth of time (at least three seconds). */
 	assert_null(load_src("while True:\n    pass\n", 100, &err));
 	assert_int_equal(err.code, EXIT_MODEL);
-	assert_non_null(strstr(err.msg, "100 ms"));
+	assert_non_null(strstr(err.msg, "3000 ms"));
 }
 
 static void
@@ -479,6 +489,49 @@ test_enter_leave(void **state)
 	wmodel_free(a.m);
 }
 
+/* The 1-based line of the first line starting with prefix. */
+static int
+source_line(const char *path, const char *prefix)
+{
+	char buf[1024];
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	assert_non_null(f);
+	while (fgets(buf, sizeof buf, f) != NULL) {
+		n++;
+		if (strncmp(buf, prefix, strlen(prefix)) == 0)
+			break;
+	}
+	fclose(f);
+	return n;
+}
+
+static void
+test_validate_hooks(void **state)
+{
+	const struct validate_hooks *h = &wmodel_validate_hooks;
+	struct error err;
+	struct wmodel *m;
+	model_state *s;
+	char *text;
+	int line;
+
+	m = load_file(TOP "/fixtures/demo/model.py", 1000, &err);
+	assert_non_null(m);
+	assert_int_equal(h->function_line(m, "apply", &line), 0);
+	assert_int_equal(line, source_line(TOP "/fixtures/demo/model.py",
+	    "def apply("));
+	assert_int_equal(h->function_line(m, "no_such_function", &line), -1);
+	assert_int_equal(h->function_line(m, "HOUR", &line), -1);
+	assert_int_equal(ops->initial_state(m, &s), MODEL_OK);
+	assert_int_equal(h->state_repr(m, s, &text), 0);
+	assert_non_null(strstr(text, "State(slot=0"));
+	free(text);
+	ops->state_free(m, s);
+	wmodel_free(m);
+}
+
 int
 main(void)
 {
@@ -496,6 +549,7 @@ main(void)
 		cmocka_unit_test(test_hostile_membomb),
 		cmocka_unit_test(test_hostile_gated),
 		cmocka_unit_test(test_enter_leave),
+		cmocka_unit_test(test_validate_hooks),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -149,6 +149,34 @@ test_rollout_job(void **state)
 	free(o.result);
 }
 
+/* The planner's whole search in the worker; its tree merges back here. */
+static void
+test_plan_job(void **state)
+{
+	struct search_params sp = { .iterations = 300, .seed = 1, .workers = 1 };
+	struct search_result res;
+	struct project *p;
+	struct search *s;
+	struct outcome o;
+	struct error err;
+
+	run_job(TOP "/fixtures/demo/model.py", WORKER_JOB_PLAN, 300, 2000,
+	    120, 0, &o);
+	if (o.rc != WORKER_EVENT_RESULT)
+		fail_msg("worker: %s", o.err.msg);
+	assert_true(o.snapshots >= 1);
+	assert_int_equal(project_load(TOP "/fixtures/demo", &p, &err), 0);
+	s = search_new(p, &sp, 0);
+	assert_int_equal(search_merge(s, o.result, o.rlen, &err), 0);
+	assert_int_equal(search_result(s, 1, &res), 0);
+	assert_true(res.npv > 0);
+	assert_true(res.expected_total > 0);
+	search_result_free(&res);
+	search_free(s);
+	project_free(p);
+	free(o.result);
+}
+
 static void
 test_hostile_spin_guard(void **state)
 {
@@ -361,6 +389,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rollout_job),
+		cmocka_unit_test(test_plan_job),
 		cmocka_unit_test(test_hostile_spin_guard),
 		cmocka_unit_test(test_hostile_spin_deadline),
 		cmocka_unit_test(test_hostile_bigpow),
