@@ -419,3 +419,52 @@ legal_enumerate(const struct legal *lg, const struct legal_path *lp,
 		}
 	return n;
 }
+
+static cJSON *
+legal_ints(const void *a, int n, int size)
+{
+	cJSON *arr = cJSON_CreateArray();
+	double v;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (size == 1)
+			v = ((const uint8_t *)a)[i];
+		else if (size == (int)sizeof(int))
+			v = ((const int *)a)[i];
+		else
+			v = (double)((const long *)a)[i];
+		cJSON_AddItemToArray(arr, cJSON_CreateNumber(v));
+	}
+	return arr;
+}
+
+cJSON *
+legal_tables_json(const struct legal *lg)
+{
+	cJSON *o = cJSON_CreateObject(), *gap, *cap;
+	int nfh = lg->nfronts * lg->horizon, f;
+
+	cJSON_AddNumberToObject(o, "horizon", lg->horizon);
+	cJSON_AddNumberToObject(o, "slot_seconds", lg->slot_seconds);
+	cJSON_AddNumberToObject(o, "nfronts", lg->nfronts);
+	cJSON_AddNumberToObject(o, "ndrafts", lg->ndrafts);
+	cJSON_AddItemToObject(o, "verdict", legal_ints(lg->verdict,
+	    lg->ndrafts * lg->nfronts, 1));
+	cJSON_AddItemToObject(o, "day", legal_ints(lg->day, lg->horizon,
+	    sizeof(long)));
+	cJSON_AddItemToObject(o, "quiet", legal_ints(lg->quiet, nfh, 1));
+	cJSON_AddItemToObject(o, "pastgap", legal_ints(lg->pastgap, nfh, 1));
+	cJSON_AddItemToObject(o, "pastcount", legal_ints(lg->pastcount, nfh,
+	    sizeof(int)));
+	gap = cJSON_AddArrayToObject(o, "gap_seconds");
+	cap = cJSON_AddArrayToObject(o, "cap");
+	for (f = 0; f < lg->nfronts; f++) {
+		cJSON_AddItemToArray(gap, cJSON_CreateNumber(
+		    lg->limits[f].min_gap_minutes == LIMIT_UNSET ? -1 :
+		    lg->limits[f].min_gap_minutes * 60.0));
+		cJSON_AddItemToArray(cap, cJSON_CreateNumber(
+		    lg->limits[f].max_posts_per_day));
+	}
+	return o;
+}

@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include <cjson/cJSON.h>
+
 #include "core/model.h"
 #include "core/project.h"
 #include "core/util.h"
@@ -102,6 +104,11 @@ void			legal_apply(const struct legal *, struct legal_path *,
 int			legal_enumerate(const struct legal *,
 			    const struct legal_path *, struct action *out);
 int			legal_max_actions(const struct legal *);
+
+/* The precomputed tables as JSON (for an outside peer of the engine, such
+ * as the benchmark's pure-Python planner): static verdicts, local day and
+ * quiet flags per slot, the past posts' gap and cap effects, the limits. */
+cJSON		*legal_tables_json(const struct legal *);
 
 /* Slot geometry, precomputed. */
 int		 legal_horizon(const struct legal *);

@@ -1,13 +1,49 @@
 /*
- * cmd_tui — `fronts tui` (being built; see the issue that owns it).
+ * cmd_tui — `fronts tui [-C DIR] [--live] [--theme NAME]`: the interactive
+ * planner. Needs a terminal on stdin and stdout.
  */
+#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "core/cli.h"
+#include "ui/ui.h"
 
 int
 cmd_tui(struct cli *cli, int argc, char **argv)
 {
-	fprintf(stderr, "fronts tui: not available in this build\n");
-	return EXIT_ERROR;
+	static const struct option opts[] = {
+		{ "live", no_argument, NULL, 'l' },
+		{ "theme", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *theme = NULL;
+	bool live = false;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			cli->dir = optarg;
+			break;
+		case 'l':
+			live = true;
+			break;
+		case 't':
+			theme = optarg;
+			break;
+		default:
+			return cli_usage_error("tui", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("tui", "unexpected argument '%s'",
+		    argv[optind]);
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "fronts tui: needs a terminal on stdin and "
+		    "stdout (the CLI commands work without one)\n");
+		return EXIT_USAGE;
+	}
+	return ui_run(cli, theme, live);
 }

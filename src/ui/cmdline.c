@@ -134,6 +134,22 @@ cmd_seed(struct ui *ui, const char *arg)
 }
 
 static int
+cmd_isolation(struct ui *ui, const char *arg)
+{
+	if (arg != NULL && strcmp(arg, "process") == 0)
+		ui->params.isolation = ISOLATION_PROCESS;
+	else if (arg != NULL && strcmp(arg, "thread") == 0)
+		ui->params.isolation = ISOLATION_THREAD;
+	else {
+		ui_message(ui, THEME_ERROR, ":isolation takes process or "
+		    "thread");
+		return -1;
+	}
+	ui_message(ui, THEME_OK, "isolation: %s (next plan)", arg);
+	return 0;
+}
+
+static int
 cmd_theme(struct ui *ui, const char *arg)
 {
 	struct error err = { 0 };
@@ -271,6 +287,7 @@ static const struct cmdline_cmd cmdline_cmds[] = {
 	{ "seconds", "S", cmd_seconds },
 	{ "workers", "N", cmd_workers },
 	{ "seed", "N", cmd_seed },
+	{ "isolation", "process|thread", cmd_isolation },
 	{ "theme", "[NAME]", cmd_theme },
 	{ "synth", "", cmd_synth },
 	{ "open", "FILE", cmd_open },
@@ -413,6 +430,8 @@ cmdline_init(void)
 	/* curses owns signals and the window size while the TUI runs. */
 	rl_catch_signals = 0;
 	rl_catch_sigwinch = 0;
+	/* Exported LINES/COLUMNS would pin curses to the old size. */
+	rl_change_environment = 0;
 	using_history();
 	stifle_history(200);
 }

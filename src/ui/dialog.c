@@ -143,6 +143,7 @@ static const char dialog_help_text[] =
     "Other   : command line   ? this help   ^L repaint   q quit\n"
     "\n"
     "Commands  :plan N  :seconds S  :workers N  :seed N\n"
+    "          :isolation process|thread\n"
     "          :theme NAME  :synth  :open FILE  :write PLAN.json\n"
     "          :help  :quit   (Tab completes; ↑ recalls history)";
 

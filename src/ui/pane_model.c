@@ -66,12 +66,14 @@ model_verdict_row(const struct ui *ui, int k, int nlines)
 static void
 model_head(struct ui *ui, WINDOW *w, int cw)
 {
-	int x, role;
-	const char *gate, *appr;
+	const char *name = ui->model_path != NULL ? ui->model_path :
+	    "model.py", *gate, *appr;
 	char buf[128];
+	int x, role;
 
-	ui_putf(ui, w, 1, 1, cw, THEME_NORMAL, "%s  sha256 %s",
-	    ui->model_path ? ui->model_path : "model.py",
+	if (strrchr(name, '/') != NULL)
+		name = strrchr(name, '/') + 1;
+	ui_putf(ui, w, 1, 1, cw, THEME_NORMAL, "%s  sha256 %s", name,
 	    ui->model_sha[0] ? ui->model_sha : "—");
 	if (ui->model_src == NULL || !ui->gate_ran) {
 		ui_put(ui, w, 2, 1, cw, ui->gate_error, strlen(ui->gate_error),

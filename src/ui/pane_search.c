@@ -54,7 +54,7 @@ search_row(struct ui *ui, WINDOW *w, int y, int cw, const struct view_row *r,
 	snprintf(num, sizeof num, "%6s %7.2f %6.2f±%-5.2f", visits, r->mean,
 	    r->reward, (r->ci_hi - r->ci_lo) / 2);
 	lw = search_label_width(cw);
-	ind = r->depth * 2 < lw / 2 ? r->depth * 2 : lw / 2;
+	ind = r->depth > 0 ? 2 : 0;	/* the PV is a chain: one step in */
 	x = 1 + ind;
 	x += ui_put(ui, w, y, x, 2, mark, strlen(mark), role);
 	ui_put(ui, w, y, x, lw - (x - 1), r->label, strlen(r->label), role);

@@ -35,7 +35,7 @@ statusline_planner(struct ui *ui, char *buf, size_t len, int *role)
 
 	*role = THEME_STATUS;
 	if (ui->synth_job.running) {
-		snprintf(buf, len, "synth: %s", ui->synth_job.progress);
+		snprintf(buf, len, "synth: %s", ui->synth_seen);
 		return;
 	}
 	if (!ui->have_snap) {

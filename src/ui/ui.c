@@ -323,7 +323,7 @@ ui_redraw(struct ui *ui)
 {
 	struct pane *p;
 	WINDOW *w;
-	int i, h, width;
+	int i, h, width, top;
 
 	for (i = 0; i < PANE_COUNT; i++) {
 		if ((w = ui->win[i]) == NULL)
@@ -332,8 +332,13 @@ ui_redraw(struct ui *ui)
 		getmaxyx(w, h, width);
 		werase(w);
 		if (h >= 3 && width >= 4) {
+			top = p->top;
 			p->draw(ui, p, w, h, width);
 			ui_pane_clamp(p);
+			if (p->top != top) {	/* rows shrank (a resize) */
+				werase(w);
+				p->draw(ui, p, w, h, width);
+			}
 		}
 		ui_frame(ui, p, w, h, width);
 		wnoutrefresh(w);
@@ -651,9 +656,8 @@ ui_approve(struct ui *ui)
 		return;
 	}
 	if (!ui->gate_ran || !ui->gate.accepted) {
-		ui_message(ui, THEME_ERROR, "refused: the gate rejected this "
-		    "model (%d verdict%s); it cannot be approved",
-		    ui->gate.nverdicts, ui->gate.nverdicts == 1 ? "" : "s");
+		ui_message(ui, THEME_ERROR, "refused: the gate rejected it; it "
+		    "cannot be approved");
 		return;
 	}
 	if (ui->approved) {
@@ -735,6 +739,7 @@ ui_key(struct ui *ui, int ch, bool fn)
 static void
 ui_curses_start(struct ui *ui)
 {
+	use_tioctl(TRUE);	/* the terminal's size over a stale $LINES */
 	initscr();
 	ui_curses_on = 1;
 	raw();

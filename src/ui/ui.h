@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include <curses.h>
 
@@ -106,7 +107,9 @@ struct ui {
 	struct ui_post		*posts;
 	/* synthesis and publishing */
 	struct ui_job		 synth_job;
-	char			*synth_out;	/* path the synthesised model went to */
+	pid_t			 synth_pid;	/* the `fronts synth` child, under
+						   synth_job.lock */
+	char			 synth_seen[256];	/* progress last drawn */
 	struct ui_job		 pub_job;
 	int			 pub_post;	/* index being published */
 	unsigned		 pub_gen;	/* of the plan it belongs to */
@@ -127,9 +130,11 @@ void	ui_fill(struct ui *, WINDOW *, int y, int x, int width, int role);
 void	ui_redraw(struct ui *);
 /* Recomputes the layout and windows (after a resize, focus or zoom). */
 void	ui_relayout(struct ui *);
-/* Background jobs other than the planner (work.c). */
+/* Background jobs other than the planner (work.c, pubjob.c). */
 bool	ui_jobs_poll(struct ui *);
 void	ui_jobs_shutdown(struct ui *);
+bool	pubjob_poll(struct ui *);
+void	pubjob_shutdown(struct ui *);
 /* One pass of background polling (planner, jobs); true if anything moved. */
 bool	ui_tick(struct ui *);
 int	ui_set_theme(struct ui *, const char *name, struct error *err);

@@ -1,0 +1,150 @@
+#!/bin/sh
+# The TUI, driven in tmux: the four panes on the demo project, verdict
+# markers for a refused model, the approval flow, a short plan filling the
+# Search and Candidates panes, resizing, :theme, the publish dialog, the
+# help screen, editing, and a clean exit that restores the terminal.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/tmux.sh"
+trap 'tui_stop; rm -rf "$TMPD"' EXIT
+
+if ! command -v tmux >/dev/null 2>&1; then
+	fail "tmux available" "tmux is needed for the TUI tests"
+	exit 1
+fi
+export FRONTS_THEMES="$TOP/themes"
+D="$TMPD/demo"
+new_demo "$D"
+SHA=$(sha256sum "$D/model.py" | cut -d' ' -f1)
+
+# --- the four panes on the demo project --------------------------------
+tui_start 120 40 "$FRONTS tui -C $D; echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -E '^-?(icanon|echo)\$'"
+check_screen "tui: Rules pane shows rules.md" "Tidewater — social posting rules"
+check_screen "tui: Model pane shows numbered source" "   1  # World model"
+check_screen "tui: Model pane shows the sha256" "sha256 $(echo "$SHA" | cut -c1-20)"
+check_screen "tui: Search pane is there" "─ Search "
+check_screen "tui: Candidates pane is there" "─ Candidates "
+check_screen "tui: status line says DRY-RUN" "DRY-RUN"
+check_screen "tui: status line names the project" "tidewater-launch │ model unapproved"
+# The parsed hard limits follow the prose (scroll to the end).
+tui_keys 1 End
+check_screen "tui: Rules pane lists the hard limits" "Hard limits (fronts.json, enforced)"
+check_screen "tui: limits per front" "≤280 weighted · 4/day · gap"
+
+# --- help ----------------------------------------------------------------
+tui_keys '?'
+check_screen "tui: ? shows every key" "P: publish the selected post"
+tui_keys x
+check_no_screen "tui: any key closes the help" "P: publish the selected post"
+
+# --- approval flow -------------------------------------------------------
+tui_keys p
+check_screen "tui: p refuses an unapproved model" "the model is not approved"
+tui_keys a
+check_screen "tui: a asks before approving" "Approve model"
+tui_keys n
+check_screen "tui: n does not approve" "not approved"
+if [ -s "$D/.fronts/approved" ] && grep -q "$SHA" "$D/.fronts/approved"; then
+	fail "tui: nothing approved after n"
+else pass "tui: nothing approved after n"; fi
+tui_keys a
+tui_wait "Approve model"
+tui_keys y
+check_screen "tui: y approves" "model approved"
+expect_grep "tui: approval recorded in .fronts/approved" "$SHA" "$D/.fronts/approved"
+
+# --- a short plan ----------------------------------------------------------
+tui_cmd "workers 1"
+check_screen "tui: :workers sets the workers" "workers: 1 (next plan)"
+tui_cmd "isolation thread"
+check_screen "tui: :isolation sets the isolation" "isolation: thread"
+tui_cmd "plan 100"
+check_screen "tui: :plan runs the planner to the end" "planner done"
+check_screen "tui: Search pane shows root children" "reward±95%"
+tui_wait "post d"
+if grep -qE '^│[▾▸ ] +(Mon|Tue|Wed|Thu|Fri|Sat|Sun) [0-9]{2} [0-9:]{5} (wait|post d[0-9]+ → [a-z]+) +[0-9.k]+ ' "$TMPD/screen" ||
+   grep -qE '(wait|post d[0-9]+ → [a-z]+) +[0-9.k]+ +-?[0-9]+\.[0-9]{2} ' "$TMPD/screen"; then
+	pass "tui: search rows have visits and mean"
+else fail "tui: search rows have visits and mean" "$(cat "$TMPD/screen")"; fi
+check_screen "tui: Candidates pane shows the plan" "expected total"
+tui_wait "expected total"
+if grep -qE '(Mon|Tue|Wed|Thu|Fri|Sat|Sun) [0-9]{2} [0-9:]{5} [a-z]+ +d[0-9]+ +[0-9]+/[0-9]+ ' "$TMPD/screen"; then
+	pass "tui: candidate rows show time, front, draft and length/limit"
+else fail "tui: candidate rows show time, front, draft and length/limit" "$(cat "$TMPD/screen")"; fi
+
+# --- :write and :open --------------------------------------------------------
+tui_cmd "write $TMPD/plan.json"
+check_screen "tui: :write saves the plan" "wrote $TMPD/plan.json"
+if [ -s "$TMPD/plan.json" ] && grep -q '"plan"' "$TMPD/plan.json"; then
+	pass "tui: the written plan is plan JSON"
+else fail "tui: the written plan is plan JSON"; fi
+
+# --- edit the selected post ----------------------------------------------------
+tui_keys 4
+tui_keys e
+tui_wait '^edit> ' E
+tui_keys End
+tui_keys -l " EDITED-BY-TEST"
+tui_keys Enter
+check_screen "tui: e edits the selected post" "post 1 edited"
+check_screen "tui: the edit shows in the Candidates pane" "EDITED-BY-TEST"
+
+# --- :theme ------------------------------------------------------------------
+tui_cmd "theme dark"
+check_screen "tui: :theme switches the theme" "theme dark"
+tui_cmd "theme no-such-theme"
+check_screen "tui: :theme names an unknown theme" "no theme named 'no-such-theme'"
+tui_cmd "bogus"
+check_screen "tui: unknown commands are reported" "unknown command :bogus"
+
+# --- resize --------------------------------------------------------------------
+# Side by side, the top screen line holds two pane corners; stacked, one.
+corners() { head -n 1 "$TMPD/screen" | grep -o '┐' | wc -l; }
+tmx resize-window -t t -x 80 -y 24
+i=0
+while [ $i -lt 50 ]; do
+	tui_screen >"$TMPD/screen"
+	[ "$(corners)" -eq 1 ] && [ "$(wc -l <"$TMPD/screen")" -eq 24 ] && break
+	sleep 0.1; i=$((i + 1))
+done
+if [ "$(grep -c '─ \(Rules\|Model\|Search\|Candidates\) ' "$TMPD/screen")" -eq 4 ] &&
+   [ "$(corners)" -eq 1 ]; then
+	pass "tui: 80x24 stacks all four panes"
+else fail "tui: 80x24 stacks all four panes" "$(cat "$TMPD/screen")"; fi
+check_screen "tui: the badge survives a small terminal" "DRY-RUN"
+tmx resize-window -t t -x 120 -y 40
+i=0
+while [ $i -lt 50 ]; do
+	tui_screen >"$TMPD/screen"
+	[ "$(corners)" -eq 2 ] && break
+	sleep 0.1; i=$((i + 1))
+done
+if [ "$(corners)" -eq 2 ] && head -n 1 "$TMPD/screen" | grep -q '─ Rules .*─ Search '; then
+	pass "tui: 120x40 puts panes side by side again"
+else fail "tui: 120x40 puts panes side by side again" "$(cat "$TMPD/screen")"; fi
+
+# --- quit and terminal restore ------------------------------------------------
+tui_keys q
+check_screen "tui: q exits with status 0" "EXIT=0"
+check_screen "tui: terminal back in canonical mode" "icanon"
+if grep -qx -- '-icanon' "$TMPD/screen" || grep -qx -- '-echo' "$TMPD/screen"; then
+	fail "tui: echo and icanon restored" "$(cat "$TMPD/screen")"
+else pass "tui: echo and icanon restored"; fi
+tui_stop
+
+# --- a refused model: verdicts are marked, approval impossible ----------------
+R="$TMPD/refused"
+new_demo "$R"
+{ echo "import os"; echo "x = 1"; echo "def f(s):"; echo "    return open('/etc/passwd')"; cat "$D/model.py"; } >"$R/model.py.new"
+mv "$R/model.py.new" "$R/model.py"
+tui_start 120 40 "$FRONTS tui -C $R"
+check_screen "tui: refused model says REFUSED" "gate: REFUSED"
+check_screen "tui: a verdict marker on the refused line" "   1▶ import os"
+check_screen "tui: the verdict's message under the line" "└─ col 0 [import]"
+tui_keys n
+check_screen "tui: n jumps to a verdict" "verdict 1/"
+tui_keys a
+check_screen "tui: a refuses a model the gate refused" "it cannot be approved"
+tui_keys p
+check_screen "tui: p refuses to plan with it" "the gate refused this model"
+tui_keys q
+tui_stop

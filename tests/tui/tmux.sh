@@ -1,0 +1,70 @@
+# Helpers for driving the real fronts binary inside tmux: a private tmux
+# server per test file, keys in, screen text out, and bounded polling
+# instead of fixed sleeps. Source after tests/lib.sh.
+TMUX_SOCK="fronts-test-$$"
+TUI_TIMEOUT=${TUI_TIMEOUT:-300}	# polls of 0.1 s before a wait gives up
+
+tmx() { tmux -L "$TMUX_SOCK" -f /dev/null "$@"; }
+
+# tui_start W H CMD — a detached session running CMD (through sh) in a
+# UTF-8 locale; the session's pane stays after CMD ends so its last
+# screen can still be read.
+tui_start() {
+	tmx kill-server 2>/dev/null
+	tmx -u new-session -d -s t -x "$1" -y "$2" \
+	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color $3"
+	tmx set-option -g remain-on-exit on >/dev/null
+}
+
+tui_stop() { tmx kill-server 2>/dev/null; }
+
+tui_keys() { tmx send-keys -t t "$@"; }
+
+tui_screen() { tmx capture-pane -p -t t; }
+
+# tui_wait TEXT [GREP-FLAGS] — polls the screen until it shows TEXT (a
+# fixed string unless flags say otherwise); returns 1 after TUI_TIMEOUT
+# polls, leaving the last screen in $TMPD/screen.
+tui_wait() {
+	i=0
+	while [ "$i" -lt "$TUI_TIMEOUT" ]; do
+		tui_screen >"$TMPD/screen" 2>/dev/null
+		grep -q${2:-F} -- "$1" "$TMPD/screen" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# tui_gone TEXT — polls until the screen no longer shows TEXT.
+tui_gone() {
+	i=0
+	while [ "$i" -lt "$TUI_TIMEOUT" ]; do
+		tui_screen >"$TMPD/screen" 2>/dev/null
+		grep -qF -- "$1" "$TMPD/screen" || return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# check_screen NAME TEXT — PASS when the screen comes to show TEXT.
+check_screen() {
+	if tui_wait "$2"; then pass "$1"
+	else fail "$1" "screen never showed '$2'; last screen:
+$(cat "$TMPD/screen")"; fi
+}
+
+check_no_screen() {
+	if tui_gone "$2"; then pass "$1"
+	else fail "$1" "screen still shows '$2'"; fi
+}
+
+# tui_cmd ':command' — types a command line and runs it.
+tui_cmd() {
+	tui_keys ':'
+	tui_wait '^:$' E
+	tui_keys -l "$1"
+	tui_keys Enter
+	tui_wait 'DRY-RUN|LIVE' E	# back in curses, status line redrawn
+}
