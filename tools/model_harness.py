@@ -21,7 +21,7 @@ import time
 import types
 from zoneinfo import ZoneInfo
 
-BUILTINS = ["abs", "all", "any", "bool", "dict", "enumerate", "filter", "float",
+BUILTINS = ["abs", "all", "any", "bool", "chr", "dict", "divmod", "enumerate", "filter", "float", "ord",
             "frozenset", "int", "isinstance", "len", "list", "map", "max", "min",
             "pow", "range", "reversed", "round", "set", "sorted", "str", "sum",
             "tuple", "zip", "ValueError", "KeyError", "IndexError", "Exception",

@@ -136,3 +136,16 @@ new_demo "$TMPD/warn"
 echo '{"id":"d99","text":"hello","media":["a.png"]}' >>"$TMPD/warn/drafts.jsonl"
 expect_exit "an unknown field still loads" 0 "$FRONTS" -C "$TMPD/warn" drafts
 expect_grep "an unknown field is a warning" 'warning: .*drafts\.jsonl:25: field "media": unknown field' "$TMPD/err"
+
+# The bundled model proposes nothing the rules refuse (over-long drafts,
+# link or hashtag caps): a short plan on the demo counts no illegal proposal.
+new_demo "$TMPD/plan"
+"$FRONTS" -C "$TMPD/plan" approve --yes >/dev/null 2>&1
+expect_exit "a short plan on the demo exits 0" 0 "$FRONTS" -C "$TMPD/plan" plan --iterations 300 --seed 1 --json
+if $PY - "$TMPD/out" <<'EOF2'
+import json, sys
+st = json.load(open(sys.argv[1]))["stats"]
+assert st["illegal_proposals"] == 0, st
+assert st["model_calls"] > 0, st
+EOF2
+then pass "the demo model proposes nothing illegal"; else fail "the demo model proposes nothing illegal" "$(head -c 400 "$TMPD/out")"; fi
