@@ -8,6 +8,8 @@
       publishing channels pointed at the fake server on PORT.
   publish_fixture.py plan DIR OUT FRONT:DRAFT:SLOT ...
       a PLAN.json (the `fronts plan --json` object) with those posts.
+  publish_fixture.py both DIR PORT CAP FRONT:DRAFT:SLOT ...
+      the project, and DIR/plan.json.
 """
 import calendar
 import json
@@ -100,5 +102,8 @@ def plan(d, out, posts):
 if __name__ == "__main__":
     if sys.argv[1] == "project":
         project(*sys.argv[2:])
+    elif sys.argv[1] == "both":
+        project(*sys.argv[2:5])
+        plan(sys.argv[2], os.path.join(sys.argv[2], "plan.json"), sys.argv[5:])
     else:
         plan(sys.argv[2], sys.argv[3], sys.argv[4:])

@@ -53,8 +53,7 @@ proj() {
 	P=$TMPD/$1; shift
 	cap=$1; shift
 	rm -rf "$P"
-	$PY "$FIX" project "$P" "$PORT" "$cap"
-	$PY "$FIX" plan "$P" "$P/plan.json" "$@"
+	$PY "$FIX" both "$P" "$PORT" "$cap" "$@"
 }
 
 # drive NAME STEP... — fronts publish --live on a pty, transcript in
