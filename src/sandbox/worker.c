@@ -32,6 +32,7 @@
 #include "core/cli.h"
 #include "core/legal.h"
 #include "core/project.h"
+#include "core/validate.h"
 #include "sandbox/frame.h"
 #include "sandbox/rollout.h"
 #include "sandbox/seccomp.h"
@@ -455,6 +456,35 @@ worker_run_plan(struct worker_child *c, struct error *err)
 	return rc;
 }
 
+/* Conformance and calibration in the worker: synthesis validates
+ * unapproved candidates only here. params.iterations is the number of
+ * random rollouts (0: validate's default), params.seed the seed. */
+static int
+worker_run_validate(struct worker_child *c, struct error *err)
+{
+	struct validate_params vp = {
+		.rollouts = (int)c->job.params.iterations,
+		.seed = c->job.params.seed
+	};
+	struct validate_hooks hooks = wmodel_validate_hooks;
+	struct validate_report r;
+	cJSON *j;
+	int rc;
+
+	hooks.source = c->src;
+	hooks.source_len = c->len;
+	memset(&r, 0, sizeof r);
+	wmodel_enter(c->m);
+	rc = validate_run(c->p, &wmodel_ops, c->m, &hooks, &vp, &r, err);
+	wmodel_leave(c->m);
+	if (rc == 0) {
+		j = validate_report_json(c->p, &r);
+		worker_send_json(FRAME_RESULT, j);
+	}
+	validate_report_free(&r);
+	return rc;
+}
+
 /* What a job needs from the file system, read before the filter. */
 static int
 worker_prepare(struct worker_child *c, struct error *err)
@@ -472,6 +502,8 @@ worker_run(struct worker_child *c, struct error *err)
 		return worker_run_rollout(c, err);
 	case WORKER_JOB_PLAN:
 		return worker_run_plan(c, err);
+	case WORKER_JOB_VALIDATE:
+		return worker_run_validate(c, err);
 	default:
 		return error_set(err, EXIT_ERROR,
 		    "this build's worker runs no job of kind %d", c->job.kind);

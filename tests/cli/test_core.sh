@@ -149,3 +149,9 @@ assert st["illegal_proposals"] == 0, st
 assert st["model_calls"] > 0, st
 EOF2
 then pass "the demo model proposes nothing illegal"; else fail "the demo model proposes nothing illegal" "$(head -c 400 "$TMPD/out")"; fi
+
+# Bluesky's second limit: 150 family emoji are 150 graphemes but 3750 bytes.
+new_demo "$TMPD/bytes"
+$PY -c 'import json; print(json.dumps({"id": "dfam", "text": "\U0001F468\u200D\U0001F469\u200D\U0001F467\u200D\U0001F466" * 150, "fronts": ["bluesky"]}))' >>"$TMPD/bytes/drafts.jsonl"
+expect_exit "a draft over Bluesky's byte limit exits 3" 3 "$FRONTS" -C "$TMPD/bytes" drafts
+expect_grep "the byte limit is named" '^    bluesky +150 / 300 graphemes +OVER: 3750 / 3000 bytes' "$TMPD/out"

@@ -303,6 +303,26 @@ test_exec_errors(void **state)
 	PyGILState_Release(g);
 }
 
+/* Errors name the exception, its text and the model's line, and never
+ * run code the model defined to get them. */
+static void
+test_error_messages(void **state)
+{
+	struct error err = { 0 };
+	PyGILState_STATE g;
+	const char *key = "d = {}\n\ndef f():\n    return d['slot']\n\nf()\n";
+	const char *own = "class E(Exception):\n    pass\n\n"
+	    "raise E(Random)\n";
+
+	assert_int_equal(pyhost_init(&err), 0);
+	g = PyGILState_Ensure();
+	assert_null(namespace_exec_model(key, strlen(key), "model.py", &err));
+	assert_string_equal(err.msg, "model.py: KeyError: 'slot' (model.py:4)");
+	assert_null(namespace_exec_model(own, strlen(own), "model.py", &err));
+	assert_string_equal(err.msg, "model.py: E (model.py:4)");
+	PyGILState_Release(g);
+}
+
 static void *
 thread_takes_gil(void *arg)
 {
@@ -339,6 +359,7 @@ main(void)
 		cmocka_unit_test(test_walk_finds_planted),
 		cmocka_unit_test(test_exec_model),
 		cmocka_unit_test(test_exec_errors),
+		cmocka_unit_test(test_error_messages),
 		cmocka_unit_test(test_gil_released),
 	};
 	int rc;

@@ -23,6 +23,7 @@
 #include "sandbox/rollout.h"
 #include "sandbox/seccomp.h"
 #include "sandbox/worker.h"
+#include "core/validate.h"
 
 #ifndef TOP
 #define TOP "."
@@ -173,6 +174,35 @@ test_plan_job(void **state)
 	assert_true(res.expected_total > 0);
 	search_result_free(&res);
 	search_free(s);
+	project_free(p);
+	free(o.result);
+}
+
+/* Validation in the worker: the demo model conforms. */
+static void
+test_validate_job(void **state)
+{
+	struct validate_report r;
+	struct project *p;
+	struct outcome o;
+	struct error err;
+	cJSON *j;
+
+	run_job(TOP "/fixtures/demo/model.py", WORKER_JOB_VALIDATE, 5, 5000,
+	    120, 0, &o);
+	if (o.rc != WORKER_EVENT_RESULT)
+		fail_msg("worker: %s", o.err.msg);
+	assert_int_equal(project_load(TOP "/fixtures/demo", &p, &err), 0);
+	j = cJSON_Parse(o.result);
+	assert_non_null(j);
+	memset(&r, 0, sizeof r);
+	if (validate_report_from_json(p, j, &r, &err) != 0)
+		fail_msg("report: %s", err.msg);
+	assert_true(r.conformant);
+	assert_true(r.nchecks > 0);
+	assert_true(r.ncalibrated > 0);
+	validate_report_free(&r);
+	cJSON_Delete(j);
 	project_free(p);
 	free(o.result);
 }
@@ -390,6 +420,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rollout_job),
 		cmocka_unit_test(test_plan_job),
+		cmocka_unit_test(test_validate_job),
 		cmocka_unit_test(test_hostile_spin_guard),
 		cmocka_unit_test(test_hostile_spin_deadline),
 		cmocka_unit_test(test_hostile_bigpow),

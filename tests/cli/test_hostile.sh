@@ -1,0 +1,38 @@
+#!/bin/sh
+# Hostile models through the CLI, in both isolation modes: each approved
+# (as an operator might by mistake), each run by `fronts plan`, each must
+# end in exit 4 with the right message while fronts itself survives. Models
+# the gate refuses cannot even be approved.
+. "$(dirname "$0")/../lib.sh"
+
+P=$TMPD/proj
+new_demo "$P"
+
+# hostile NAME — install tests/hostile/NAME.py as the project's approved model.
+hostile() {
+	cp "$TOP/tests/hostile/$1.py" "$P/model.py"
+	"$FRONTS" approve -C "$P" --yes >/dev/null 2>&1
+}
+
+for iso in process thread; do
+	hostile spin
+	expect_exit "spin $iso: exit 4" 4 "$FRONTS" plan -C "$P" --iterations 5 \
+	    --call-timeout-ms 200 --isolation "$iso"
+	expect_grep "spin $iso: names the timeout" "ran longer than 200 ms" "$TMPD/err"
+
+	hostile recursion
+	expect_exit "recursion $iso: exit 4" 4 "$FRONTS" plan -C "$P" \
+	    --iterations 5 --isolation "$iso"
+	expect_grep "recursion $iso: names the error" "RecursionError" "$TMPD/err"
+done
+
+# The memory bomb and 10**10**8 (which only the worker's deadline ends)
+# are tested in tests/unit (test_worker, test_wmodel) with a small memory
+# limit and a short deadline; through the CLI they take the default 2 GiB
+# and the plan's deadline, too long for this suite.
+
+for m in openfile socket fork; do
+	cp "$TOP/tests/hostile/$m.py" "$P/model.py"
+	expect_exit "$m: approval refused" 3 "$FRONTS" approve -C "$P" --yes
+	expect_exit "$m: plan refused" 3 "$FRONTS" plan -C "$P" --iterations 5
+done
