@@ -9,8 +9,8 @@ with the legality engine's tables, plus the wait; availability counts;
 MaxUCT values divided by the range of returns; progressive widening
 ceil(2 sqrt(n + 1)); same-slot posts in increasing id order), one action
 expanded, a uniform rollout truncated after 24 slots with value(), and the
-returns backed up; the second half of the budget deepens along the
-principal variation in 32 chunks. The legality tables (static verdicts,
+returns backed up; every other iteration of the last 60% of the
+budget deepens along the principal variation in 64 chunks. The legality tables (static verdicts,
 per-slot local days, quiet hours, the past posts' effects) come from the C
 engine through the input file, so both planners decide legality alike.
 
@@ -35,7 +35,8 @@ import time
 UCT_C = 1.41
 PW_K = 2.0
 ROLLOUT_SLOTS = 24
-FOCUS_CHUNKS = 32
+FOCUS_START = 0.4
+FOCUS_CHUNKS = 64
 MASK = (1 << 64) - 1
 
 
@@ -300,10 +301,14 @@ class Peer:
         chunk = -1
         for it in range(iterations):
             spent = it / iterations
-            if spent >= 0.5 and int((spent - 0.5) * 2 * FOCUS_CHUNKS) != chunk:
-                chunk = int((spent - 0.5) * 2 * FOCUS_CHUNKS)
-                self.prefix = self.focus(max(4, iterations // 256))
+            k = int((spent - FOCUS_START) / (1 - FOCUS_START) * FOCUS_CHUNKS)
+            if spent >= FOCUS_START and k != chunk:
+                chunk = k
+                self.prefix = self.focus(max(2, int(
+                    iterations * (1 - FOCUS_START) / FOCUS_CHUNKS / 8)))
             saved = list(self.prefix)
+            if it % 2 == 0:
+                self.prefix = []
             self.iterate(it)
             self.prefix = saved
 

@@ -27,12 +27,14 @@
  *   - Rollouts are uniform over the available actions; where the model
  *     defines value(), a rollout stops after ROLLOUT_SLOTS slots and adds
  *     value(state); without value() it runs to the horizon.
- *   - Deepening: the first half of the budget searches from the root; the
- *     rest is spent in FOCUS_CHUNKS equal chunks, each of which forces every
- *     iteration along the principal variation down to the deepest node that
- *     still has focus_min visits (a quarter of a chunk, at least 4) and
- *     searches from there. So the plan keeps
- *     its quality where the principal variation would otherwise thin out.
+ *   - Deepening: the first FOCUS_START of the budget searches from the
+ *     root; the rest is spent in FOCUS_CHUNKS equal chunks, each of which
+ *     forces every other iteration (the rest keep improving the decisions
+ *     above) along the principal variation down to the
+ *     deepest node that still has focus_min visits (an eighth of a chunk,
+ *     at least 2) and searches from there. So the plan keeps its quality,
+ *     and reaches the horizon, where the principal variation would
+ *     otherwise thin out.
  *     A forced action that a determinization does not allow ends the
  *     forcing for that iteration.
  *   - A model error ends its iteration without backup. The run fails with
@@ -52,7 +54,8 @@
 #define SEARCH_UCT_C	1.41
 #define PW_K		2.0
 #define ROLLOUT_SLOTS	24
-#define FOCUS_CHUNKS	32
+#define FOCUS_START	0.4
+#define FOCUS_CHUNKS	64
 #define FAIL_EARLY_MIN	50
 #define CALL_SAMPLE	8	/* a power of two */
 #define EXPORT_MAGIC	0x31545246u	/* "FRT1" */
@@ -413,6 +416,9 @@ search_mean(const struct node *n)
  * available children, then either picks an action to expand (*expand) or
  * the UCT-best child. The caller holds the lock. Returns the child or NIL.
  */
+static uint32_t	search_find_child(const struct search *, uint32_t,
+		    const struct action *);
+
 static uint32_t
 search_select(struct search *s, uint32_t ni, int depth, struct action *pick,
     bool *expand)
@@ -422,6 +428,13 @@ search_select(struct search *s, uint32_t ni, int depth, struct action *pick,
 	double score, bscore = -INFINITY, scale;
 	int ncompat = 0, nunexp, i;
 
+	*expand = false;
+	if (depth < s->nprefix) {
+		forced = search_find_child(s, ni, &s->prefix[depth]);
+		if (forced != NIL && s->stamp[search_action_id(s,
+		    &nodes[forced].action)] == s->gen)
+			return forced;
+	}
 	if (++s->egen == 0) {
 		memset(s->expd, 0, ((size_t)s->p->ndrafts * s->nfronts + 1) *
 		    sizeof *s->expd);
@@ -435,13 +448,7 @@ search_select(struct search *s, uint32_t ni, int depth, struct action *pick,
 		s->expd[id] = s->egen;
 		c->avail++;
 		ncompat++;
-		if (depth < s->nprefix &&
-		    action_equal(&c->action, &s->prefix[depth]))
-			forced = ci;
 	}
-	*expand = false;
-	if (forced != NIL)
-		return forced;
 	nunexp = s->nset - ncompat;
 	if (nunexp > 0 &&
 	    ncompat < ceil(PW_K * sqrt((double)nodes[ni].visits + 1))) {
@@ -551,26 +558,35 @@ search_q(const struct search *s, const struct node *n)
 	return n->rsum / n->visits + best;
 }
 
+/* Backs up the return g. The forced steps of a deepening iteration only
+ * refresh their values: counting their visits would make the principal
+ * variation (chosen by visits) reinforce itself. */
 static void
 search_backup(struct search *s, double g)
 {
 	struct node *n;
 	double r;
-	int i;
+	int i, nforced = s->nprefix < s->nstack ? s->nprefix : s->nstack;
 
 	pthread_mutex_lock(&s->lock);
 	for (i = s->nstack - 1; i >= 0; i--) {
 		r = s->stack[i].reward;
 		g += r;
 		n = &s->nodes[s->stack[i].node];
+		if (i < nforced) {
+			n->q = search_q(s, n);
+			continue;
+		}
 		n->visits++;
 		n->sum += g;
 		n->rsum += r;
 		n->rsq += r * r;
 		n->q = search_q(s, n);
 	}
-	s->nodes[0].visits++;
-	s->nodes[0].sum += g;
+	if (nforced == 0) {
+		s->nodes[0].visits++;
+		s->nodes[0].sum += g;
+	}
 	if (g < s->gmin)
 		s->gmin = g;
 	if (g > s->gmax)
@@ -734,14 +750,18 @@ search_run(struct search *s, const struct model_ops *ops, void *model,
 		spent = search_spent(s, now);
 		if (spent >= 1 || atomic_load(&s->cancel))
 			break;
-		if (spent >= 0.5 &&
-		    (int)((spent - 0.5) * 2 * FOCUS_CHUNKS) != chunk) {
-			chunk = (int)((spent - 0.5) * 2 * FOCUS_CHUNKS);
+		if (spent >= FOCUS_START && (int)((spent - FOCUS_START) /
+		    (1 - FOCUS_START) * FOCUS_CHUNKS) != chunk) {
+			chunk = (int)((spent - FOCUS_START) / (1 - FOCUS_START) *
+			    FOCUS_CHUNKS);
 			est = (uint64_t)(s->iterations / (spent > 0 ? spent : 1));
-			s->focus_min = est / 256 > 4 ? est / 256 : 4;
+			est = (uint64_t)(est * (1 - FOCUS_START) /
+			    FOCUS_CHUNKS / 8);
+			s->focus_min = est > 2 ? est : 2;
 			nprefix = search_focus(s);
 		}
-		rc = search_iterate(s, s->iterations, nprefix);
+		rc = search_iterate(s, s->iterations,
+		    (s->iterations & 1) ? nprefix : 0);
 		pthread_mutex_lock(&s->lock);
 		s->iterations++;
 		if (rc != MODEL_OK)

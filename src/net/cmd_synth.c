@@ -25,6 +25,7 @@
 #include "core/project.h"
 #include "net/provider.h"
 #include "net/synth.h"
+#include "net/synth_worker.h"
 
 #define SYNTH_REPLAY_DIRS	4
 
@@ -240,6 +241,7 @@ cmd_synth(struct cli *cli, int argc, char **argv)
 	struct synth_args a;
 	struct synth_options so = { 0 };
 	struct synth_result r;
+	struct synth_worker sw = { 0 };
 	struct error err = { 0 }, ferr = { 0 };
 	struct project *p = NULL;
 	struct provider *prov = NULL;
@@ -260,8 +262,9 @@ cmd_synth(struct cli *cli, int argc, char **argv)
 	so.rounds = a.rounds;
 	so.seed = a.seed;
 	so.progress = synth_progress;
-	/* Validation in the sandbox worker plugs in here (so.validate);
-	 * without it candidates are gated only. */
+	sw.project_dir = cli->dir;
+	so.validate = synth_worker_validate;
+	so.validate_arg = &sw;
 	/* After a provider failure the best earlier candidate is still
 	 * written (for review); the failure decides the exit code. */
 	rc = synth_run(p, prov, &so, &r, &err);

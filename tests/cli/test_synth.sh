@@ -117,6 +117,38 @@ expect_grep "refine: second request carries the verdict" "line 1, col 0 \[import
 if cmp -s "$P/model.py" "$MODEL"; then pass "refine: the fixed candidate is written"
 else fail "refine: the fixed candidate is written"; fi
 
+# A candidate that passes the gate but fails validation (run in the
+# sandbox worker): the next round carries the validation report.
+cat >"$TMPD/broken.py" <<'EOF'
+def initial_state(ctx):
+    return 0
+
+
+def legal_actions(state):
+    return [("wait",)]
+
+
+def apply(state, action, rng):
+    return state + 1, 1.0 / 0
+
+
+def is_terminal(state):
+    return state >= 3
+EOF
+broken="{\"code_file\":\"$TMPD/broken.py\"}"
+synth validfail 0 "[$broken, $good]"
+expect_grep "validation: round 1 failed checks" "candidate 1: gate ok; validation [0-9]+ passed, [1-9][0-9]* failed" "$TMPD/err-validfail"
+grep -q 'failed validation' "$FAKE_DIR/requests.jsonl" && grep -q 'ZeroDivisionError' "$FAKE_DIR/requests.jsonl" \
+    && pass "validation: the next round carries the report" || fail "validation: the next round carries the report"
+cmp -s "$P/model.py" "$MODEL" && pass "validation: the passing candidate is written" \
+    || fail "validation: the passing candidate is written"
+
+# The provider fails after a candidate that only the gate accepted: that
+# candidate is still written for review, and the exit says what failed.
+synth midfail 5 "[$broken, $(err 529 9 overloaded_error Overloaded '')]" --rounds 2
+cmp -s "$P/model.py" "$TMPD/broken.py" && pass "midfail: best candidate kept" || fail "midfail: best candidate kept"
+expect_grep "midfail: says why" "gave up after 4 tries" "$TMPD/err-midfail"
+
 # Record against the fake server, then replay offline: same bytes.
 REC=$TMPD/rec
 synth record 0 "[$bad, $good]" --record --fixtures "$REC"

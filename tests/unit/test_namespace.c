@@ -102,11 +102,13 @@ test_no_module_in_namespace(void **state)
 
 /* The breadth-first walk: from each seed, through every attribute name the
  * gate allows (dir() names it accepts) and through container items (the
- * gate allows subscripts), to depth 4. A module, frame, code object,
- * traceback or a module's globals dict at the end of any chain is a hole. */
+ * gate allows subscripts), to depth 8. A module, frame, code object,
+ * traceback, a module's globals dict, or `type` itself (the 3-argument
+ * class factory the gate refuses by name) at the end of any chain is a
+ * hole. */
 static const char walk_py[] =
     "import sys, types, builtins\n"
-    "MAXDEPTH = 4\n"
+    "MAXDEPTH = 8\n"
     "BAD = (types.ModuleType, types.FrameType, types.CodeType,\n"
     "       types.TracebackType)\n"
     "def module_dicts():\n"
@@ -138,7 +140,7 @@ static const char walk_py[] =
     "        for path, v, depth in queue:\n"
     "            if id(v) in seen: continue\n"
     "            seen.add(id(v)); keep.append(v); visited += 1\n"
-    "            if isinstance(v, BAD) or (isinstance(v, dict) and id(v) in mods):\n"
+    "            if v is type or isinstance(v, BAD) or (isinstance(v, dict) and id(v) in mods):\n"
     "                holes.append('%s -> %s' % (path, type(v).__name__))\n"
     "                continue\n"
     "            if depth >= MAXDEPTH: continue\n"
@@ -175,7 +177,10 @@ static const char seeds_py[] =
     "'''\n"
     "exec(compile(model, 'model.py', 'exec'), ns)\n"
     "seeds = [('ns.' + k, v) for k, v in ns.items() if k != '__builtins__']\n"
-    "seeds += [('builtins.' + k, v) for k, v in ns['__builtins__'].items()]\n";
+    "seeds += [('builtins.' + k, v) for k, v in ns['__builtins__'].items()]\n"
+    "ro = types.MappingProxyType\n"
+    "seeds.append(('ctx', ro({'fronts': (ro({'id': 'x', 'limits': ro({})}),),\n"
+    "                         'now': '2026-12-01T09:00:00+01:00'})))\n";
 
 static PyObject *
 walk_env(void)

@@ -114,7 +114,7 @@ test_finds_optimum(void **state)
 	best = brute(&m, lg, lp, st);
 	cm_free(&m, st);
 	assert_true(best > 0);
-	for (seed = 1; seed <= 3; seed++) {
+	for (seed = 1; seed <= 6; seed++) {
 		sp = params(20000, seed);
 		s = search_new(p, &sp, 0);
 		assert_int_equal(search_run(s, &cm_ops, &m, &err), 0);
