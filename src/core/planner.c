@@ -18,7 +18,9 @@
 #include "sandbox/wmodel.h"
 #include "sandbox/worker.h"
 
-#define PLANNER_ALTS	3
+#define PLANNER_ALTS		3
+#define PLANNER_STALL_CALLS	10
+#define PLANNER_STALL_MIN	5.0
 
 struct planner {
 	const struct project	*p;
@@ -38,6 +40,7 @@ struct planner {
 	struct worker		**workers;	/* process isolation */
 	struct search_snapshot	*wsnap;		/* latest of each worker */
 	bool			*wdone;
+	double			*wlast;		/* when each last said something */
 	int			 nworkers;
 
 	int			 rc;
@@ -108,8 +111,30 @@ planner_spawn(struct planner *pl)
 			planner_kill_workers(pl);
 			return -1;
 		}
+		pl->wlast[i] = clock_seconds();
 	}
 	return 0;
+}
+
+/*
+ * A worker streams snapshots between iterations, about ten a second. One
+ * that says nothing for PLANNER_STALL_CALLS call timeouts (at least
+ * PLANNER_STALL_MIN seconds) is inside a call the in-process watchdog could
+ * not interrupt (a long C-level operation): only the process boundary can
+ * stop it.
+ */
+static int
+planner_stalled(struct planner *pl, int i)
+{
+	double limit = pl->params.call_timeout_ms / 1000.0 * PLANNER_STALL_CALLS;
+
+	if (limit < PLANNER_STALL_MIN)
+		limit = PLANNER_STALL_MIN;
+	if (clock_seconds() - pl->wlast[i] < limit)
+		return 0;
+	return error_set(&pl->err, EXIT_MODEL, "worker %d: the model made no "
+	    "progress for %.0f s (a call the watchdog could not interrupt); "
+	    "the worker was killed", i, limit);
 }
 
 /* One worker's next frame; returns 1 when it finished, -1 on failure. */
@@ -125,6 +150,9 @@ planner_poll_one(struct planner *pl, int i, int timeout_ms)
 	    &pl->err);
 	if (ev < 0)
 		return error_wrap(&pl->err, "worker %d", i);
+	if (ev == WORKER_EVENT_NONE)
+		return planner_stalled(pl, i);
+	pl->wlast[i] = clock_seconds();
 	if (ev == WORKER_EVENT_SNAPSHOT) {
 		pthread_mutex_lock(&pl->lock);
 		pl->wsnap[i] = snap;
@@ -261,6 +289,7 @@ planner_start(const struct project *p, const char *model_src,
 	pl->workers = xcalloc(pl->nworkers, sizeof *pl->workers);
 	pl->wsnap = xcalloc(pl->nworkers, sizeof *pl->wsnap);
 	pl->wdone = xcalloc(pl->nworkers, sizeof *pl->wdone);
+	pl->wlast = xcalloc(pl->nworkers, sizeof *pl->wlast);
 	pthread_mutex_init(&pl->lock, NULL);
 	atomic_init(&pl->stop, false);
 	atomic_init(&pl->finished, false);
@@ -439,6 +468,7 @@ planner_free(struct planner *pl)
 	free(pl->workers);
 	free(pl->wsnap);
 	free(pl->wdone);
+	free(pl->wlast);
 	free(pl->past);
 	free(pl->src);
 	free(pl);

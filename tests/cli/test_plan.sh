@@ -227,3 +227,40 @@ EOF
 then pass "greedy model: no illegal post, illegal proposals counted"
 else fail "greedy model: no illegal post, illegal proposals counted" \
     "$(head -c 600 "$TMPD/out")"; fi
+
+# Process isolation (the default): workers, the same refusals and errors.
+expect_exit "plan in 2 worker processes" 0 "$FRONTS" plan -C "$D" \
+    --workers 2 --iterations 150 --seed 5 --json
+if $PY -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["stats"]
+assert s["isolation"] == "process" and s["workers"] == 2, s
+assert s["iterations"] == 150, s
+' "$TMPD/out"; then pass "process plan: stats say 2 workers, 150 iterations"
+else fail "process plan: stats say 2 workers, 150 iterations" \
+    "$(head -c 400 "$TMPD/out")"; fi
+expect_exit "process: a raising model is exit 4" 4 "$FRONTS" plan \
+    -C "$TMPD/raising" --workers 1 --iterations 60
+expect_grep "process: error names type and line" "NameError.*line 10" \
+    "$TMPD/err"
+
+model cspin <<'EOF2'
+def initial_state(ctx):
+    return 0
+
+
+def legal_actions(state):
+    return [("wait",)] if sum(range(10 ** 13)) > 0 else []
+
+
+def apply(state, action, rng):
+    return state + 1, 0.0
+
+
+def is_terminal(state):
+    return state >= 72
+EOF2
+expect_exit "process: an uninterruptible model is killed, exit 4" 4 \
+    "$FRONTS" plan -C "$TMPD/cspin" --workers 1 --iterations 10 \
+    --call-timeout-ms 100
+expect_grep "stall is explained" "no progress" "$TMPD/err"

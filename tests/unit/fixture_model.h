@@ -24,6 +24,8 @@
 #define CM_ILLEGAL	0x02	/* proposes never-legal posts worth 1e6 */
 #define CM_RAISE	0x04	/* sample_hidden raises with cm.raise_rate */
 #define CM_VALUE	0x08	/* defines value() */
+#define CM_MUTATE	0x10	/* apply also changes the state it is given */
+#define CM_UNSEEDED	0x20	/* rewards from a counter the seed never resets */
 #define CM_MAXF		8
 
 struct cm_state {
@@ -39,6 +41,7 @@ struct cm {
 	uint64_t		 rng;
 	uint64_t		 calls;
 	uint64_t		 value_calls;
+	uint64_t		 counter;	/* CM_UNSEEDED */
 	int			 illegal_draft;	/* CM_ILLEGAL: the forbidden draft */
 	struct model_error	 err;
 };
@@ -161,6 +164,10 @@ cm_apply(void *v, model_state *st, const struct action *a,
 			*reward = 1e6;
 		if (m->flags & CM_NOISE)
 			*reward *= 0.5 + cm_uniform(m);
+		if (m->flags & CM_UNSEEDED)
+			*reward += (double)(m->counter++ % 7);
+		if (m->flags & CM_MUTATE)
+			s->fatigue[a->front] += 1;
 		n->fatigue[a->front] += 1;
 		n->posted[a->draft * m->p->nfronts + a->front] = 1;
 	}

@@ -1,0 +1,171 @@
+/* Unit tests for model validation against world models written in C. */
+#include "testutil.h"
+#include "fixture_project.h"
+#include "fixture_model.h"
+#include "core/validate.h"
+
+static struct project *
+vproject(void)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T08:00:00Z", 60, 24, 2, 3);
+
+	p->fronts[0].limits.min_gap_minutes = 60;
+	fx_history(p, 0, "2026-11-24T10:00:00+01:00");
+	fx_history(p, 1, "2026-11-25T15:00:00+01:00");
+	p->history[0].likes = 10;
+	p->history[1].likes = 3;
+	p->history[1].replies = 1;
+	return p;
+}
+
+static const struct validate_check *
+find(const struct validate_report *r, const char *name)
+{
+	int i;
+
+	for (i = 0; i < r->nchecks; i++)
+		if (strcmp(r->checks[i].name, name) == 0)
+			return &r->checks[i];
+	fail_msg("no check %s", name);
+	return NULL;
+}
+
+static void
+run(struct project *p, int flags, const struct validate_hooks *h,
+    struct validate_report *r)
+{
+	struct validate_params vp = { 5, 10, 1 };
+	struct error err = { 0 };
+	struct cm m;
+
+	cm_init(&m, p, flags);
+	m.raise_rate = 1.0;
+	assert_int_equal(validate_run(p, &cm_ops, &m, h, &vp, r, &err), 0);
+	assert_true(r->model_calls > 0);
+}
+
+static void
+test_conformant(void **state)
+{
+	struct project *p = vproject();
+	struct validate_report r, back;
+	struct error err = { 0 };
+	cJSON *j;
+	char *text;
+	int i;
+
+	run(p, CM_NOISE | CM_VALUE, NULL, &r);
+	assert_true(r.conformant);
+	for (i = 0; i < r.nchecks; i++)
+		assert_int_not_equal(r.checks[i].status, VALIDATE_FAIL);
+	assert_int_equal(find(&r, "value")->status, VALIDATE_PASS);
+	assert_int_equal(r.ncalib, 2);
+	assert_int_equal(r.ncalibrated, 2);
+	assert_int_equal(r.calib[0].slot, 1);	/* Tuesday 10:00 */
+	assert_int_equal(r.calib[1].slot, 6);	/* same hour, other day */
+	assert_int_equal(r.calib[1].observed, 4);
+	assert_true(r.calib[0].lo <= r.calib[0].median &&
+	    r.calib[0].median <= r.calib[0].hi);
+	assert_true(r.coverage >= 0 && r.coverage <= 1);
+	j = validate_report_json(p, &r);
+	assert_int_equal(validate_report_from_json(p, j, &back, &err), 0);
+	assert_true(back.conformant);
+	assert_int_equal(back.nchecks, r.nchecks);
+	assert_int_equal(back.ncalib, 2);
+	assert_true(back.calib[0].median == r.calib[0].median);
+	text = validate_report_text(p, &r);
+	assert_non_null(strstr(text, "conformance: ok"));
+	free(text);
+	cJSON_Delete(j);
+	validate_report_free(&back);
+	validate_report_free(&r);
+	fx_free(p);
+}
+
+static void
+test_mutating_apply(void **state)
+{
+	struct project *p = vproject();
+	const char *src = "x = 1\n\ndef apply(state, action, rng):\n"
+	    "    return state, 0\n";
+	struct validate_hooks h = { NULL, NULL, src, 0 };
+	struct validate_report r;
+	const struct validate_check *c;
+
+	h.source_len = strlen(src);
+	run(p, CM_MUTATE, &h, &r);
+	assert_false(r.conformant);
+	c = find(&r, "apply-does-not-mutate");
+	assert_int_equal(c->status, VALIDATE_FAIL);
+	assert_string_equal(c->function, "apply");
+	assert_int_equal(c->line, 3);
+	validate_report_free(&r);
+	fx_free(p);
+}
+
+static void
+test_unseeded(void **state)
+{
+	struct project *p = vproject();
+	struct validate_report r;
+
+	run(p, CM_UNSEEDED, NULL, &r);
+	assert_false(r.conformant);
+	assert_int_equal(find(&r, "seeded-runs-repeat")->status,
+	    VALIDATE_FAIL);
+	validate_report_free(&r);
+	fx_free(p);
+}
+
+static void
+test_raising(void **state)
+{
+	struct project *p = vproject();
+	struct validate_report r;
+	const struct validate_check *c;
+
+	run(p, CM_RAISE, NULL, &r);
+	assert_false(r.conformant);
+	c = find(&r, "sample-hidden");
+	assert_int_equal(c->status, VALIDATE_FAIL);
+	assert_string_equal(c->function, "sample_hidden");
+	assert_int_equal(c->line, 7);
+	assert_non_null(strstr(c->message, "ValueError: boom"));
+	assert_int_equal(r.ncalibrated, 0);
+	validate_report_free(&r);
+	fx_free(p);
+}
+
+static void
+test_missing_function(void **state)
+{
+	struct project *p = vproject();
+	const char *src = "def initial_state(ctx):\n    return 0\n"
+	    "def legal_actions(s):\n    return []\n";
+	struct validate_hooks h = { NULL, NULL, src, 0 };
+	struct validate_report r;
+	const struct validate_check *c;
+
+	h.source_len = strlen(src);
+	run(p, 0, &h, &r);
+	c = find(&r, "functions-exist");
+	assert_int_equal(c->status, VALIDATE_FAIL);
+	assert_string_equal(c->function, "apply");
+	validate_report_free(&r);
+	fx_free(p);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_conformant),
+		cmocka_unit_test(test_mutating_apply),
+		cmocka_unit_test(test_unseeded),
+		cmocka_unit_test(test_raising),
+		cmocka_unit_test(test_missing_function),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
