@@ -32,8 +32,6 @@ const char *const namespace_builtin_names[] = {
 	"LookupError", "NotImplementedError", "OverflowError",
 	"RecursionError", "RuntimeError", "StopIteration", "TypeError",
 	"ValueError", "ZeroDivisionError",
-	/* needed by the `class` statement itself; the gate refuses the name */
-	"__build_class__",
 	NULL
 };
 
@@ -133,7 +131,11 @@ namespace_add_builtins(PyObject *globals, struct error *err)
 			    "namespace: builtin %s", *n);
 		}
 	}
-	if (PyDict_SetItemString(globals, "__builtins__", restricted) != 0) {
+	/* The `class` statement needs it; the gate refuses naming it. */
+	v = PyDict_GetItemString(real, "__build_class__");
+	if (v == NULL ||
+	    PyDict_SetItemString(restricted, "__build_class__", v) != 0 ||
+	    PyDict_SetItemString(globals, "__builtins__", restricted) != 0) {
 		Py_DECREF(restricted);
 		return pyhost_error(err, EXIT_ERROR, "namespace");
 	}

@@ -28,7 +28,10 @@ PyObject	*namespace_new(struct error *err);
 PyObject	*namespace_exec_model(const char *src, size_t len,
 		    const char *filename, struct error *err);
 
-/* The allowlists, NULL-terminated, for SECURITY.md's tables and tests. */
+/* The allowlists, NULL-terminated, for SECURITY.md's tables, the synthesis
+ * prompt and tests: the builtins a model may name (the restricted
+ * __builtins__ also holds __build_class__, which `class` needs and the
+ * gate refuses naming), and the pre-bound values. */
 extern const char *const namespace_builtin_names[];
 struct namespace_value {
 	const char	*name;		/* name in the model's globals */

@@ -79,9 +79,25 @@ test_isolated_config(void **state)
 	    "result = '; '.join(bad) or 'ok'\n", NULL);
 }
 
+/* The builtins are exactly the documented allowlist plus __build_class__,
+ * and nothing in the namespace is a module. */
 static void
 test_no_module_in_namespace(void **state)
 {
+	struct error err = { 0 };
+	PyGILState_STATE g;
+	PyObject *extra, *names;
+	const char *const *n;
+
+	assert_int_equal(pyhost_init(&err), 0);
+	g = PyGILState_Ensure();
+	extra = PyDict_New();
+	names = PyList_New(0);
+	for (n = namespace_builtin_names; *n != NULL; n++)
+		PyList_Append(names, PyUnicode_FromString(*n));
+	PyDict_SetItemString(extra, "allow", names);
+	Py_DECREF(names);
+	PyGILState_Release(g);
 	expect_probe_ok(
 	    "import types\n"
 	    "bad = [k for k, v in ns.items() if isinstance(v, types.ModuleType)]\n"
@@ -89,6 +105,9 @@ test_no_module_in_namespace(void **state)
 	    "if not isinstance(b, dict): bad.append('builtins not a dict')\n"
 	    "else: bad += ['builtins.' + k for k, v in b.items()\n"
 	    "              if isinstance(v, types.ModuleType)]\n"
+	    "if set(b) != set(allow) | {'__build_class__'}:\n"
+	    "    bad.append('builtins differ: %s' % (set(b) ^ set(allow)))\n"
+	    "if any(k.startswith('_') for k in allow): bad.append('dunder listed')\n"
 	    "for k in ('open', 'exec', 'eval', 'compile', '__import__', 'getattr',\n"
 	    "          'setattr', 'delattr', 'globals', 'locals', 'vars', 'type',\n"
 	    "          'print', 'input', 'help', 'breakpoint', 'memoryview', 'dir'):\n"
@@ -97,7 +116,10 @@ test_no_module_in_namespace(void **state)
 	    "          'exp', 'floor', 'ceil', 'inf', 'deque', 'defaultdict',\n"
 	    "          'Counter', 'heappush', 'heappop', 'mean'):\n"
 	    "    if k not in ns: bad.append('missing ' + k)\n"
-	    "result = '; '.join(bad) or 'ok'\n", NULL);
+	    "result = '; '.join(bad) or 'ok'\n", extra);
+	g = PyGILState_Ensure();
+	Py_DECREF(extra);
+	PyGILState_Release(g);
 }
 
 /* The breadth-first walk: from each seed, through every attribute name the
