@@ -18,7 +18,7 @@
  * not skew a ratio; parallel speed-up is in wall time. Environment:
  * FRONTS_TOP (repository root, default "."), FRONTS_BIN (the fronts binary,
  * for worker processes), BENCH_PY_ITERATIONS (default 300), BENCH_QUICK=1
- * (smaller runs).
+ * (smaller runs), BENCH_ONLY=scaling,drafts,peer,isolation (sections).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,11 +242,15 @@ bench_demo(const char *top)
 }
 
 /* A plan through the planner; iterations per wall second. */
+/* A plan through the planner: iterations per wall second end to end
+ * (*rate, worker start-up included) and inside the search alone (*srate). */
 static int
 bench_planner(const struct project *p, const char *src, size_t len,
-    enum isolation iso, int workers, uint64_t n, double *rate, double *cpu)
+    enum isolation iso, int workers, uint64_t n, double *rate, double *cpu,
+    double *srate)
 {
 	struct search_params sp = bench_params(n);
+	struct search_snapshot *snap = malloc(sizeof *snap);
 	struct error err = { 0 };
 	struct planner *pr;
 	struct plan pl;
@@ -263,6 +267,9 @@ bench_planner(const struct project *p, const char *src, size_t len,
 	}
 	*rate = pl.stats.iterations / (clock_seconds() - w0);
 	*cpu = cpu_now() + children_cpu() - c0;
+	planner_snapshot(pr, snap);
+	*srate = snap->elapsed > 0 ? snap->iterations / snap->elapsed : 0;
+	free(snap);
 	plan_free(&pl);
 	planner_free(pr);
 	return 0;
@@ -275,9 +282,9 @@ bench_isolation(const char *top)
 	struct error err = { 0 };
 	char *dir, *model, *src;
 	const char *bin = getenv("FRONTS_BIN");
-	double thr, proc, one, two, ct, cp, c1, c2;
+	double thr, proc, one, two, ct, cp, c1, c2, st, spr, s1, s2;
 	size_t len;
-	uint64_t n = getenv("BENCH_QUICK") ? 100 : 400;
+	uint64_t n = getenv("BENCH_QUICK") ? 100 : 1500;
 
 	if (bin != NULL)
 		worker_set_binary(bin);
@@ -288,18 +295,23 @@ bench_isolation(const char *top)
 		printf("isolation: skipped: %s\n", err.msg);
 		return;
 	}
-	if (bench_planner(p, src, len, ISOLATION_THREAD, 1, n, &thr, &ct) == 0 &&
-	    bench_planner(p, src, len, ISOLATION_PROCESS, 1, n, &proc, &cp) == 0)
-		printf("isolation: %llu iterations: thread %.1f it/s, process "
-		    "%.1f it/s (wall): time ratio %.3f; CPU %.2f s vs %.2f s: "
-		    "ratio %.3f (target <= 1.10)\n", (unsigned long long)n, thr,
-		    proc, thr / proc, cp, ct, cp / ct);
-	if (bench_planner(p, src, len, ISOLATION_PROCESS, 1, n, &one, &c1) == 0 &&
-	    bench_planner(p, src, len, ISOLATION_PROCESS, 2, 2 * n, &two,
-	    &c2) == 0)
-		printf("workers: 1 worker %.1f it/s, 2 workers %.1f it/s (wall, "
-		    "%ld cores, load %.1f): ratio %.2f (target >= 1.8)\n", one,
-		    two, sysconf(_SC_NPROCESSORS_ONLN), bench_load(), two / one);
+	if (bench_planner(p, src, len, ISOLATION_THREAD, 1, n, &thr, &ct,
+	    &st) == 0 && bench_planner(p, src, len, ISOLATION_PROCESS, 1, n,
+	    &proc, &cp, &spr) == 0)
+		printf("isolation: %llu iterations, process against thread: "
+		    "CPU %.2f s vs %.2f s, ratio %.3f; wall end to end %.1f vs "
+		    "%.1f it/s, time ratio %.3f; inside the search %.1f vs %.1f "
+		    "it/s, time ratio %.3f (target <= 1.10)\n",
+		    (unsigned long long)n, cp, ct, cp / ct, proc, thr,
+		    thr / proc, spr, st, st / spr);
+	if (bench_planner(p, src, len, ISOLATION_PROCESS, 1, n, &one, &c1,
+	    &s1) == 0 && bench_planner(p, src, len, ISOLATION_PROCESS, 2,
+	    2 * n, &two, &c2, &s2) == 0)
+		printf("workers: 1 worker %.1f it/s, 2 workers %.1f it/s (wall "
+		    "end to end, %ld cores, load %.1f): ratio %.2f (target >= "
+		    "1.8); CPU per iteration %.2f ms vs %.2f ms\n", one, two,
+		    sysconf(_SC_NPROCESSORS_ONLN), bench_load(), two / one,
+		    c1 / n * 1e3, c2 / (2 * n) * 1e3);
 	project_free(p);
 	free(src);
 	free(model);
@@ -373,16 +385,31 @@ bench_drafts(void)
 	}
 }
 
+/* BENCH_ONLY=name,name… runs only those sections. */
+static bool
+bench_wanted(const char *name)
+{
+	const char *only = getenv("BENCH_ONLY");
+
+	return only == NULL || strstr(only, name) != NULL;
+}
+
 int
 main(int argc, char **argv)
 {
 	const char *top = getenv("FRONTS_TOP") ? getenv("FRONTS_TOP") : ".";
 
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
 	printf("bench_search (%ld cores, load %.1f)\n",
 	    sysconf(_SC_NPROCESSORS_ONLN), bench_load());
-	bench_scaling();
-	bench_drafts();
-	bench_demo(top);
-	bench_isolation(top);
+	if (bench_wanted("scaling"))
+		bench_scaling();
+	if (bench_wanted("drafts"))
+		bench_drafts();
+	if (bench_wanted("peer"))
+		bench_demo(top);
+	if (bench_wanted("isolation"))
+		bench_isolation(top);
 	return 0;
 }

@@ -66,7 +66,7 @@ int
 cmd_validate(struct cli *cli, int argc, char **argv)
 {
 	struct validate_params vp = { 20, 30, 1 };
-	struct validate_hooks hooks = { NULL, NULL, NULL, 0 };
+	struct validate_hooks hooks = wmodel_validate_hooks;
 	struct validate_report r;
 	struct project *p = NULL;
 	struct wmodel *wm = NULL;

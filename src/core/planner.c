@@ -41,6 +41,9 @@ struct planner {
 	struct search_snapshot	*wsnap;		/* latest of each worker */
 	bool			*wdone;
 	double			*wlast;		/* when each last said something */
+	char			**wres;		/* each one's exported tree */
+	size_t			*wreslen;
+	bool			 merged;	/* search holds every tree */
 	int			 nworkers;
 
 	int			 rc;
@@ -144,7 +147,7 @@ planner_poll_one(struct planner *pl, int i, int timeout_ms)
 	struct search_snapshot snap;
 	char *buf = NULL;
 	size_t len = 0;
-	int ev, rc;
+	int ev;
 
 	ev = worker_poll(pl->workers[i], timeout_ms, &snap, &buf, &len,
 	    &pl->err);
@@ -161,14 +164,34 @@ planner_poll_one(struct planner *pl, int i, int timeout_ms)
 	}
 	if (ev != WORKER_EVENT_RESULT)
 		return 0;
-	rc = search_merge(pl->search, buf, len, &pl->err);
-	free(buf);
-	if (rc != 0)
-		return error_wrap(&pl->err, "worker %d", i);
+	pl->wres[i] = buf;
+	pl->wreslen[i] = len;
 	pthread_mutex_lock(&pl->lock);
 	pl->wdone[i] = true;
 	pthread_mutex_unlock(&pl->lock);
 	return 1;
+}
+
+/* Trees are merged in worker order, so that the same seed and number of
+ * workers give the same merged tree (sums in the same order). */
+static int
+planner_merge_all(struct planner *pl)
+{
+	int i, rc = 0;
+
+	for (i = 0; i < pl->nworkers; i++) {
+		if (pl->wres[i] == NULL)
+			continue;
+		if (rc == 0 && search_merge(pl->search, pl->wres[i],
+		    pl->wreslen[i], &pl->err) != 0)
+			rc = error_wrap(&pl->err, "worker %d", i);
+		free(pl->wres[i]);
+		pl->wres[i] = NULL;
+	}
+	pthread_mutex_lock(&pl->lock);
+	pl->merged = true;
+	pthread_mutex_unlock(&pl->lock);
+	return rc;
 }
 
 static int
@@ -198,7 +221,7 @@ planner_run_process(struct planner *pl)
 			}
 		}
 	}
-	return 0;
+	return planner_merge_all(pl);
 }
 
 /* ---- the plan -------------------------------------------------------- */
@@ -290,6 +313,8 @@ planner_start(const struct project *p, const char *model_src,
 	pl->wsnap = xcalloc(pl->nworkers, sizeof *pl->wsnap);
 	pl->wdone = xcalloc(pl->nworkers, sizeof *pl->wdone);
 	pl->wlast = xcalloc(pl->nworkers, sizeof *pl->wlast);
+	pl->wres = xcalloc(pl->nworkers, sizeof *pl->wres);
+	pl->wreslen = xcalloc(pl->nworkers, sizeof *pl->wreslen);
 	pthread_mutex_init(&pl->lock, NULL);
 	atomic_init(&pl->stop, false);
 	atomic_init(&pl->finished, false);
@@ -372,16 +397,13 @@ void
 planner_snapshot(struct planner *pl, struct search_snapshot *snap)
 {
 	bool merged;
-	int i;
 
 	if (pl->params.isolation == ISOLATION_THREAD) {
 		search_snapshot(pl->search, snap);
 		return;
 	}
 	pthread_mutex_lock(&pl->lock);
-	merged = true;
-	for (i = 0; i < pl->nworkers; i++)
-		merged = merged && pl->wdone[i];
+	merged = pl->merged;
 	pthread_mutex_unlock(&pl->lock);
 	if (merged) {
 		search_snapshot(pl->search, snap);
@@ -469,6 +491,10 @@ planner_free(struct planner *pl)
 	free(pl->wsnap);
 	free(pl->wdone);
 	free(pl->wlast);
+	for (i = 0; i < pl->nworkers; i++)
+		free(pl->wres[i]);
+	free(pl->wres);
+	free(pl->wreslen);
 	free(pl->past);
 	free(pl->src);
 	free(pl);

@@ -239,6 +239,14 @@ assert s["iterations"] == 150, s
 ' "$TMPD/out"; then pass "process plan: stats say 2 workers, 150 iterations"
 else fail "process plan: stats say 2 workers, 150 iterations" \
     "$(head -c 400 "$TMPD/out")"; fi
+"$FRONTS" plan -C "$D" --workers 2 --iterations 150 --seed 5 --json \
+    >"$TMPD/again2.json" 2>/dev/null
+if $PY -c '
+import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+assert a["plan"] == b["plan"] and a["alternatives"] == b["alternatives"]
+' "$TMPD/out" "$TMPD/again2.json"; then pass "same seed and workers, same plan"
+else fail "same seed and workers, same plan"; fi
 expect_exit "process: a raising model is exit 4" 4 "$FRONTS" plan \
     -C "$TMPD/raising" --workers 1 --iterations 60
 expect_grep "process: error names type and line" "NameError.*line 10" \
