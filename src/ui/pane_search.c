@@ -64,13 +64,32 @@ search_row(struct ui *ui, WINDOW *w, int y, int cw, const struct view_row *r,
 		search_bar(ui, w, y, x + 1, cw - x, r->frac);
 }
 
+/* The planner's error, word-wrapped under the counters (at most a third of
+ * the pane); returns the rows used. */
+static int
+search_error(struct ui *ui, WINDOW *w, int h, int cw, const char *msg)
+{
+	size_t n = strlen(msg), len, next;
+	int rows = 0, max = (h - 2) / 3 > 1 ? (h - 2) / 3 : 1;
+
+	while (n > 0 && rows < max) {
+		len = textw_wrap(msg, n, cw, &next);
+		ui_put(ui, w, 2 + rows++, 1, cw, msg, len, THEME_ERROR);
+		if (next == 0)
+			break;
+		msg += next;
+		n -= next;
+	}
+	return rows > 0 ? rows : 1;
+}
+
 static void
 search_draw(struct ui *ui, struct pane *p, WINDOW *w, int h, int width)
 {
 	struct view_row rows[SEARCH_MAXROWS];
 	const struct search_snapshot *s = ui->snap;
 	char head[256];
-	int cw = width - 2, n, i, y, lw;
+	int cw = width - 2, n, i, y, lw, head_rows;
 
 
 	p->page = h - 2 - SEARCH_HEAD;
@@ -84,20 +103,22 @@ search_draw(struct ui *ui, struct pane *p, WINDOW *w, int h, int width)
 	view_search_header(s, head, sizeof head);
 	ui_put(ui, w, 1, 1, cw, head, strlen(head),
 	    s->state == SEARCH_FAILED ? THEME_ERROR : THEME_HEADING);
+	head_rows = SEARCH_HEAD;
 	if (s->state == SEARCH_FAILED && s->error[0] != '\0')
-		ui_put(ui, w, 2, 1, cw, s->error, strlen(s->error), THEME_ERROR);
+		head_rows += search_error(ui, w, h, cw, s->error) - 1;
 	else if (s->illegal_proposals > 0 || s->model_errors > 0)
 		ui_putf(ui, w, 2, 1, cw, THEME_WARN, "illegal proposals %llu · "
 		    "model errors %llu", (unsigned long long)
 		    s->illegal_proposals, (unsigned long long)s->model_errors);
+	p->page = h - 2 - head_rows;
 	lw = search_label_width(cw);
-	ui_putf(ui, w, 3, 1, cw, THEME_DIM, "%-*.*s%6s %7s %-12s  share",
+	ui_putf(ui, w, head_rows, 1, cw, THEME_DIM, "%-*.*s%6s %7s %-12s  share",
 	    lw, lw, "  action (local time)", "visits", "mean",
 	    " reward±95%");
 	n = view_search_rows(ui->proj, s, ui->pv_expanded, rows, SEARCH_MAXROWS);
 	p->nrows = n;
 	ui_pane_clamp(p);
-	for (i = p->top, y = 1 + SEARCH_HEAD; i < n && y < h - 1; i++, y++)
+	for (i = p->top, y = 1 + head_rows; i < n && y < h - 1; i++, y++)
 		search_row(ui, w, y, cw, &rows[i], i == p->sel &&
 		    ui->focus == PANE_SEARCH);
 }

@@ -17,7 +17,7 @@ new_demo "$D"
 SHA=$(sha256sum "$D/model.py" | cut -d' ' -f1)
 
 # --- the four panes on the demo project --------------------------------
-tui_start 120 40 "$FRONTS tui -C $D; echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -E '^-?(icanon|echo)\$'"
+tui_start 120 40 "$FRONTS tui -C $D; { echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -E '^-?(icanon|echo)\$'; } >$TMPD/exit1"
 check_screen "tui: Rules pane shows rules.md" "Tidewater — social posting rules"
 check_screen "tui: Model pane shows numbered source" "   1  # World model"
 check_screen "tui: Model pane shows the sha256" "sha256 $(echo "$SHA" | cut -c1-20)"
@@ -53,10 +53,10 @@ check_screen "tui: y approves" "model approved"
 expect_grep "tui: approval recorded in .fronts/approved" "$SHA" "$D/.fronts/approved"
 
 # --- a short plan ----------------------------------------------------------
-tui_cmd "workers 1"
-check_screen "tui: :workers sets the workers" "workers: 1 (next plan)"
-tui_cmd "isolation thread"
-check_screen "tui: :isolation sets the isolation" "isolation: thread"
+tui_cmd "isolation sideways"
+check_screen "tui: :isolation checks its argument" ":isolation takes process or thread"
+tui_cmd "workers 2"
+check_screen "tui: :workers sets the workers" "workers: 2 (next plan)"
 tui_cmd "plan 100"
 check_screen "tui: :plan runs the planner to the end" "planner done"
 check_screen "tui: Search pane shows root children" "reward±95%"
@@ -124,10 +124,10 @@ else fail "tui: 120x40 puts panes side by side again" "$(cat "$TMPD/screen")"; f
 
 # --- quit and terminal restore ------------------------------------------------
 tui_keys q
-check_screen "tui: q exits with status 0" "EXIT=0"
-check_screen "tui: terminal back in canonical mode" "icanon"
-if grep -qx -- '-icanon' "$TMPD/screen" || grep -qx -- '-echo' "$TMPD/screen"; then
-	fail "tui: echo and icanon restored" "$(cat "$TMPD/screen")"
+check_file "tui: q exits with status 0" "EXIT=0" "$TMPD/exit1"
+check_file "tui: terminal back in canonical mode" "icanon" "$TMPD/exit1"
+if grep -qx -- '-icanon' "$TMPD/exit1" || grep -qx -- '-echo' "$TMPD/exit1"; then
+	fail "tui: echo and icanon restored" "$(cat "$TMPD/exit1")"
 else pass "tui: echo and icanon restored"; fi
 tui_stop
 
@@ -148,3 +148,45 @@ tui_keys p
 check_screen "tui: p refuses to plan with it" "the gate refused this model"
 tui_keys q
 tui_stop
+
+# --- a model that fails every call: an error on screen, not a crash ----------
+F="$TMPD/failing"
+new_demo "$F"
+sed 's/^def apply(state, action, rng):$/def apply(state, action, rng):\n    return 1 \/ 0/' "$D/model.py" >"$F/model.py"
+if grep -q 'return 1 / 0' "$F/model.py"; then pass "tui: failing model prepared"
+else fail "tui: failing model prepared" "no 'def apply(state, action, rng):' line in the demo model"; fi
+"$FRONTS" -C "$F" approve --yes >/dev/null 2>&1
+tui_start 120 40 "$FRONTS tui -C $F; echo EXIT=\$? >$TMPD/exit2"
+check_screen "tui: failing model is approved" "model approved"
+tui_cmd "plan 200"
+check_screen "tui: a failing model shows as a planner error" "planner failed"
+check_screen "tui: the error names the model's exception" "ZeroDivisionError"
+tui_keys '?'
+check_screen "tui: still responsive after the failure" "P: publish the selected post"
+tui_keys x q
+check_file "tui: quits cleanly after a planner failure" "EXIT=0" "$TMPD/exit2"
+tui_stop
+
+# --- synthesis in the background: the new model arrives unapproved -----------
+S="$TMPD/synth"
+new_demo "$S"
+rm -f "$S/model.py"
+tui_start 120 40 "env -u ANTHROPIC_API_KEY -u OPENAI_API_KEY $FRONTS tui -C $S"
+check_screen "tui: no model yet" "model no model"
+tui_keys s
+check_screen "tui: s synthesises a model" "synth: new model"
+check_screen "tui: the synthesised model is not approved" "approval: NOT approved"
+check_screen "tui: its source is shown" "   1  #"
+if [ -f "$S/model.py" ]; then pass "tui: synth wrote model.py"
+else fail "tui: synth wrote model.py"; fi
+tui_keys q
+tui_stop
+
+# --- 8-colour terminal and NO_COLOR -------------------------------------------
+tui_start 100 30 "env TERM=screen NO_COLOR=1 $FRONTS tui -C $D --theme high-contrast; echo EXIT=\$? >$TMPD/exit3"
+check_screen "tui: runs with NO_COLOR on an 8-colour terminal" "DRY-RUN"
+tui_keys q
+check_file "tui: NO_COLOR run exits cleanly" "EXIT=0" "$TMPD/exit3"
+tui_stop
+expect_exit "tui: unknown theme is an error" 1 sh -c "script -qec '$FRONTS tui -C $D --theme nope' /dev/null </dev/null"
+expect_exit "tui: needs a terminal" 2 sh -c "$FRONTS tui -C $D </dev/null >/dev/null"

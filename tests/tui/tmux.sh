@@ -68,3 +68,15 @@ tui_cmd() {
 	tui_keys Enter
 	tui_wait 'DRY-RUN|LIVE' E	# back in curses, status line redrawn
 }
+
+# check_file NAME TEXT FILE — PASS when FILE comes to contain TEXT (for
+# what a command prints after the TUI has exited and the pane may be gone).
+check_file() {
+	i=0
+	while [ "$i" -lt "$TUI_TIMEOUT" ]; do
+		grep -qF -- "$2" "$3" 2>/dev/null && { pass "$1"; return; }
+		sleep 0.1
+		i=$((i + 1))
+	done
+	fail "$1" "$3 never contained '$2': $(cat "$3" 2>/dev/null)"
+}
