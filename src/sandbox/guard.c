@@ -1,12 +1,11 @@
 /*
  * guard — the watchdog behind every in-process model call (see guard.h).
  *
- * The watchdog sleeps on a condition variable until the earliest deadline
- * it knows of. A slot seen idle cannot be due before now + its timeout (any
- * call armed later ends later), so no deadline is missed and the watchdog
- * wakes about once per timeout period, however many calls happen. It never
- * takes the GIL while holding its own lock: slot bookkeeping happens with
- * the GIL held, so the opposite order would deadlock.
+ * The watchdog wakes every sampling period (a timeout / GUARD_SAMPLES,
+ * between 1 and 250 ms) while any slot has a deadline, and sleeps on its
+ * condition variable while none does. It never takes the GIL while holding
+ * its own lock: slot bookkeeping happens with the GIL held, so the
+ * opposite order would deadlock.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -33,22 +32,32 @@ static struct {
 
 struct guard_due {
 	struct guard_slot	*slot;
-	int64_t			 deadline;
+	uint64_t		 seq;
 };
 
 static void
-guard_fire(struct guard_slot *s, int64_t deadline)
+guard_fire(struct guard_slot *s, uint64_t seq)
 {
 	PyGILState_STATE st;
 
 	st = PyGILState_Ensure();
 	/* Under the GIL the caller is paused inside the same call or has
 	 * moved on; only the former gets the exception. */
-	if (s->in_use && atomic_load(&s->deadline) == deadline) {
+	if (s->in_use && atomic_load(&s->seq) == seq) {
 		atomic_store(&s->fired, 1);
 		PyThreadState_SetAsyncExc(s->thread_id, guard.exc);
 	}
 	PyGILState_Release(st);
+}
+
+static int64_t
+guard_period(const struct guard_slot *s)
+{
+	int64_t p = s->timeout_ns / GUARD_SAMPLES;
+
+	if (p < 1000000)
+		return 1000000;
+	return p < 250000000 ? p : 250000000;
 }
 
 /* One pass over the slots: collects the overrunning calls into due and
@@ -56,29 +65,34 @@ guard_fire(struct guard_slot *s, int64_t deadline)
 static int64_t
 guard_scan(int64_t now, struct guard_due *due, int *ndue)
 {
-	int64_t next = INT64_MAX, cand, d, refire;
+	int64_t next = INT64_MAX, cand;
 	struct guard_slot *s;
+	uint64_t q;
 	int i;
 
-	refire = (int64_t)GUARD_REFIRE_MS * 1000000;
 	*ndue = 0;
 	for (i = 0; i < GUARD_MAX_SLOTS; i++) {
 		s = &guard.slots[i];
 		if (!s->in_use || s->timeout_ns == 0)
 			continue;
-		d = atomic_load_explicit(&s->deadline, memory_order_acquire);
-		if (d == 0)
-			cand = now + s->timeout_ns;
-		else if (now < d)
-			cand = d;
-		else if (d == s->fired_deadline && now < s->refire_at)
+		q = atomic_load_explicit(&s->seq, memory_order_acquire);
+		cand = now + guard_period(s);
+		if ((q & 1) == 0 || q != s->seen_seq) {
+			/* Idle, or a call not seen before: it started after
+			 * the previous sample, so its clock starts now. */
+			s->seen_seq = q;
+			s->seen_at = now;
+			s->refire_at = 0;
+		} else if (now - s->seen_at >= s->timeout_ns &&
+		    now >= s->refire_at) {
+			s->refire_at = now + (int64_t)GUARD_REFIRE_MS * 1000000;
+			due[(*ndue)++] = (struct guard_due){ s, q };
+			if (s->refire_at < cand)
+				cand = s->refire_at;
+		} else if (s->refire_at != 0 && s->refire_at < cand)
 			cand = s->refire_at;
-		else {
-			s->fired_deadline = d;
-			s->refire_at = now + refire;
-			due[(*ndue)++] = (struct guard_due){ s, d };
-			cand = s->refire_at;
-		}
+		else if (s->refire_at == 0 && s->seen_at + s->timeout_ns < cand)
+			cand = s->seen_at + s->timeout_ns;
 		if (cand < next)
 			next = cand;
 	}
@@ -99,7 +113,7 @@ guard_main(void *arg)
 		if (ndue > 0) {
 			pthread_mutex_unlock(&guard.lock);
 			for (i = 0; i < ndue; i++)
-				guard_fire(due[i].slot, due[i].deadline);
+				guard_fire(due[i].slot, due[i].seq);
 			pthread_mutex_lock(&guard.lock);
 			continue;
 		}
@@ -184,11 +198,12 @@ guard_slot_new(int timeout_ms, struct error *err)
 		}
 	}
 	if (s != NULL) {
-		atomic_store(&s->deadline, 0);
+		atomic_store(&s->seq, 0);
 		atomic_store(&s->fired, 0);
 		s->timeout_ns = timeout_ms > 0 ? (int64_t)timeout_ms * 1000000 : 0;
 		s->thread_id = PyThread_get_thread_ident();
-		s->fired_deadline = 0;
+		s->seen_seq = 0;
+		s->seen_at = 0;
 		s->refire_at = 0;
 		s->in_use = true;
 		pthread_cond_signal(&guard.cond);
@@ -206,7 +221,6 @@ guard_slot_free(struct guard_slot *s)
 	if (s == NULL)
 		return;
 	pthread_mutex_lock(&guard.lock);
-	atomic_store(&s->deadline, 0);
 	s->in_use = false;
 	pthread_mutex_unlock(&guard.lock);
 }

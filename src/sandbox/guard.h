@@ -1,14 +1,18 @@
 /*
  * guard — the deadline on every in-process model call. One watchdog thread
  * (a process-wide singleton) watches a small table of slots; a caller arms
- * its slot before calling into the model and disarms it after. Arming is
- * one clock read and one store, disarming one store and one load, so a
- * guarded call costs about what an unguarded one does.
+ * its slot before calling into the model and disarms it after. A slot is a
+ * call counter, odd while a call runs: arming and disarming are one store
+ * each (plus one load to see whether the watchdog fired), with no clock
+ * read, so a guarded call costs what an unguarded one does.
  *
- * When an armed call passes its deadline the watchdog takes the GIL and
- * raises fronts.ModelTimeout (a BaseException) inside the calling thread's
- * running Python code, and raises it again every GUARD_REFIRE_MS while the
- * same call keeps running (a model that swallows it is hit again).
+ * The watchdog samples every slot GUARD_SAMPLES times per timeout period.
+ * A call it sees running under the same count for a whole timeout since it
+ * first saw it has overrun: the watchdog takes the GIL and raises
+ * fronts.ModelTimeout (a BaseException) inside the calling thread's running
+ * Python code, and again every GUARD_REFIRE_MS while the same call keeps
+ * running (a model that swallows it is hit again). So a call is never
+ * interrupted before its timeout, and at most one sampling period after.
  *
  * What it cannot stop: a call that never returns to the bytecode loop —
  * one long C-level operation such as sum(range(10**11)) or 10**10**8 holds
@@ -27,14 +31,17 @@
 
 #define GUARD_MAX_SLOTS	64
 #define GUARD_REFIRE_MS	20
+#define GUARD_SAMPLES	8	/* samples per timeout period */
 
 struct guard_slot {
-	_Atomic int64_t	deadline;	/* CLOCK_MONOTONIC ns; 0: not in a call */
+	_Atomic uint64_t seq;		/* odd: inside a call */
 	int64_t		timeout_ns;	/* 0: calls have no deadline */
 	unsigned long	thread_id;	/* the calling thread (GIL held) */
 	atomic_int	fired;		/* the watchdog raised in this call */
-	int64_t		fired_deadline;	/* watchdog-private */
-	int64_t		refire_at;	/* watchdog-private */
+	/* watchdog-private */
+	uint64_t	seen_seq;
+	int64_t		seen_at;
+	int64_t		refire_at;
 	bool		in_use;
 };
 
@@ -59,12 +66,12 @@ void			 guard_slot_set_timeout(struct guard_slot *, int timeout_ms);
 /* Binds the slot to the calling thread; GIL held. */
 void			 guard_slot_bind(struct guard_slot *);
 
+/* Only the owning thread writes seq, so a relaxed load suffices. */
 static inline void
 guard_arm(struct guard_slot *s)
 {
-	if (s->timeout_ns != 0)
-		atomic_store_explicit(&s->deadline,
-		    guard_now_ns() + s->timeout_ns, memory_order_release);
+	atomic_store_explicit(&s->seq, atomic_load_explicit(&s->seq,
+	    memory_order_relaxed) + 1, memory_order_release);
 }
 
 /* Ends a call (GIL held). Returns true when the watchdog fired during it;
@@ -74,9 +81,8 @@ bool			 guard_disarm_slow(struct guard_slot *);
 static inline bool
 guard_disarm(struct guard_slot *s)
 {
-	if (s->timeout_ns == 0)
-		return false;
-	atomic_store_explicit(&s->deadline, 0, memory_order_release);
+	atomic_store_explicit(&s->seq, atomic_load_explicit(&s->seq,
+	    memory_order_relaxed) + 1, memory_order_release);
 	if (atomic_load_explicit(&s->fired, memory_order_acquire) == 0)
 		return false;
 	return guard_disarm_slow(s);

@@ -49,6 +49,11 @@ setup(void **state)
 	r = PyRun_String(
 	    "def quick(x):\n"
 	    "    return x + 1\n"
+	    "def busy(n):\n"
+	    "    i = 0\n"
+	    "    while i < n:\n"
+	    "        i += 1\n"
+	    "    return i\n"
 	    "def spin(x):\n"
 	    "    while True:\n"
 	    "        pass\n"
@@ -188,6 +193,53 @@ test_no_thread_leak(void **state)
 	PyGILState_Release(g);
 }
 
+/* Back-to-back calls, each well inside the deadline but together far
+ * longer than it, are never interrupted: each call's time is its own. */
+static void
+test_consecutive_calls_not_interrupted(void **state)
+{
+	struct error err = { 0 };
+	struct guard_slot *s;
+	PyGILState_STATE g;
+	PyObject *f, *arg, *r;
+	double t0, t;
+	long n = 100000;
+	bool fired;
+	int i;
+
+	g = PyGILState_Ensure();
+	f = PyDict_GetItemString(test_globals, "busy");
+	/* Size one call to about a twentieth of the deadline. */
+	for (;;) {
+		arg = PyLong_FromLong(n);
+		t0 = clock_seconds();
+		r = PyObject_CallOneArg(f, arg);
+		t = clock_seconds() - t0;
+		Py_DECREF(arg);
+		Py_DECREF(r);
+		if (t >= 0.025)
+			break;
+		n *= 2;
+	}
+	s = guard_slot_new(500, &err);
+	assert_non_null(s);
+	arg = PyLong_FromLong(n);
+	t0 = clock_seconds();
+	for (i = 0; i < 40; i++) {
+		guard_arm(s);
+		r = PyObject_CallOneArg(f, arg);
+		fired = guard_disarm(s);
+		assert_false(fired);
+		assert_non_null(r);
+		Py_DECREF(r);
+	}
+	/* The series outlasted the deadline, so the test means something. */
+	assert_true(clock_seconds() - t0 > 0.5);
+	Py_DECREF(arg);
+	guard_slot_free(s);
+	PyGILState_Release(g);
+}
+
 /* Slots are reused; a call with no deadline is never interrupted. */
 static void
 test_slots_reused(void **state)
@@ -219,6 +271,7 @@ main(void)
 		cmocka_unit_test(test_spin_interrupted),
 		cmocka_unit_test(test_swallowed_interrupt_refires),
 		cmocka_unit_test(test_no_thread_leak),
+		cmocka_unit_test(test_consecutive_calls_not_interrupted),
 		cmocka_unit_test(test_slots_reused),
 	};
 
