@@ -4,8 +4,8 @@
  *
  *   peer      plan time against bench/peer_ismcts.py (the same ISMCTS in
  *             plain Python, same model, same iterations), on the demo
- *   call      time per model call inside the search against a raw loop of
- *             random rollouts (sandbox/rollout.c) with no tree
+ *   call      time per model call inside the search against a raw loop
+ *             making the same kinds of calls with no tree (bench_raw)
  *   isolation process against thread isolation, and 2 workers against 1
  *             (iterations per second), through the planner
  *   scaling   time per iteration from 10^3 to 10^6 iterations (a C model:
@@ -33,7 +33,6 @@
 #include "core/legal.h"
 #include "core/planner.h"
 #include "core/search.h"
-#include "sandbox/rollout.h"
 #include "sandbox/wmodel.h"
 #include "sandbox/worker.h"
 
@@ -175,27 +174,60 @@ bench_peer(const char *top, const struct project *p, const char *model,
 	return rc == 0 && calls > 0 ? 0 : -1;
 }
 
+/*
+ * The raw loop: the model calls a search iteration makes, with no tree and
+ * no legality engine. Per iteration: seed, sample_hidden, then from the
+ * model's own legal_actions a uniformly drawn action, is_terminal and
+ * apply per step, and value() after 24 slots where the model has it (the
+ * search's rollout truncation), until want_calls calls were made.
+ */
 static int
-bench_raw(const struct project *p, struct wmodel *wm, uint64_t want_calls,
-    struct run *r)
+bench_raw(const struct project *p, const struct model_ops *ops, void *m,
+    uint64_t want_calls, struct run *r)
 {
-	struct rollout_params rp = { 2, 0, 1 };
-	struct rollout_stats st;
-	struct error err = { 0 };
-	double c0;
+	int cap = p->ndrafts * p->nfronts * 2 + 16, n, ill, slot, rc = 0;
+	struct action *buf = xcalloc(cap, sizeof *buf), wait = { 0, 0, 0 };
+	model_state *st, *next;
+	uint64_t calls = 0, it = 0, rng = 88172645463325252ULL;
+	double c0 = cpu_now(), rw, v;
+	bool term, hv = ops->has_value != NULL && ops->has_value(m);
 
-	if (rollout_run(p, &wmodel_ops, wm, &rp, NULL, NULL, 1, &st, &err))
-		return -1;
-	rp.rollouts = st.model_calls > 0 ? want_calls * 2 / st.model_calls : 1;
-	rp.rollouts = rp.rollouts > 0 ? rp.rollouts : 1;
-	c0 = cpu_now();
-	if (rollout_run(p, &wmodel_ops, wm, &rp, NULL, NULL, 1, &st, &err)) {
-		fprintf(stderr, "bench: rollouts: %s\n", err.msg);
-		return -1;
+	while (calls < want_calls && rc == 0) {
+		ops->seed(m, it++);
+		if ((rc = ops->sample_hidden(m, &st)) != MODEL_OK)
+			break;
+		calls++;
+		for (slot = 0; slot < p->horizon_slots && rc == 0;) {
+			calls += 2;
+			if ((rc = ops->is_terminal(m, st, &term)) != 0 || term)
+				break;
+			if (hv && slot >= 24) {
+				calls--;
+				rc = ops->value(m, st, &v);
+				break;
+			}
+			if ((rc = ops->legal_actions(m, st, buf, cap, &n,
+			    &ill)) != 0)
+				break;
+			rng ^= rng << 13;
+			rng ^= rng >> 7;
+			rng ^= rng << 17;
+			calls++;
+			if (n == 0)
+				buf[n++] = wait;
+			if ((rc = ops->apply(m, st, &buf[rng % n], &next,
+			    &rw)) != 0)
+				break;
+			slot += buf[rng % n].kind == ACTION_WAIT;
+			ops->state_free(m, st);
+			st = next;
+		}
+		ops->state_free(m, st);
 	}
 	r->cpu = cpu_now() - c0;
-	r->calls = st.model_calls;
-	return 0;
+	r->calls = calls;
+	free(buf);
+	return rc == 0 ? 0 : -1;
 }
 
 static void
@@ -228,7 +260,7 @@ bench_demo(const char *top)
 		    (unsigned long long)py.calls);
 	else
 		printf("peer: failed\n");
-	if (bench_raw(p, wm, c.calls, &raw) == 0)
+	if (bench_raw(p, &wmodel_ops, wm, c.calls, &raw) == 0)
 		printf("call: %.1f us per model call in the search, %.1f us in "
 		    "a raw rollout loop: ratio %.3f (target <= 1.10)\n",
 		    c.cpu / c.calls * 1e6, raw.cpu / raw.calls * 1e6,

@@ -30,7 +30,7 @@ const struct cmd cli_commands[] = {
 	  "               [--isolation process|thread] [--seed N] [--call-timeout-ms MS]\n"
 	  "               [--json] [-o PLAN.json]", cmd_plan, false },
 	{ "publish", "publish a plan's posts, one keypress each (dry run unless --live)",
-	  "PLAN.json [-C DIR] [--live] [--now]", cmd_publish, false },
+	  "PLAN.json [-C DIR] [--live] [--now] [--timeout-ms MS]", cmd_publish, false },
 	{ "ledger", "list or settle the publish ledger",
 	  "[-C DIR] | resolve ID --sent URL|--failed [-C DIR]", cmd_ledger, false },
 	{ "tui", "the interactive planner (also: fronts alone on a terminal)",

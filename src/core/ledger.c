@@ -442,13 +442,15 @@ ledger_unresolved(const struct ledger *l)
 }
 
 int
-ledger_sent_posts(const struct ledger *l, struct ledger_sent **out)
+ledger_sent_posts(const struct ledger *l, bool unresolved,
+    struct ledger_sent **out)
 {
 	int i, n = 0;
 
 	*out = xcalloc((size_t)l->nentries + 1, sizeof **out);
 	for (i = 0; i < l->nentries; i++) {
-		if (l->entries[i].state != LEDGER_SENT)
+		if (l->entries[i].state == LEDGER_FAILED ||
+		    (l->entries[i].state != LEDGER_SENT && !unresolved))
 			continue;
 		(*out)[n].front = l->entries[i].front;
 		(*out)[n].draft = l->entries[i].draft;

@@ -110,9 +110,11 @@ int	ledger_settle(struct ledger *, struct ledger_entry *, bool sent,
 
 /* Entries whose state is pending or unknown. */
 int	ledger_unresolved(const struct ledger *);
-/* Every sent entry (settled ones included); *out is the caller's to free,
- * its strings are borrowed from the ledger. Returns the count. */
-int	ledger_sent_posts(const struct ledger *, struct ledger_sent **out);
+/* Every sent entry (settled ones included), and with unresolved also every
+ * entry whose outcome is unknown; *out is the caller's to free, its strings
+ * are borrowed from the ledger. Returns the count. */
+int	ledger_sent_posts(const struct ledger *, bool unresolved,
+	    struct ledger_sent **out);
 
 const char *ledger_state_name(enum ledger_state);	/* "unknown" for pending */
 

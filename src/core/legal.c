@@ -188,33 +188,42 @@ legal_past_from_history(const struct project *p, struct legal_past **out)
 	return p->nhistory;
 }
 
-/* Sent posts on fronts the project no longer has cannot affect any cap. */
+/* History plus the ledger's posts. Entries whose outcome is unknown count
+ * as posted: they may be online, and counting them can only make the caps
+ * stricter. A damaged ledger is an error, not a shorter history. */
 int
 legal_past_load(const struct project *p, struct legal_past **out, int *n,
     struct error *err)
 {
-	struct ledger lg;
+	struct ledger l;
 	struct ledger_sent *sent;
-	int nsent, i, f;
+	int ns, i, f;
 
 	*n = legal_past_from_history(p, out);
-	if (ledger_open(p->dir, &lg, err) != 0) {
-		free(*out);
-		*out = NULL;
-		return -1;
+	if (ledger_open(p->dir, &l, err) != 0)
+		goto fail;
+	if (l.nproblems > 0) {
+		error_set(err, EXIT_ERROR, "%s", l.problems[0]);
+		ledger_free(&l);
+		goto fail;
 	}
-	nsent = ledger_sent_posts(&lg, &sent);
-	*out = xrealloc(*out, (*n + nsent + 1) * sizeof **out);
-	for (i = 0; i < nsent; i++) {
+	ns = ledger_sent_posts(&l, true, &sent);
+	*out = xrealloc(*out, (size_t)(*n + ns + 1) * sizeof **out);
+	for (i = 0; i < ns; i++) {
 		if ((f = project_front_index(p, sent[i].front)) < 0)
-			continue;
+			continue;	/* a front no longer in fronts.json */
 		(*out)[*n].front = f;
 		(*out)[*n].at = sent[i].at;
 		(*n)++;
 	}
 	free(sent);
-	ledger_free(&lg);
+	ledger_free(&l);
 	return 0;
+fail:
+	free(*out);
+	*out = NULL;
+	*n = 0;
+	return -1;
 }
 
 int

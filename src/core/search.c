@@ -71,7 +71,9 @@ struct node {
 	double		sum;		/* returns from this edge on */
 	double		rsum;		/* this step's reward */
 	double		rsq;
-	double		q;		/* Bellman value: see search_backup */
+	double		q;		/* value for selection: see search_q */
+	double		bq;		/* best q among children, -inf none */
+	uint32_t	bchild;		/* the child holding bq */
 };
 
 struct step {
@@ -174,6 +176,8 @@ search_node_new(struct search *s, uint32_t parent, const struct action *a,
 	n->parent = parent;
 	n->child = NIL;
 	n->sibling = NIL;
+	n->bchild = NIL;
+	n->bq = -INFINITY;
 	n->slot = slot;
 	if (parent != NIL) {
 		n->sibling = s->nodes[parent].child;
@@ -440,6 +444,9 @@ search_select(struct search *s, uint32_t ni, int depth, struct action *pick,
 		    sizeof *s->expd);
 		s->egen = 1;
 	}
+	/* One pass: availability, and the UCT choice should there be no
+	 * expansion (an unvisited child first). */
+	scale = s->gmax > s->gmin ? s->gmax - s->gmin : 1;
 	for (ci = nodes[ni].child; ci != NIL; ci = nodes[ci].sibling) {
 		c = &nodes[ci];
 		id = search_action_id(s, &c->action);
@@ -448,6 +455,15 @@ search_select(struct search *s, uint32_t ni, int depth, struct action *pick,
 		s->expd[id] = s->egen;
 		c->avail++;
 		ncompat++;
+		if (c->visits == 0)
+			score = INFINITY;
+		else
+			score = c->q / scale + s->params.uct_c *
+			    sqrt(log((double)c->avail) / c->visits);
+		if (score > bscore) {
+			bscore = score;
+			best = ci;
+		}
 	}
 	nunexp = s->nset - ncompat;
 	if (nunexp > 0 &&
@@ -462,20 +478,6 @@ search_select(struct search *s, uint32_t ni, int depth, struct action *pick,
 		*pick = s->set[i];
 		*expand = true;
 		return NIL;
-	}
-	scale = s->gmax > s->gmin ? s->gmax - s->gmin : 1;
-	for (ci = nodes[ni].child; ci != NIL; ci = nodes[ci].sibling) {
-		c = &nodes[ci];
-		if (s->stamp[search_action_id(s, &c->action)] != s->gen)
-			continue;
-		if (c->visits == 0)
-			return ci;
-		score = c->q / scale + s->params.uct_c *
-		    sqrt(log((double)c->avail) / c->visits);
-		if (score > bscore) {
-			bscore = score;
-			best = ci;
-		}
 	}
 	return best;
 }
@@ -541,21 +543,49 @@ search_rollout(struct search *s, model_state **st, double *ret)
  * determinizations and model randomness (MaxUCT): a mean of returns alone
  * would keep counting the exploration below a node against it.
  */
-static double
-search_q(const struct search *s, const struct node *n)
+static void
+search_rescan(const struct search *s, struct node *n)
 {
 	const struct node *c;
-	double best = -INFINITY;
 	uint32_t ci;
 
+	n->bq = -INFINITY;
+	n->bchild = NIL;
 	for (ci = n->child; ci != NIL; ci = s->nodes[ci].sibling) {
 		c = &s->nodes[ci];
-		if (c->visits >= 2 && c->q > best)
-			best = c->q;
+		if (c->visits >= 2 && c->q > n->bq) {
+			n->bq = c->q;
+			n->bchild = ci;
+		}
 	}
-	if (best == -INFINITY)
-		best = (n->sum - n->rsum) / n->visits;
-	return n->rsum / n->visits + best;
+}
+
+/*
+ * The value of an edge for selection: its mean reward plus the best value
+ * among its children with at least two visits, or, where it has none, the
+ * mean return observed below it. Max over actions, mean over
+ * determinizations and model randomness (MaxUCT): a mean of returns alone
+ * would keep counting the exploration below a node against it. The best
+ * child is kept up to date from the one child a backup changed; only when
+ * the best child's own value fell are the children scanned again.
+ */
+static void
+search_q(struct search *s, struct node *n, uint32_t changed)
+{
+	const struct node *c;
+
+	if (changed != NIL) {
+		c = &s->nodes[changed];
+		if (c->visits >= 2 && c->q >= n->bq) {
+			n->bq = c->q;
+			n->bchild = changed;
+		} else if (changed == n->bchild)
+			search_rescan(s, n);
+	}
+	if (n->visits == 0)
+		return;
+	n->q = n->rsum / n->visits + (n->bq > -INFINITY ? n->bq :
+	    (n->sum - n->rsum) / n->visits);
 }
 
 /* Backs up the return g. The forced steps of a deepening iteration only
@@ -566,6 +596,7 @@ search_backup(struct search *s, double g)
 {
 	struct node *n;
 	double r;
+	uint32_t below;
 	int i, nforced = s->nprefix < s->nstack ? s->nprefix : s->nstack;
 
 	pthread_mutex_lock(&s->lock);
@@ -573,15 +604,14 @@ search_backup(struct search *s, double g)
 		r = s->stack[i].reward;
 		g += r;
 		n = &s->nodes[s->stack[i].node];
-		if (i < nforced) {
-			n->q = search_q(s, n);
-			continue;
+		below = i + 1 < s->nstack ? s->stack[i + 1].node : NIL;
+		if (i >= nforced) {
+			n->visits++;
+			n->sum += g;
+			n->rsum += r;
+			n->rsq += r * r;
 		}
-		n->visits++;
-		n->sum += g;
-		n->rsum += r;
-		n->rsq += r * r;
-		n->q = search_q(s, n);
+		search_q(s, n, below);
 	}
 	if (nforced == 0) {
 		s->nodes[0].visits++;

@@ -1,13 +1,355 @@
 /*
- * cmd_publish — `fronts publish` (being built; see the issue that owns it).
+ * cmd_publish — `fronts publish PLAN.json [-C DIR] [--live] [--now]`.
+ *
+ * Without --live it prints, for every post, exactly the request that would
+ * be sent, and sends nothing. With --live it needs a terminal: each post
+ * is shown in full and sent only when the operator presses `y` (one key,
+ * read raw from the terminal, with anything typed earlier discarded); any
+ * other key skips it and `q` stops. Nothing can answer for the operator.
  */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
 
 #include "core/cli.h"
+#include "core/plan.h"
+#include "core/project.h"
+#include "core/timeutil.h"
+#include "net/publish.h"
+
+#define PUBLISH_TIMEOUT_MS	30000
+
+struct publish_opts {
+	const char	*plan_path;
+	bool		 live;
+	bool		 now;
+	long		 timeout_ms;
+};
+
+struct publish_tally {
+	int	sent, failed, unknown, skipped, refused;
+	bool	stopped;
+};
+
+/* Asks, then reads one key from the terminal on stdin, raw; 0 at end of
+ * input. Input typed before the question is discarded, so no key can be
+ * pressed ahead of seeing the post. */
+static int
+publish_key(const char *question)
+{
+	struct termios old, raw;
+	unsigned char ch = 0;
+	ssize_t n;
+
+	if (tcgetattr(STDIN_FILENO, &old) != 0)
+		return 0;
+	raw = old;
+	raw.c_lflag &= ~(ICANON | ECHO);
+	raw.c_cc[VMIN] = 1;
+	raw.c_cc[VTIME] = 0;
+	tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw);
+	fputs(question, stdout);
+	fflush(stdout);
+	do
+		n = read(STDIN_FILENO, &ch, 1);
+	while (n < 0 && errno == EINTR);
+	tcsetattr(STDIN_FILENO, TCSANOW, &old);
+	return n == 1 ? ch : 0;
+}
+
+static void
+publish_show(struct publish *pub, int i, const struct publish_item *it)
+{
+	const struct plan_post *post = it->post;
+	const struct text_measure *m = &it->measure;
+	char at[40];
+
+	time_format_local(post->at, at, sizeof at);
+	printf("\n== post %d/%d: front %s (%s, %s) at %s, slot %d, draft %s\n",
+	    i + 1, pub->plan->nposts, it->front->id,
+	    platform_name(it->front->platform),
+	    it->front->account != NULL ? it->front->account : "-", at,
+	    post->slot, pub->project->drafts[post->draft].id);
+	printf("%s\n", post->text);
+	printf("-- length %d/%d %s%s, ledger entry %s\n", m->length, m->limit,
+	    text_unit_name(m->unit), m->ok ? "" : " (OVER THE LIMIT)",
+	    it->entry);
+}
+
+static void
+publish_show_request(struct publish *pub, int i, time_t now)
+{
+	struct error err = { 0 };
+	char *req = publish_describe(pub, i, now, &err);
+
+	if (req == NULL) {
+		printf("request: cannot be built: %s\n", err.msg);
+		return;
+	}
+	printf("request:\n%s", req);
+	free(req);
+}
+
+static void
+publish_dry_one(struct publish *pub, int i, time_t now, bool future)
+{
+	struct publish_item it;
+
+	publish_assess(pub, i, now, future, &it);
+	publish_show(pub, i, &it);
+	switch (it.status) {
+	case PUBLISH_SENT:
+	case PUBLISH_UNRESOLVED:
+	case PUBLISH_REFUSED:
+		printf("status: %s\n", it.why);
+		break;
+	case PUBLISH_FUTURE:
+		printf("status: planned for later (a live run offers it then, "
+		    "or now with --now)\n");
+		break;
+	case PUBLISH_READY:
+		printf("status: due; a live run would offer it\n");
+		break;
+	}
+	publish_show_request(pub, i, now);
+}
+
+static void
+publish_report(const struct channel_result *r, struct publish_tally *t)
+{
+	switch (r->state) {
+	case LEDGER_SENT:
+		t->sent++;
+		printf("SENT: %s%s%s\n", r->url != NULL ? r->url :
+		    r->post_id != NULL ? r->post_id : "(no id returned)",
+		    r->message != NULL ? " — " : "",
+		    r->message != NULL ? r->message : "");
+		break;
+	case LEDGER_FAILED:
+		t->failed++;
+		printf("FAILED (not posted): %s\n", r->message);
+		break;
+	default:
+		t->unknown++;
+		t->stopped = true;
+		printf("UNKNOWN: %s\nThe post may be online. Nothing is retried: "
+		    "check the platform, then settle it with `fronts ledger "
+		    "resolve ID --sent URL` or `--failed`. Stopping.\n",
+		    r->message);
+		break;
+	}
+}
+
+static void
+publish_live_one(struct publish *pub, int i, bool future,
+    struct publish_tally *t)
+{
+	struct publish_item it;
+	struct channel_result r;
+	struct error err = { 0 };
+	time_t now = time(NULL);
+	int key;
+
+	publish_assess(pub, i, now, future, &it);
+	publish_show(pub, i, &it);
+	if (it.status == PUBLISH_FUTURE) {
+		printf("planned for later: not offered now (--now offers it)\n");
+		t->skipped++;
+		return;
+	}
+	if (it.status != PUBLISH_READY) {
+		printf("not offered: %s\n", it.why);
+		if (it.status == PUBLISH_REFUSED)
+			t->refused++;
+		return;
+	}
+	publish_show_request(pub, i, now);
+	key = publish_key("Send this post now? [y = send, any other key = "
+	    "skip, q = stop] ");
+	printf("%c\n", key >= 0x20 && key < 0x7f ? key : ' ');
+	if (key == 'q' || key == 0) {
+		printf("stopped\n");
+		t->stopped = true;
+		return;
+	}
+	if (key != 'y') {
+		printf("skipped\n");
+		t->skipped++;
+		return;
+	}
+	printf("sending…\n");
+	fflush(stdout);
+	if (publish_send(pub, i, time(NULL), future, &r, &err) != 0) {
+		printf("not sent: %s\n", err.msg);
+		t->refused++;
+		if (err.code != EXIT_REFUSED)
+			t->stopped = true;
+		return;
+	}
+	publish_report(&r, t);
+	channel_result_free(&r);
+}
+
+static int
+publish_unresolved_notice(struct publish *pub, bool live)
+{
+	const struct ledger *l = &pub->ledger;
+	int k;
+
+	for (k = 0; k < l->nproblems; k++)
+		fprintf(stderr, "fronts publish: %s\n", l->problems[k]);
+	if (l->nproblems > 0) {
+		fprintf(stderr, "fronts publish: the ledger is damaged; nothing "
+		    "is published until it is repaired (check the platform for "
+		    "the posts it concerns)\n");
+		return EXIT_ERROR;
+	}
+	for (k = 0; k < l->nentries; k++)
+		if (l->entries[k].state == LEDGER_PENDING ||
+		    l->entries[k].state == LEDGER_UNKNOWN)
+			fprintf(stderr, "fronts publish: ledger entry %s (front "
+			    "%s, draft %s) has no known outcome; check the "
+			    "platform, then `fronts ledger resolve %s --sent URL` "
+			    "or `--failed`\n", l->entries[k].id,
+			    l->entries[k].front, l->entries[k].draft,
+			    l->entries[k].id);
+	if (live && ledger_unresolved(l) > 0) {
+		fprintf(stderr, "fronts publish: nothing is sent while an "
+		    "outcome is unknown\n");
+		return EXIT_REFUSED;
+	}
+	return EXIT_OK;
+}
+
+static int
+publish_run(struct publish *pub, const struct publish_opts *o)
+{
+	struct publish_tally t = { 0 };
+	time_t now = time(NULL);
+	int i, rc;
+
+	if ((rc = publish_unresolved_notice(pub, o->live)) != EXIT_OK)
+		return rc;
+	printf("%s: plan %s, %d post%s%s\n", o->live ? "LIVE" : "DRY RUN "
+	    "(nothing is sent; --live publishes)", pub->plan_id,
+	    pub->plan->nposts, pub->plan->nposts == 1 ? "" : "s",
+	    o->now ? ", offering future posts now" : "");
+	for (i = 0; i < pub->plan->nposts && !t.stopped; i++) {
+		if (o->live)
+			publish_live_one(pub, i, o->now, &t);
+		else
+			publish_dry_one(pub, i, now, o->now);
+		fflush(stdout);
+	}
+	if (!o->live)
+		return EXIT_OK;
+	printf("\n%d sent, %d failed, %d unknown, %d skipped, %d refused\n",
+	    t.sent, t.failed, t.unknown, t.skipped, t.refused);
+	if (t.failed + t.unknown > 0)
+		return EXIT_NETWORK;
+	return t.refused > 0 ? EXIT_REFUSED : EXIT_OK;
+}
+
+static int
+publish_load_plan(const struct project *p, const char *path,
+    struct plan *plan, struct error *err)
+{
+	char *data;
+	size_t len;
+	cJSON *j;
+	int rc;
+
+	if (file_read(path, &data, &len, err) != 0)
+		return -1;
+	j = cJSON_ParseWithLength(data, len);
+	free(data);
+	if (j == NULL)
+		return error_set(err, EXIT_ERROR, "%s: not valid JSON", path);
+	rc = plan_from_json(p, j, plan, err);
+	cJSON_Delete(j);
+	if (rc != 0)
+		return error_wrap(err, "%s", path);
+	return 0;
+}
+
+static int
+publish_parse(struct cli *cli, int argc, char **argv, struct publish_opts *o)
+{
+	static const struct option opts[] = {
+		{ "live", no_argument, NULL, 'l' },
+		{ "now", no_argument, NULL, 'n' },
+		{ "timeout-ms", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char *end;
+	int c;
+
+	memset(o, 0, sizeof *o);
+	o->timeout_ms = PUBLISH_TIMEOUT_MS;
+	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			cli->dir = optarg;
+			break;
+		case 'l':
+			o->live = true;
+			break;
+		case 'n':
+			o->now = true;
+			break;
+		case 't':
+			o->timeout_ms = strtol(optarg, &end, 10);
+			if (*end != '\0' || o->timeout_ms <= 0)
+				return cli_usage_error("publish", "--timeout-ms "
+				    "wants a positive number of milliseconds");
+			break;
+		default:
+			return cli_usage_error("publish", "unknown option");
+		}
+	}
+	if (optind + 1 != argc)
+		return cli_usage_error("publish", "expected one PLAN.json");
+	o->plan_path = argv[optind];
+	return EXIT_OK;
+}
 
 int
 cmd_publish(struct cli *cli, int argc, char **argv)
 {
-	fprintf(stderr, "fronts publish: not available in this build\n");
-	return EXIT_ERROR;
+	struct publish_opts o;
+	struct project *p = NULL;
+	struct plan plan;
+	struct publish pub;
+	struct error err = { 0 };
+	int rc;
+
+	if ((rc = publish_parse(cli, argc, argv, &o)) != EXIT_OK)
+		return rc;
+	if (o.live && !isatty(STDIN_FILENO))
+		return cli_usage_error("publish", "--live needs a terminal on "
+		    "stdin: every post is sent only after the operator presses "
+		    "y there");
+	if (project_load(cli->dir, &p, &err) != 0)
+		return cli_report("publish", &err);
+	memset(&plan, 0, sizeof plan);
+	if (publish_load_plan(p, o.plan_path, &plan, &err) != 0) {
+		project_free(p);
+		return cli_report("publish", &err);
+	}
+	if (publish_open(&pub, p, &plan, o.timeout_ms, &err) != 0)
+		rc = cli_report("publish", &err);
+	else {
+		rc = publish_run(&pub, &o);
+		publish_close(&pub);
+	}
+	plan_free(&plan);
+	project_free(p);
+	return rc;
 }

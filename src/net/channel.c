@@ -1,0 +1,343 @@
+/*
+ * channel — what every publishing channel shares: choosing the channel of
+ * a front, request storage, describing requests for a dry run, reading the
+ * secret from the environment, and turning a broken exchange into failed
+ * or unknown (see channel.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "net/channel.h"
+
+#define CHANNEL_CONNECT_MS	10000
+
+const char *
+channel_front_str(const struct front *f, const char *obj, const char *name)
+{
+	const cJSON *o = f->raw, *v;
+
+	if (obj != NULL)
+		o = cJSON_GetObjectItemCaseSensitive(o, obj);
+	v = cJSON_GetObjectItemCaseSensitive(o, name);
+	return cJSON_IsString(v) && v->valuestring[0] != '\0' ?
+	    v->valuestring : NULL;
+}
+
+const char *
+channel_kind_of(const struct front *f, enum channel_kind *kind,
+    struct error *err)
+{
+	switch (f->platform) {
+	case PLATFORM_MASTODON:
+		*kind = CHANNEL_MASTODON;
+		return "mastodon";
+	case PLATFORM_BLUESKY:
+		*kind = CHANNEL_BLUESKY;
+		return "bluesky";
+	case PLATFORM_X:
+	case PLATFORM_LINKEDIN:
+	case PLATFORM_REDDIT:
+		*kind = CHANNEL_COMPOSIO;
+		if (channel_front_str(f, "composio", "tool") == NULL) {
+			error_set(err, EXIT_ERROR, "fronts.json: front \"%s\": "
+			    "composio.tool is missing; publishing to %s goes "
+			    "through Composio", f->id, platform_name(f->platform));
+			return NULL;
+		}
+		return "composio";
+	default:
+		break;
+	}
+	error_set(err, EXIT_ERROR, "front \"%s\": fronts cannot publish to %s",
+	    f->id, platform_name(f->platform));
+	return NULL;
+}
+
+int
+channel_url_check(const char *url, const char *what, struct error *err)
+{
+	static const char *local[] = { "http://127.0.0.1:", "http://127.0.0.1/",
+	    "http://localhost:", "http://localhost/", "http://[::1]:" };
+	size_t i;
+
+	if (strncmp(url, "https://", 8) == 0 && url[8] != '\0')
+		return 0;
+	for (i = 0; i < sizeof local / sizeof local[0]; i++)
+		if (strncmp(url, local[i], strlen(local[i])) == 0)
+			return 0;
+	return error_set(err, EXIT_ERROR, "%s \"%s\" must be an https:// URL "
+	    "(plain http only to this machine): a credential travels with "
+	    "the request", what, url);
+}
+
+void
+channel_req_set(struct channel_req *r, const char *url, char *body,
+    const char *auth_name, char *auth, long timeout_ms)
+{
+	r->url = xstrdup(url);
+	r->body = body;
+	r->auth = auth;
+	r->http.method = "POST";
+	r->http.url = r->url;
+	r->http.headers = r->headers;
+	r->http.body = body;
+	r->http.body_len = strlen(body);
+	r->http.connect_timeout_ms = CHANNEL_CONNECT_MS;
+	r->http.timeout_ms = timeout_ms;
+	r->http.max_response = 1 << 20;
+	channel_req_add(r, "Content-Type", "application/json", false);
+	if (auth_name != NULL)
+		channel_req_add(r, auth_name, auth != NULL ? auth : "", true);
+}
+
+void
+channel_req_add(struct channel_req *r, const char *name, const char *value,
+    bool secret)
+{
+	if (r->http.nheaders >= CHANNEL_MAX_HEADERS)
+		abort();
+	r->headers[r->http.nheaders].name = name;
+	r->headers[r->http.nheaders].value = value;
+	r->headers[r->http.nheaders].secret = secret;
+	r->http.nheaders++;
+}
+
+static void
+channel_req_free(struct channel_req *r)
+{
+	free(r->url);
+	free(r->body);
+	free(r->shown_body);
+	if (r->auth != NULL) {
+		explicit_bzero(r->auth, strlen(r->auth));
+		free(r->auth);
+	}
+	memset(r, 0, sizeof *r);
+}
+
+void
+channel_tid(time_t at, const char *entry_id, char out[14])
+{
+	static const char b32[] = "234567abcdefghijklmnopqrstuvwxyz";
+	char h[65];
+	uint64_t micro, clock, tid;
+	int i;
+
+	sha256_hex(entry_id, strlen(entry_id), h);
+	/* Sub-second microseconds and the clock id come from the entry, so
+	 * two posts planned for the same second get different keys. */
+	h[8] = '\0';
+	micro = (uint64_t)strtoull(h, NULL, 16);
+	clock = micro >> 22;
+	micro = (uint64_t)(at > 0 ? at : 0) * 1000000 + micro % 1000000;
+	tid = ((micro & ((1ULL << 53) - 1)) << 10) | (clock & 1023);
+	for (i = 12; i >= 0; i--) {
+		out[i] = b32[tid & 31];
+		tid >>= 5;
+	}
+	out[13] = '\0';
+}
+
+static int
+channel_secret(struct channel_call *c, const char *env_field,
+    const char *default_env)
+{
+	const char *name = channel_front_str(c->front, NULL, env_field);
+	const char *v;
+
+	c->secret_env = xstrdup(name != NULL ? name : default_env);
+	v = getenv(c->secret_env);
+	c->secret = v != NULL && v[0] != '\0' ? xstrdup(v) : NULL;
+	return 0;
+}
+
+int
+channel_open(const struct front *f, const char *text, const char *entry_id,
+    time_t at, time_t now, long timeout_ms, struct channel_call *c,
+    struct error *err)
+{
+	const char *kind;
+	int rc;
+
+	memset(c, 0, sizeof *c);
+	c->front = f;
+	if ((kind = channel_kind_of(f, &c->kind, err)) == NULL)
+		return -1;
+	c->session.http.timeout_ms = timeout_ms;
+	c->post.http.timeout_ms = timeout_ms;
+	switch (c->kind) {
+	case CHANNEL_COMPOSIO:
+		xasprintf(&c->name, "composio/%s",
+		    channel_front_str(f, "composio", "tool"));
+		c->key = xstrdup(entry_id);
+		channel_secret(c, "api_key_env", "COMPOSIO_API_KEY");
+		rc = channel_composio_build(c, text, err);
+		break;
+	case CHANNEL_MASTODON:
+		c->name = xstrdup(kind);
+		xasprintf(&c->key, "fronts-%s", entry_id);
+		channel_secret(c, "token_env", "MASTODON_ACCESS_TOKEN");
+		rc = channel_mastodon_build(c, text, err);
+		break;
+	default:
+		c->name = xstrdup(kind);
+		c->key = xmalloc(14);
+		channel_tid(at, entry_id, c->key);
+		channel_secret(c, "password_env", "BLUESKY_APP_PASSWORD");
+		rc = channel_bluesky_build(c, text, now, err);
+		break;
+	}
+	if (rc != 0)
+		channel_close(c);
+	return rc;
+}
+
+void
+channel_close(struct channel_call *c)
+{
+	channel_req_free(&c->session);
+	channel_req_free(&c->post);
+	free(c->name);
+	free(c->key);
+	free(c->secret_env);
+	free(c->handle);
+	if (c->secret != NULL) {
+		explicit_bzero(c->secret, strlen(c->secret));
+		free(c->secret);
+	}
+	memset(c, 0, sizeof *c);
+}
+
+static char *
+channel_req_describe(const struct channel_req *r)
+{
+	struct http_request shown = r->http;
+
+	if (r->shown_body != NULL) {
+		shown.body = r->shown_body;
+		shown.body_len = strlen(r->shown_body);
+	}
+	return http_request_describe(&shown);
+}
+
+char *
+channel_describe(const struct channel_call *c)
+{
+	char *post = channel_req_describe(&c->post), *session, *out;
+
+	if (!c->has_session)
+		return post;
+	session = channel_req_describe(&c->session);
+	xasprintf(&out, "%s\n(then, with the session's token)\n%s", session,
+	    post);
+	free(session);
+	free(post);
+	return out;
+}
+
+int
+channel_ready(const struct channel_call *c, struct error *err)
+{
+	if (c->secret == NULL)
+		return error_set(err, EXIT_USAGE, "%s is not set: front \"%s\" "
+		    "publishes through %s, whose credential comes only from "
+		    "the environment", c->secret_env, c->front->id, c->name);
+	return 0;
+}
+
+char *
+channel_error_text(const struct http_response *r)
+{
+	cJSON *j = cJSON_Parse(r->body != NULL ? r->body : "");
+	const cJSON *e = NULL, *m;
+	char *out = NULL;
+
+	if (j != NULL) {
+		e = cJSON_GetObjectItemCaseSensitive(j, "error");
+		m = cJSON_GetObjectItemCaseSensitive(j, "message");
+		if (cJSON_IsObject(e))
+			e = cJSON_GetObjectItemCaseSensitive(e, "message");
+		if (cJSON_IsString(m) && cJSON_IsString(e))
+			xasprintf(&out, "%s: %s", e->valuestring,
+			    m->valuestring);
+		else if (cJSON_IsString(e))
+			out = xstrdup(e->valuestring);
+		else if (cJSON_IsString(m))
+			out = xstrdup(m->valuestring);
+	}
+	cJSON_Delete(j);
+	if (out == NULL)
+		xasprintf(&out, "%.300s", r->body != NULL ? r->body : "");
+	return out;
+}
+
+bool
+channel_transport(const struct http_response *r, int rc,
+    const struct error *err, struct channel_result *out)
+{
+	char *why;
+
+	out->status = r->status;
+	if (rc != 0 && r->phase == HTTP_NOT_CONNECTED) {
+		out->state = LEDGER_FAILED;
+		xasprintf(&out->message, "nothing was sent: %s", err->msg);
+		return true;
+	}
+	if (rc != 0) {
+		out->state = LEDGER_UNKNOWN;
+		xasprintf(&out->message, "the request may have reached the "
+		    "platform: %s", err->msg);
+		return true;
+	}
+	if (r->status >= 500) {
+		why = channel_error_text(r);
+		out->state = LEDGER_UNKNOWN;
+		xasprintf(&out->message, "HTTP %ld: the platform failed while "
+		    "handling the request; it may or may not have posted: %s",
+		    r->status, why);
+		free(why);
+		return true;
+	}
+	if (r->status < 200 || r->status >= 300) {
+		why = channel_error_text(r);
+		out->state = LEDGER_FAILED;
+		xasprintf(&out->message, "HTTP %ld: %s", r->status, why);
+		free(why);
+		return true;
+	}
+	return false;
+}
+
+void
+channel_send(struct channel_call *c, struct channel_result *out)
+{
+	struct http_response resp;
+	struct error err = { 0 };
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if (c->kind == CHANNEL_BLUESKY) {
+		channel_bluesky_send(c, out);
+		return;
+	}
+	rc = http_perform(&c->post.http, &resp, &err);
+	if (!channel_transport(&resp, rc, &err, out)) {
+		if (c->kind == CHANNEL_COMPOSIO)
+			channel_composio_result(c, &resp, out);
+		else
+			channel_mastodon_result(c, &resp, out);
+	}
+	http_response_free(&resp);
+}
+
+void
+channel_result_free(struct channel_result *r)
+{
+	free(r->post_id);
+	free(r->url);
+	free(r->message);
+	memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,114 @@
+/*
+ * channel — how one post reaches one platform: Composio's tool-execution
+ * API for X, LinkedIn and Reddit; Mastodon's statuses API and Bluesky's
+ * createRecord directly.
+ *
+ * A channel call is built completely before anything is sent, so a dry
+ * run prints exactly the bytes a live run would send (secrets as ***).
+ * Sending never retries: the outcome says whether the post went out
+ * (sent), certainly did not (failed: nothing reached the platform, or it
+ * refused), or may have (unknown).
+ *
+ * Secrets come only from the environment: COMPOSIO_API_KEY; for Mastodon
+ * MASTODON_ACCESS_TOKEN, or the variable a front names in "token_env"; for
+ * Bluesky BLUESKY_APP_PASSWORD, or the front's "password_env".
+ */
+#ifndef FRONTS_CHANNEL_H
+#define FRONTS_CHANNEL_H
+
+#include <stdbool.h>
+#include <time.h>
+
+#include "core/ledger.h"
+#include "core/project.h"
+#include "core/util.h"
+#include "net/http.h"
+
+enum channel_kind { CHANNEL_COMPOSIO, CHANNEL_MASTODON, CHANNEL_BLUESKY };
+
+#define CHANNEL_MAX_HEADERS	4
+
+/* One HTTP request of a call, with the storage it points into. */
+struct channel_req {
+	struct http_request	 http;
+	struct http_header	 headers[CHANNEL_MAX_HEADERS];
+	char			*url;
+	char			*body;
+	char			*shown_body;	/* body with secrets as ***; NULL: body */
+	char			*auth;		/* secret header value, owned */
+};
+
+struct channel_call {
+	enum channel_kind	 kind;
+	const struct front	*front;
+	char			*name;		/* "composio/TOOL", "mastodon", "bluesky" */
+	char			*key;		/* idempotency key or record key */
+	char			*secret_env;	/* the variable the secret comes from */
+	char			*secret;	/* its value; NULL when unset */
+	char			*handle;	/* bluesky */
+	bool			 has_session;	/* bluesky: session request first */
+	struct channel_req	 session;
+	struct channel_req	 post;
+};
+
+struct channel_result {
+	enum ledger_state	 state;		/* SENT, FAILED or UNKNOWN */
+	char			*post_id;
+	char			*url;
+	char			*message;	/* why, for failed and unknown */
+	long			 status;	/* HTTP status of the post request */
+};
+
+/* Builds every request of the post of `text` on front f. entry_id is the
+ * ledger entry (the idempotency key and record key derive from it), at the
+ * planned time, now the time to stamp the record with. timeout_ms bounds
+ * each request (0: http's default). */
+int	channel_open(const struct front *f, const char *text,
+	    const char *entry_id, time_t at, time_t now, long timeout_ms,
+	    struct channel_call *out, struct error *err);
+void	channel_close(struct channel_call *);
+/* The requests as they would be sent, secrets shown as ***. */
+char	*channel_describe(const struct channel_call *);
+/* Refuses (EXIT_USAGE) when the secret's variable is not set. */
+int	channel_ready(const struct channel_call *, struct error *err);
+/* Sends; never retries. Always fills out. */
+void	channel_send(struct channel_call *, struct channel_result *out);
+void	channel_result_free(struct channel_result *);
+
+/* The channel name a front publishes through, or NULL with err. */
+const char *channel_kind_of(const struct front *f, enum channel_kind *kind,
+	    struct error *err);
+
+/* Bluesky record key for an entry: a TID built from the planned time and
+ * the entry id, so each attempt at one post uses the same key. */
+void	channel_tid(time_t at, const char *entry_id, char out[14]);
+
+/* For the channel_*.c files. */
+int	channel_composio_build(struct channel_call *, const char *text,
+	    struct error *err);
+int	channel_mastodon_build(struct channel_call *, const char *text,
+	    struct error *err);
+int	channel_bluesky_build(struct channel_call *, const char *text,
+	    time_t now, struct error *err);
+void	channel_composio_result(const struct channel_call *,
+	    const struct http_response *, struct channel_result *);
+void	channel_mastodon_result(const struct channel_call *,
+	    const struct http_response *, struct channel_result *);
+void	channel_bluesky_send(struct channel_call *, struct channel_result *);
+void	channel_req_set(struct channel_req *, const char *url, char *body,
+	    const char *auth_name, char *auth, long timeout_ms);
+void	channel_req_add(struct channel_req *, const char *name,
+	    const char *value, bool secret);
+/* Credentials go only over https (or plain http to this machine). */
+int	channel_url_check(const char *url, const char *what,
+	    struct error *err);
+const char *channel_front_str(const struct front *, const char *obj,
+	    const char *name);
+/* Outcome of a request that did not get a readable answer: never reached
+ * the server (failed) or may have (unknown). Returns true when handled. */
+bool	channel_transport(const struct http_response *, int rc,
+	    const struct error *, struct channel_result *);
+/* The message of a JSON error body ("error", "message", …) or the body. */
+char	*channel_error_text(const struct http_response *);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * channel_mastodon — a status on the front's instance
+ * (POST {instance}/api/v1/statuses) with a bearer token and an
+ * Idempotency-Key derived from the ledger entry: Mastodon answers a
+ * repeated key with the status it already created instead of a second one
+ * (for as long as the instance remembers keys, an hour by default).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "net/channel.h"
+
+int
+channel_mastodon_build(struct channel_call *c, const char *text,
+    struct error *err)
+{
+	const struct front *f = c->front;
+	const char *instance = channel_front_str(f, NULL, "instance");
+	const char *vis = channel_front_str(f, NULL, "visibility");
+	char *url, *auth = NULL, *base;
+	cJSON *body;
+
+	if (instance == NULL)
+		return error_set(err, EXIT_ERROR, "fronts.json: front \"%s\": "
+		    "\"instance\" (the Mastodon server's URL) is missing", f->id);
+	if (channel_url_check(instance, "fronts.json: mastodon \"instance\"",
+	    err) != 0)
+		return -1;
+	base = xstrdup(instance);
+	while (base[0] != '\0' && base[strlen(base) - 1] == '/')
+		base[strlen(base) - 1] = '\0';
+	xasprintf(&url, "%s/api/v1/statuses", base);
+	free(base);
+	body = cJSON_CreateObject();
+	cJSON_AddStringToObject(body, "status", text);
+	cJSON_AddStringToObject(body, "visibility", vis != NULL ? vis : "public");
+	if (c->secret != NULL)
+		xasprintf(&auth, "Bearer %s", c->secret);
+	channel_req_set(&c->post, url, cJSON_PrintUnformatted(body),
+	    "Authorization", auth, c->post.http.timeout_ms);
+	channel_req_add(&c->post, "Idempotency-Key", c->key, false);
+	cJSON_Delete(body);
+	free(url);
+	return 0;
+}
+
+void
+channel_mastodon_result(const struct channel_call *c,
+    const struct http_response *r, struct channel_result *out)
+{
+	cJSON *j = cJSON_Parse(r->body);
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(j, "id");
+	const cJSON *url = cJSON_GetObjectItemCaseSensitive(j, "url");
+
+	if (!cJSON_IsString(id)) {
+		out->state = LEDGER_UNKNOWN;
+		xasprintf(&out->message, "HTTP %ld but no status id in the "
+		    "answer: %.200s", r->status, r->body);
+	} else {
+		out->state = LEDGER_SENT;
+		out->post_id = xstrdup(id->valuestring);
+		if (cJSON_IsString(url))
+			out->url = xstrdup(url->valuestring);
+	}
+	cJSON_Delete(j);
+}

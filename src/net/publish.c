@@ -1,0 +1,384 @@
+/*
+ * publish — the publish flow (see publish.h): assessing each planned post
+ * against the ledger and the legality engine, and sending one post with
+ * its intent and outcome synced to the ledger around the request.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/legal.h"
+#include "core/timeutil.h"
+#include "net/publish.h"
+
+int
+publish_open(struct publish *pub, const struct project *p,
+    const struct plan *plan, long timeout_ms, struct error *err)
+{
+	memset(pub, 0, sizeof *pub);
+	pub->project = p;
+	pub->plan = plan;
+	pub->timeout_ms = timeout_ms;
+	snprintf(pub->plan_id, sizeof pub->plan_id, "%s", plan->id);
+	if (pub->plan_id[0] == '\0') {
+		/* A plan without an id is named by its posts. */
+		char *s = xstrdup(""), *next;
+		int i;
+
+		for (i = 0; i < plan->nposts; i++) {
+			xasprintf(&next, "%s%d\n%d\n%d\n%s\n", s,
+			    plan->posts[i].slot, plan->posts[i].front,
+			    plan->posts[i].draft, plan->posts[i].text);
+			free(s);
+			s = next;
+		}
+		sha256_hex(s, strlen(s), pub->plan_id);
+		pub->plan_id[16] = '\0';
+		free(s);
+	}
+	return ledger_open(p->dir, &pub->ledger, err);
+}
+
+void
+publish_close(struct publish *pub)
+{
+	ledger_free(&pub->ledger);
+}
+
+int
+publish_reload(struct publish *pub, struct error *err)
+{
+	ledger_free(&pub->ledger);
+	return ledger_open(pub->project->dir, &pub->ledger, err);
+}
+
+/* The slot a post is checked at: its own when it is not offered yet,
+ * otherwise the slot that holds the moment it would go out. */
+static int
+publish_check_slot(const struct publish *pub, const struct plan_post *post,
+    time_t now, bool offered)
+{
+	const struct project *p = pub->project;
+	long s;
+
+	if (!offered || now < p->start)
+		return offered ? 0 : post->slot;
+	s = (long)(now - p->start) / (p->slot_minutes * 60L);
+	return s > p->horizon_slots ? p->horizon_slots : (int)s;
+}
+
+static const char *
+publish_verdict_text(enum legal_verdict v)
+{
+	switch (v) {
+	case LEGAL_CAP:
+		return "the front's daily cap is reached";
+	case LEGAL_GAP:
+		return "too soon after another post on the front (min_gap_minutes)";
+	case LEGAL_QUIET:
+		return "inside the front's quiet hours";
+	case LEGAL_POSTED:
+		return "this draft was already posted on the front";
+	case LEGAL_HORIZON:
+		return "the plan's horizon is over";
+	case LEGAL_TOO_LONG:
+		return "the draft is over the length limit";
+	case LEGAL_TOO_MANY_LINKS:
+		return "too many links";
+	case LEGAL_TOO_MANY_HASHTAGS:
+		return "too many hashtags";
+	case LEGAL_NOT_ALLOWED:
+		return "the draft may not go to this front";
+	default:
+		break;
+	}
+	return legal_verdict_name(v);
+}
+
+/* The legality engine's verdict on the post at slot, with the reason in
+ * why; the edited text's own length, links and hashtags are checked too. */
+static bool
+publish_legal(const struct publish *pub, const struct plan_post *post,
+    const struct text_measure *m, int slot, char *why, size_t len)
+{
+	const struct project *p = pub->project;
+	const struct front *f = &p->fronts[post->front];
+	struct action a = { ACTION_POST, (uint16_t)post->front,
+	    (uint32_t)post->draft };
+	struct action wait = { ACTION_WAIT, 0, 0 };
+	struct legal_past *past;
+	struct legal_path *path;
+	struct legal *lg;
+	struct error err = { 0 };
+	enum legal_verdict v = LEGAL_OK;
+	char at[40];
+	int n, k;
+
+	if (!m->ok) {
+		snprintf(why, len, "length %d/%d %s%s: over the limit",
+		    m->length, m->limit, text_unit_name(m->unit),
+		    m->byte_limit > 0 && m->bytes > m->byte_limit ?
+		    " (or over the byte limit)" : "");
+		return false;
+	}
+	if ((f->limits.max_links != LIMIT_UNSET &&
+	    m->links > f->limits.max_links) ||
+	    (f->limits.max_hashtags != LIMIT_UNSET &&
+	    m->hashtags > f->limits.max_hashtags)) {
+		snprintf(why, len, "%d links, %d hashtags: over the front's "
+		    "limits", m->links, m->hashtags);
+		return false;
+	}
+	if (legal_past_load(p, &past, &n, &err) != 0) {
+		snprintf(why, len, "%s", err.msg);
+		return false;
+	}
+	lg = legal_new(p, past, n, &err);
+	free(past);
+	if (lg == NULL) {
+		snprintf(why, len, "%s", err.msg);
+		return false;
+	}
+	path = legal_path_new(lg);
+	legal_path_reset(lg, path);
+	for (k = 0; k < slot && !legal_path_done(lg, path); k++)
+		legal_apply(lg, path, &wait);
+	if (slot >= legal_horizon(lg))
+		v = LEGAL_HORIZON;
+	else
+		v = legal_check(lg, path, &a);
+	if (v != LEGAL_OK) {
+		time_format_local(slot < legal_horizon(lg) ?
+		    legal_slot_time(lg, slot) : p->start, at, sizeof at);
+		snprintf(why, len, "the legality engine refuses it at %s: %s "
+		    "(%s)", at, publish_verdict_text(v), legal_verdict_name(v));
+	}
+	legal_path_free(path);
+	legal_free(lg);
+	return v == LEGAL_OK;
+}
+
+/* A draft the ledger already sent on this front, from any plan. */
+static const struct ledger_entry *
+publish_sent_before(const struct publish *pub, const struct front *f,
+    const struct draft *d)
+{
+	const struct ledger *l = &pub->ledger;
+	int i;
+
+	for (i = 0; i < l->nentries; i++)
+		if (l->entries[i].state == LEDGER_SENT &&
+		    strcmp(l->entries[i].front, f->id) == 0 &&
+		    strcmp(l->entries[i].draft, d->id) == 0)
+			return &l->entries[i];
+	return NULL;
+}
+
+void
+publish_assess(struct publish *pub, int i, time_t now, bool future,
+    struct publish_item *out)
+{
+	const struct project *p = pub->project;
+	const struct plan_post *post = &pub->plan->posts[i];
+	const struct draft *d = &p->drafts[post->draft];
+	const struct ledger_entry *e;
+	bool offered;
+
+	memset(out, 0, sizeof *out);
+	out->post = post;
+	out->front = &p->fronts[post->front];
+	ledger_entry_id(pub->plan_id, post->slot, out->front->id, d->id,
+	    post->text, out->entry);
+	offered = post->at <= now || future;
+	if (text_measure(post->text, out->front->platform,
+	    &out->front->limits, &out->measure) != 0) {
+		out->status = PUBLISH_REFUSED;
+		snprintf(out->why, sizeof out->why, "the text is not valid UTF-8");
+	} else if ((e = ledger_find(&pub->ledger, out->entry)) != NULL &&
+	    e->state == LEDGER_SENT) {
+		out->status = PUBLISH_SENT;
+		snprintf(out->why, sizeof out->why, "already sent (ledger entry "
+		    "%s%s%s)", e->id, e->url != NULL ? ", " : "",
+		    e->url != NULL ? e->url : "");
+	} else if (e != NULL && e->state != LEDGER_FAILED) {
+		out->status = PUBLISH_UNRESOLVED;
+		snprintf(out->why, sizeof out->why, "ledger entry %s has no known "
+		    "outcome: the post may be online; check, then `fronts ledger "
+		    "resolve %s --sent URL` or `--failed`", e->id, e->id);
+	} else if ((e = publish_sent_before(pub, out->front, d)) != NULL) {
+		out->status = PUBLISH_REFUSED;
+		snprintf(out->why, sizeof out->why, "draft %s was already sent "
+		    "on front %s (ledger entry %s)", d->id, out->front->id,
+		    e->id);
+	} else if (!publish_legal(pub, post, &out->measure,
+	    publish_check_slot(pub, post, now, offered), out->why,
+	    sizeof out->why))
+		out->status = PUBLISH_REFUSED;
+	else
+		out->status = offered ? PUBLISH_READY : PUBLISH_FUTURE;
+}
+
+char *
+publish_describe(struct publish *pub, int i, time_t now, struct error *err)
+{
+	const struct project *p = pub->project;
+	const struct plan_post *post = &pub->plan->posts[i];
+	struct channel_call c;
+	char entry[LEDGER_ID_LEN], *out;
+
+	ledger_entry_id(pub->plan_id, post->slot, p->fronts[post->front].id,
+	    p->drafts[post->draft].id, post->text, entry);
+	if (channel_open(&p->fronts[post->front], post->text, entry, post->at,
+	    now, pub->timeout_ms, &c, err) != 0)
+		return NULL;
+	out = channel_describe(&c);
+	channel_close(&c);
+	return out;
+}
+
+void
+publish_test_pause(const char *point)
+{
+	const char *want = getenv("FRONTS_TEST_PAUSE_AT");
+
+	if (want == NULL || strcmp(want, point) != 0)
+		return;
+	fprintf(stderr, "fronts: FRONTS_TEST_PAUSE_AT=%s: paused (pid %ld)\n",
+	    point, (long)getpid());
+	for (;;)
+		pause();
+}
+
+/* One line per attempt step in .fronts/trajectories/publish.jsonl. */
+static int
+publish_trajectory(const struct publish *pub, const char *event,
+    const struct ledger_entry *e, const struct channel_result *r,
+    time_t now, struct error *err)
+{
+	char *dir, *path, *line, t[32];
+	cJSON *o = cJSON_CreateObject();
+	int rc;
+
+	ledger_time_format(now, t);
+	cJSON_AddStringToObject(o, "event", event);
+	cJSON_AddStringToObject(o, "time", t);
+	cJSON_AddStringToObject(o, "entry", e->id);
+	cJSON_AddStringToObject(o, "plan", e->plan);
+	cJSON_AddNumberToObject(o, "slot", e->slot);
+	cJSON_AddStringToObject(o, "front", e->front);
+	cJSON_AddStringToObject(o, "draft", e->draft);
+	cJSON_AddStringToObject(o, "channel", e->channel);
+	cJSON_AddNumberToObject(o, "attempt", e->attempts);
+	if (r != NULL) {
+		cJSON_AddStringToObject(o, "state", ledger_state_name(r->state));
+		if (r->post_id != NULL)
+			cJSON_AddStringToObject(o, "post_id", r->post_id);
+		if (r->url != NULL)
+			cJSON_AddStringToObject(o, "url", r->url);
+		if (r->message != NULL)
+			cJSON_AddStringToObject(o, "message", r->message);
+	}
+	line = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	dir = path_join(pub->project->dir, ".fronts/trajectories");
+	path = path_join(dir, "publish.jsonl");
+	rc = dir_ensure(dir, err);
+	if (rc == 0)
+		rc = file_append_sync(path, line, err);
+	free(dir);
+	free(path);
+	free(line);
+	return rc;
+}
+
+/* Everything that must hold before an intent is written. */
+static int
+publish_precheck(struct publish *pub, int i, time_t now, bool future,
+    struct publish_item *item, struct error *err)
+{
+	int k;
+
+	if (publish_reload(pub, err) != 0)
+		return -1;
+	if (pub->ledger.nproblems > 0)
+		return error_set(err, EXIT_ERROR, "%s; repair the ledger before "
+		    "publishing", pub->ledger.problems[0]);
+	for (k = 0; k < pub->ledger.nentries; k++) {
+		const struct ledger_entry *e = &pub->ledger.entries[k];
+
+		if (e->state == LEDGER_PENDING || e->state == LEDGER_UNKNOWN)
+			return error_set(err, EXIT_REFUSED, "ledger entry %s "
+			    "(front %s, draft %s) has no known outcome; check "
+			    "the platform, then `fronts ledger resolve %s "
+			    "--sent URL` or `--failed`", e->id, e->front,
+			    e->draft, e->id);
+	}
+	publish_assess(pub, i, now, future, item);
+	if (item->status == PUBLISH_FUTURE)
+		return error_set(err, EXIT_REFUSED, "the post is planned for "
+		    "later");
+	if (item->status != PUBLISH_READY)
+		return error_set(err, EXIT_REFUSED, "%s", item->why);
+	return 0;
+}
+
+int
+publish_send(struct publish *pub, int i, time_t now, bool future,
+    struct channel_result *out, struct error *err)
+{
+	const struct plan_post *post = &pub->plan->posts[i];
+	struct publish_item item;
+	struct ledger_intent in;
+	struct ledger_entry *e;
+	struct channel_call c;
+	struct error terr = { 0 };
+	char *note;
+
+	memset(out, 0, sizeof *out);
+	if (publish_precheck(pub, i, now, future, &item, err) != 0)
+		return -1;
+	if (channel_open(item.front, post->text, item.entry, post->at, now,
+	    pub->timeout_ms, &c, err) != 0)
+		return -1;
+	if (channel_ready(&c, err) != 0) {
+		channel_close(&c);
+		return -1;
+	}
+	memset(&in, 0, sizeof in);
+	in.plan = pub->plan_id;
+	in.slot = post->slot;
+	in.front = item.front->id;
+	in.draft = pub->project->drafts[post->draft].id;
+	in.text = post->text;
+	in.channel = c.name;
+	in.key = c.key;
+	in.at = post->at;
+	in.now = now;
+	if (ledger_intent(&pub->ledger, &in, &e, err) != 0) {
+		channel_close(&c);
+		return -1;
+	}
+	publish_trajectory(pub, "publish-intent", e, NULL, now, &terr);
+	publish_test_pause("after-intent");
+	channel_send(&c, out);
+	channel_close(&c);
+	publish_test_pause("after-response");
+	if (ledger_outcome(&pub->ledger, e, out->state, out->post_id, out->url,
+	    out->message, time(NULL), err) != 0)
+		return error_wrap(err, "the post is %s but its outcome could "
+		    "not be recorded (the ledger keeps it as unknown)",
+		    ledger_state_name(out->state));
+	if (publish_trajectory(pub, "publish-outcome", e, out, time(NULL),
+	    &terr) != 0 || terr.code != 0) {
+		xasprintf(&note, "%s%s(trajectory not written: %s)",
+		    out->message != NULL ? out->message : "",
+		    out->message != NULL ? " " : "", terr.msg);
+		free(out->message);
+		out->message = note;
+	}
+	return 0;
+}

@@ -1,0 +1,75 @@
+/*
+ * publish — the publish flow shared by `fronts publish` and the TUI: what
+ * each planned post would send, whether it may be sent now, and sending
+ * one post as intent → request → outcome in the ledger.
+ *
+ * Nothing here asks the operator anything: callers show publish_describe()
+ * and call publish_send() only after the operator pressed `y` for that
+ * post. publish_send() re-reads the ledger and re-checks the post with the
+ * legality engine against the project's history and every post the ledger
+ * says was sent, right before the intent record, so nothing a caller holds
+ * can be stale.
+ */
+#ifndef FRONTS_PUBLISH_H
+#define FRONTS_PUBLISH_H
+
+#include <stdbool.h>
+#include <time.h>
+
+#include "core/ledger.h"
+#include "core/plan.h"
+#include "core/project.h"
+#include "core/text.h"
+#include "core/util.h"
+#include "net/channel.h"
+
+enum publish_status {
+	PUBLISH_READY,		/* may be sent now */
+	PUBLISH_FUTURE,		/* planned for later (offered with --now) */
+	PUBLISH_SENT,		/* the ledger says it went out */
+	PUBLISH_UNRESOLVED,	/* the ledger holds an unsettled attempt */
+	PUBLISH_REFUSED		/* illegal now, or cannot be built */
+};
+
+struct publish_item {
+	const struct plan_post	*post;
+	const struct front	*front;
+	char			 entry[LEDGER_ID_LEN];
+	struct text_measure	 measure;
+	enum publish_status	 status;
+	char			 why[512];	/* for SENT, UNRESOLVED, REFUSED */
+};
+
+struct publish {
+	const struct project	*project;
+	const struct plan	*plan;
+	char			 plan_id[65];
+	struct ledger		 ledger;
+	long			 timeout_ms;	/* per request; 0: http's default */
+};
+
+int	publish_open(struct publish *, const struct project *,
+	    const struct plan *, long timeout_ms, struct error *err);
+void	publish_close(struct publish *);
+/* Re-reads the ledger from disk. */
+int	publish_reload(struct publish *, struct error *err);
+
+/* Where post i stands at time now. future: offer posts planned later. */
+void	publish_assess(struct publish *, int i, time_t now, bool future,
+	    struct publish_item *out);
+/* The exact request(s) post i sends, secrets as ***. */
+char	*publish_describe(struct publish *, int i, time_t now,
+	    struct error *err);
+/* Sends post i now: re-reads the ledger, re-checks legality, appends the
+ * intent (synced), sends once, appends the outcome (synced), and notes the
+ * attempt in the trajectory file. -1 with err when it refused before the
+ * intent; 0 with *out otherwise (sent, failed or unknown). */
+int	publish_send(struct publish *, int i, time_t now, bool future,
+	    struct channel_result *out, struct error *err);
+
+/* The test-only pause points, FRONTS_TEST_PAUSE_AT=after-intent or
+ * after-response: the process stops there (for a test to kill it). A pause
+ * only waits; it never skips a keypress or a check. */
+void	publish_test_pause(const char *point);
+
+#endif

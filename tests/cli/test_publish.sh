@@ -1,0 +1,286 @@
+#!/bin/sh
+# fronts publish and fronts ledger against fake Composio, Mastodon and
+# Bluesky servers on 127.0.0.1 (tests/servers/fake_social.py), with every
+# keypress typed through a pseudo-terminal (tests/pty_drive.py). The fakes
+# log each connection, request and created post; the checks count them.
+. "$(dirname "$0")/../lib.sh"
+
+PY=/usr/bin/python3
+FAKE=$TOP/tests/servers/fake_social.py
+DRIVE=$TOP/tests/pty_drive.py
+FIX=$TOP/tests/cli/publish_fixture.py
+
+# Sentinel credentials: none may appear in any file or any output.
+SENTINEL=SENTINEL-5b7e0c
+export COMPOSIO_API_KEY="ck-$SENTINEL-composio"
+export MASTODON_ACCESS_TOKEN="mt-$SENTINEL-mastodon"
+export BLUESKY_APP_PASSWORD="bp-$SENTINEL-bluesky"
+export FAKE_COMPOSIO_KEY="$COMPOSIO_API_KEY"
+export FAKE_MASTODON_TOKEN="$MASTODON_ACCESS_TOKEN"
+export FAKE_BLUESKY_PASSWORD="$BLUESKY_APP_PASSWORD"
+unset FRONTS_TEST_PAUSE_AT
+EXTRA=
+
+FAKE_PID=
+stop_fake() {
+	[ -n "$FAKE_PID" ] && kill "$FAKE_PID" 2>/dev/null && wait "$FAKE_PID" 2>/dev/null
+	FAKE_PID=
+}
+trap 'stop_fake; [ -n "$KEEP" ] || rm -rf "$TMPD"' EXIT
+
+# start_fake NAME MODE — fake server logging to $TMPD/NAME.log; sets PORT.
+start_fake() {
+	stop_fake
+	LOG=$TMPD/$1.log
+	rm -f "$LOG" "$TMPD/$1.port"
+	: >"$LOG"
+	$PY "$FAKE" --port-file "$TMPD/$1.port" --log "$LOG" --mode "$2" &
+	FAKE_PID=$!
+	i=0
+	while [ ! -s "$TMPD/$1.port" ] && [ $i -lt 100 ]; do
+		sleep 0.05; i=$((i + 1))
+	done
+	PORT=$(cat "$TMPD/$1.port")
+	export COMPOSIO_BASE_URL="http://127.0.0.1:$PORT"
+}
+
+# count PATTERN — lines of the current fake's log matching PATTERN.
+count() { grep -c -- "$1" "$LOG"; }
+requests() { grep '"ev": "request"' "$LOG" | grep -c -- "$1"; }
+
+# proj NAME [CAP] [POSTS...] — a fresh project $TMPD/NAME with plan.json.
+proj() {
+	P=$TMPD/$1; shift
+	cap=$1; shift
+	rm -rf "$P"
+	$PY "$FIX" both "$P" "$PORT" "$cap" "$@"
+}
+
+# drive NAME STEP... — fronts publish --live on a pty, transcript in
+# $TMPD/NAME.out; sets RC.
+drive() {
+	n=$1; shift
+	$PY "$DRIVE" --out "$TMPD/$n.out" "$@" -- "$FRONTS" publish \
+	    "$P/plan.json" -C "$P" --live --timeout-ms 1500 $EXTRA \
+	    >"$TMPD/$n.drive" 2>&1
+	RC=$?
+}
+
+check() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', wanted '$3'"; fi; }
+
+PROMPT='Send this post now'
+
+# --- dry run: the exact requests, nothing sent ------------------------------
+start_fake dry ok
+proj dry 5 x:d1:1 linkedin:d2:1 mastodon:d3:2 bluesky:d4:2 x:d2:20
+expect_exit "dry run exits 0" 0 "$FRONTS" publish "$P/plan.json" -C "$P"
+cp "$TMPD/out" "$TMPD/dry.out"
+expect_grep "dry run says so" 'DRY RUN' "$TMPD/dry.out"
+expect_grep "dry run: composio URL" "POST http://127.0.0.1:$PORT/api/v3/tools/execute/TWITTER_CREATION_OF_A_POST" "$TMPD/dry.out"
+expect_grep "dry run: composio key as ***" '^x-api-key: \*\*\*$' "$TMPD/dry.out"
+expect_grep "dry run: X body" '"arguments":\{"text":"Tidewater 1.0 is out: offline-first sync for field teams."\},"user_id":"tidewater","connected_account_id":"ca_test_x"' "$TMPD/dry.out"
+expect_grep "dry run: LinkedIn arguments" '"commentary":"How we cut sync.*"author":"urn:li:organization:90412233","visibility":"PUBLIC"' "$TMPD/dry.out"
+expect_grep "dry run: mastodon URL" "POST http://127.0.0.1:$PORT/api/v1/statuses" "$TMPD/dry.out"
+expect_grep "dry run: mastodon token as ***" '^Authorization: \*\*\*$' "$TMPD/dry.out"
+expect_grep "dry run: idempotency key from the entry" '^Idempotency-Key: fronts-e[0-9a-f]{16}$' "$TMPD/dry.out"
+expect_grep "dry run: bluesky session, password as ***" '"identifier":"tidewater.dev","password":"\*\*\*"' "$TMPD/dry.out"
+expect_grep "dry run: bluesky record key" '"collection":"app.bsky.feed.post","rkey":"[234567a-j][234567a-z]{12}"' "$TMPD/dry.out"
+expect_grep "dry run: future post listed" 'planned for later' "$TMPD/dry.out"
+check "dry run: zero connections" "$(count '"ev": "connect"')" 0
+[ -e "$P/.fronts/ledger.jsonl" ] && fail "dry run writes no ledger" || pass "dry run writes no ledger"
+
+# --- --live refuses without a terminal ---------------------------------------
+expect_exit "--live without a terminal: exit 2" 2 "$FRONTS" publish "$P/plan.json" -C "$P" --live
+expect_grep "--live without a terminal: says why" 'terminal' "$TMPD/err"
+check "--live without a terminal: zero connections" "$(count '"ev": "connect"')" 0
+
+# --- n sends nothing; q stops -------------------------------------------------
+start_fake keys ok
+proj keys 5 x:d1:1 mastodon:d3:2
+drive n "expect:$PROMPT" send:n "expect:$PROMPT" send:n end
+check "n: exit 0" "$RC" 0
+expect_grep "n: skipped" 'skipped' "$TMPD/n.out"
+check "n: zero connections" "$(count '"ev": "connect"')" 0
+drive q "expect:$PROMPT" send:q end
+expect_grep "q: stopped" 'stopped' "$TMPD/q.out"
+check "q: the second post is not shown" "$(grep -c '== post 2/2' "$TMPD/q.out")" 0
+check "q: zero connections" "$(count '"ev": "connect"')" 0
+
+# --- no key in the environment: refused before any intent ------------------
+unset COMPOSIO_API_KEY
+drive nokey "expect:$PROMPT" send:y end
+export COMPOSIO_API_KEY="$FAKE_COMPOSIO_KEY"
+expect_grep "no key: names the variable" 'not sent: COMPOSIO_API_KEY is not set' "$TMPD/nokey.out"
+check "no key: zero connections" "$(count '"ev": "connect"')" 0
+[ -e "$P/.fronts/ledger.jsonl" ] && fail "no key: no intent" || pass "no key: no intent"
+
+# --- y sends exactly one request, once ---------------------------------------
+start_fake yes ok
+proj yes 5 x:d1:1
+drive y "expect:$PROMPT" send:y end
+check "y (composio): exit 0" "$RC" 0
+expect_grep "y (composio): SENT with the post's URL" 'SENT: https://x.com/i/web/status/[0-9]+' "$TMPD/y.out"
+check "y (composio): exactly one request" "$(requests /api/v3/tools/execute/)" 1
+check "y (composio): the key was accepted" "$(grep -c '"auth": "ok"' "$LOG")" 1
+expect_grep "y (composio): ledger intent" '"record":"intent"' "$P/.fronts/ledger.jsonl"
+expect_grep "y (composio): ledger sent" '"record":"sent"' "$P/.fronts/ledger.jsonl"
+expect_grep "y (composio): trajectory outcome" '"event":"publish-outcome".*"state":"sent"' "$P/.fronts/trajectories/publish.jsonl"
+drive y2 end
+check "re-run after sent: exit 0" "$RC" 0
+expect_grep "re-run after sent: says already sent" 'already sent' "$TMPD/y2.out"
+check "re-run after sent: no prompt" "$(grep -c "$PROMPT" "$TMPD/y2.out")" 0
+check "re-run after sent: still one request" "$(requests /api/v3/tools/execute/)" 1
+expect_exit "fronts ledger lists the entry" 0 "$FRONTS" ledger -C "$P"
+expect_grep "fronts ledger: sent" 'e[0-9a-f]{16}  sent' "$TMPD/out"
+
+# --- the daily cap counts the ledger's sent posts ----------------------------
+start_fake cap ok
+proj cap 1 x:d1:1 x:d2:2
+drive cap "expect:$PROMPT" send:y end
+check "cap: one request" "$(requests /api/v3/tools/execute/)" 1
+expect_grep "cap: the second post is refused by the legality engine" 'not offered: .*daily cap' "$TMPD/cap.out"
+check "cap: one prompt only" "$(grep -c "$PROMPT" "$TMPD/cap.out")" 1
+check "cap: exit 3 (refused)" "$RC" 3
+
+# --- future posts wait unless --now ------------------------------------------
+start_fake future ok
+proj future 5 x:d1:30
+drive future end
+expect_grep "future: listed with its time, not offered" 'planned for later' "$TMPD/future.out"
+check "future: no prompt" "$(grep -c "$PROMPT" "$TMPD/future.out")" 0
+EXTRA=--now
+drive futnow "expect:$PROMPT" send:n end
+EXTRA=
+check "future with --now: offered" "$(grep -c "$PROMPT" "$TMPD/futnow.out")" 1
+check "future: zero connections" "$(count '"ev": "connect"')" 0
+
+# --- Mastodon and Bluesky directly -------------------------------------------
+start_fake direct ok
+proj direct 5 mastodon:d3:1 bluesky:d4:1
+drive direct "expect:$PROMPT" send:y "expect:$PROMPT" send:y end
+check "direct: exit 0" "$RC" 0
+check "mastodon: one status" "$(count '"platform": "mastodon"')" 1
+check "mastodon: idempotency key sent" "$(grep '"path": "/api/v1/statuses"' "$LOG" | grep -c '"idempotency_key": "fronts-e')" 1
+check "bluesky: one session" "$(requests createSession)" 1
+check "bluesky: one record" "$(count '"platform": "bluesky"')" 1
+expect_grep "bluesky: sent with its at:// uri" '"post_id":"at://did:plc:fakefakefake/app.bsky.feed.post/' "$P/.fronts/ledger.jsonl"
+
+# --- provider error inside an HTTP 200 ---------------------------------------
+start_fake perr provider-error
+proj perr 5 x:d1:1
+drive perr "expect:$PROMPT" send:y end
+check "provider error: exit 5" "$RC" 5
+expect_grep "provider error: message shown" 'FAILED \(not posted\): Composio: Twitter API error: 403 duplicate content' "$TMPD/perr.out"
+expect_grep "provider error: ledger failed" '"record":"failed".*duplicate content' "$P/.fronts/ledger.jsonl"
+
+# --- connection refused: failed ------------------------------------------------
+start_fake gone ok
+proj refused 5 x:d1:1 mastodon:d3:1
+stop_fake	# nothing listens on PORT now
+drive refused "expect:$PROMPT" send:y "expect:$PROMPT" send:y end
+check "refused: exit 5" "$RC" 5
+check "refused: both failed" "$(grep -c 'FAILED (not posted): nothing was sent' "$TMPD/refused.out")" 2
+check "refused: ledger failed twice" "$(grep -c '"record":"failed"' "$P/.fronts/ledger.jsonl")" 2
+
+# --- stall and reset after the request: unknown, never retried ---------------
+for mode in stall reset; do
+	start_fake "$mode" "$mode"
+	proj "$mode" 5 x:d1:1 mastodon:d3:2
+	drive "$mode" "expect:$PROMPT" send:y end
+	check "$mode: exit 5" "$RC" 5
+	expect_grep "$mode: unknown" 'UNKNOWN: the request may have reached' "$TMPD/$mode.out"
+	check "$mode: stops after the unknown" "$(grep -c "$PROMPT" "$TMPD/$mode.out")" 1
+	check "$mode: exactly one request" "$(requests /api/v3/tools/execute/)" 1
+	expect_grep "$mode: ledger unknown" '"record":"unknown"' "$P/.fronts/ledger.jsonl"
+	drive "$mode-again" end
+	check "$mode: re-run refuses (exit 3)" "$RC" 3
+	expect_grep "$mode: re-run names the entry" 'has no known outcome' "$TMPD/$mode-again.out"
+	check "$mode: re-run sends nothing" "$(requests /api/v3/tools/execute/)" 1
+done
+
+# --- kill -9 at each step, then re-run -----------------------------------------
+# after the intent: nothing sent; the re-run stops at the unknown entry.
+start_fake k1 ok
+proj k1 5 x:d1:1
+export FRONTS_TEST_PAUSE_AT=after-intent
+drive k1 "expect:$PROMPT" send:y expect:paused kill9
+unset FRONTS_TEST_PAUSE_AT
+check "kill after intent: killed" "$RC" 137
+check "kill after intent: no request" "$(requests /api/)" 0
+check "kill after intent: the intent is on disk" "$(grep -c '"record":"intent"' "$P/.fronts/ledger.jsonl")" 1
+drive k1b end
+check "kill after intent: re-run refuses" "$RC" 3
+check "kill after intent: re-run sends nothing" "$(requests /api/)" 0
+expect_exit "kill after intent: ledger shows it unknown" 0 "$FRONTS" ledger -C "$P"
+expect_grep "kill after intent: listed as unknown" 'unknown .*front x' "$TMPD/out"
+id=$(sed -n 's/^\(e[0-9a-f]\{16\}\) .*/\1/p' "$TMPD/out" | head -n 1)
+expect_exit "resolve --failed" 0 "$FRONTS" ledger resolve "$id" --failed -C "$P"
+drive k1c "expect:$PROMPT" send:y end
+check "after settling: sent once" "$(requests /api/v3/tools/execute/)" 1
+check "after settling: two intents, one outcome, one settle" \
+    "$(grep -c '"record":"intent"' "$P/.fronts/ledger.jsonl")/$(grep -c '"record":"sent"' "$P/.fronts/ledger.jsonl")/$(grep -c '"record":"settle"' "$P/.fronts/ledger.jsonl")" 2/1/1
+
+# during the request (the fake stalls after creating the post)
+for front in x mastodon bluesky; do
+	start_fake "k2$front" stall
+	case $front in x) d=d1 ;; mastodon) d=d3 ;; bluesky) d=d4 ;; esac
+	proj "k2$front" 5 "$front:$d:1"
+	drive "k2$front" "expect:$PROMPT" send:y "waitfile:$LOG:stalled" kill9
+	check "kill during request ($front): killed" "$RC" 137
+	drive "k2$front-b" end
+	check "kill during request ($front): re-run refuses" "$RC" 3
+	check "kill during request ($front): one post" "$(count '"ev": "post"')" 1
+done
+check "kill during request (x): one request to Composio" \
+    "$(grep '"ev": "request"' "$TMPD/k2x.log" | grep -c /api/v3/tools/execute/)" 1
+
+# An operator who wrongly settles a Mastodon or Bluesky post as failed and
+# publishes again still gets one post: the platform sees the same key.
+for front in mastodon bluesky; do
+	case $front in mastodon) d=d3 ;; bluesky) d=d4 ;; esac
+	start_fake "k3$front" ok
+	proj "k3$front" 5 "$front:$d:1"
+	export FRONTS_TEST_PAUSE_AT=after-response
+	drive "k3$front" "expect:$PROMPT" send:y expect:paused kill9
+	unset FRONTS_TEST_PAUSE_AT
+	check "kill after response ($front): killed" "$RC" 137
+	check "kill after response ($front): no outcome record" "$(grep -c '"record":"sent"' "$P/.fronts/ledger.jsonl")" 0
+	drive "k3$front-b" end
+	check "kill after response ($front): re-run refuses" "$RC" 3
+	"$FRONTS" ledger -C "$P" >"$TMPD/k3.ls" 2>&1
+	id=$(sed -n 's/^\(e[0-9a-f]\{16\}\) .*/\1/p' "$TMPD/k3.ls" | head -n 1)
+	"$FRONTS" ledger resolve "$id" --failed -C "$P" >/dev/null 2>&1
+	drive "k3$front-c" "expect:$PROMPT" send:y end
+	check "kill after response ($front): the retry is recorded sent" "$RC" 0
+	check "kill after response ($front): still one post" "$(count '"dup": false')" 1
+done
+check "kill after response (mastodon): the retry met the same key" \
+    "$(grep -c '"dup": true' "$TMPD/k3mastodon.log")" 1
+
+# and Composio, which has no idempotency key: the re-run sends nothing.
+start_fake k3x ok
+proj k3x 5 x:d1:1
+export FRONTS_TEST_PAUSE_AT=after-response
+drive k3x "expect:$PROMPT" send:y expect:paused kill9
+unset FRONTS_TEST_PAUSE_AT
+drive k3x-b end
+check "kill after response (x): re-run refuses" "$RC" 3
+check "kill after response (x): one request to Composio" "$(requests /api/v3/tools/execute/)" 1
+
+# --- a damaged ledger is reported, not skipped ---------------------------------
+start_fake corrupt ok
+proj corrupt 5 x:d1:1
+mkdir -p "$P/.fronts"
+printf '{"record":"intent","entry":"e01' >"$P/.fronts/ledger.jsonl"
+expect_exit "truncated ledger: fronts ledger exits 1" 1 "$FRONTS" ledger -C "$P"
+expect_grep "truncated ledger: file and line" 'ledger.jsonl:1: last record is truncated' "$TMPD/err"
+expect_exit "truncated ledger: publish refuses" 1 "$FRONTS" publish "$P/plan.json" -C "$P"
+expect_grep "truncated ledger: publish names file and line" 'ledger.jsonl:1:' "$TMPD/err"
+printf '\nnot json\n' >>"$P/.fronts/ledger.jsonl"
+expect_exit "corrupt ledger line: exit 1" 1 "$FRONTS" ledger -C "$P"
+expect_grep "corrupt ledger line: file and line" 'ledger.jsonl:2: not a JSON object' "$TMPD/err"
+check "damaged ledger: zero connections" "$(count '"ev": "connect"')" 0
+
+# --- no credential anywhere ----------------------------------------------------
+stop_fake
+expect_no_grep "no sentinel key in any file or output" "$SENTINEL" "$TMPD"
