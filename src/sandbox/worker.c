@@ -57,6 +57,7 @@ struct worker {
 	long			memory_mb;
 	int			syscall_nr;	/* -1: none reported */
 	bool			timed_out;
+	bool			lingered;	/* killed after its pipe closed */
 	bool			finished;	/* result or error seen */
 	bool			reaped;
 	int			status;
@@ -670,6 +671,29 @@ worker_reap(struct worker *w, bool block)
 		w->reaped = true;
 }
 
+/* After its last frame or end of file the child is expected to exit at
+ * once; one that lingers (it closed its pipe and kept running) is killed
+ * after WORKER_GRACE_MS. */
+#define WORKER_GRACE_MS	1000
+
+static void
+worker_reap_soon(struct worker *w)
+{
+	struct timespec tick = { 0, 10 * 1000000 };
+	int i;
+
+	for (i = 0; i < WORKER_GRACE_MS / 10 && !w->reaped; i++) {
+		worker_reap(w, false);
+		if (!w->reaped)
+			nanosleep(&tick, NULL);
+	}
+	if (!w->reaped) {
+		w->lingered = true;
+		kill(w->pid, SIGKILL);
+		worker_reap(w, true);
+	}
+}
+
 void
 worker_kill(struct worker *w)
 {
@@ -724,7 +748,10 @@ worker_death(struct worker *w, struct error *err)
 	const char *tail;
 	int sig;
 
-	worker_reap(w, true);
+	if (w->timed_out)
+		worker_reap(w, true);
+	else
+		worker_reap_soon(w);
 	worker_drain_stderr(w);
 	w->finished = true;
 	tail = worker_tail_line(w, line, sizeof line);
@@ -732,6 +759,10 @@ worker_death(struct worker *w, struct error *err)
 		return error_set(err, EXIT_MODEL,
 		    "the model ran past the deadline of %.1f s and its worker "
 		    "was killed", w->limit_s);
+	if (w->lingered)
+		return error_set(err, EXIT_MODEL,
+		    "the model's worker closed its pipe without a result and "
+		    "was killed");
 	if (w->syscall_nr >= 0 || (WIFEXITED(w->status) &&
 	    WEXITSTATUS(w->status) == SECCOMP_EXIT) ||
 	    (WIFSIGNALED(w->status) && WTERMSIG(w->status) == SIGSYS))
@@ -790,7 +821,7 @@ worker_error_frame(struct worker *w, const char *text, struct error *err)
 	}
 	rc = error_set(err, code->valueint, "%s", msg->valuestring);
 	cJSON_Delete(j);
-	worker_reap(w, true);
+	worker_reap_soon(w);
 	w->finished = true;
 	return rc;
 }
@@ -818,7 +849,7 @@ worker_frame(struct worker *w, int type, char *buf, size_t len,
 		*result = buf;
 		*rlen = len;
 		w->finished = true;
-		worker_reap(w, true);
+		worker_reap_soon(w);
 		return WORKER_EVENT_RESULT;
 	case FRAME_ERROR: {
 		int rc = worker_error_frame(w, buf, err);

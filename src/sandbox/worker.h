@@ -41,6 +41,8 @@ enum worker_event {
 
 struct worker;
 
+/* The worker dies with the thread that spawned it (PR_SET_PDEATHSIG): that
+ * thread must outlive it (poll it to the end, or worker_free it). */
 int	worker_spawn(const struct worker_job *, struct worker **out,
 	    struct error *err);
 /* Waits up to timeout_ms for the next frame. Returns an enum worker_event,

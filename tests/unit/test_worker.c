@@ -395,6 +395,9 @@ test_malformed_output(void **state)
 	fake_worker("echo something broke >&2; exit 3",
 	    "status 3 without a result: something broke");
 	fake_worker("kill -SEGV $$", "signal 11");
+	/* Closes its pipe and lingers: killed after a grace period. */
+	fake_worker("exec 4>&-; exec sleep 30", "closed its pipe without a "
+	    "result and was killed");
 }
 
 static void
