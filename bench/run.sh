@@ -11,4 +11,10 @@ for b in "$@"; do
 	echo "== $(basename "$b")"
 	"$b" || status=1
 done
+# Shell benchmarks that drive the binary itself (bench_tui: a terminal).
+for s in bench/bench_*.sh; do
+	[ -f "$s" ] || continue
+	echo "== $(basename "$s" .sh)"
+	sh "$s" || status=1
+done
 exit $status

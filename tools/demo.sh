@@ -17,3 +17,9 @@ echo "== fronts plan"
 "$FRONTS" -C "$DEMO" plan --iterations 20000 --seed 1 -o "$DEMO/plan.json"
 echo "== fronts publish (dry run)"
 "$FRONTS" -C "$DEMO" publish "$DEMO/plan.json"
+# Last, the TUI on the same project when there is a terminal to show it
+# on; without one (CI, a pipe) the demo ends here.
+if [ -t 0 ] && [ -t 1 ]; then
+	echo "== fronts tui (? shows every key, q quits)"
+	"$FRONTS" -C "$DEMO" tui
+fi
