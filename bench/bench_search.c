@@ -373,23 +373,22 @@ bench_scaling(void)
 	struct run r;
 	struct cm m;
 	uint64_t n, max = getenv("BENCH_QUICK") ? 100000 : 1000000;
-	double first = 0, worst = 0, per;
+	double lo = 0, hi = 0, per;
 
 	cm_init(&m, p, CM_NOISE | CM_VALUE);
 	for (n = 1000; n <= max; n *= 10) {
 		if (bench_search(p, &cm_ops, &m, n, &r) != 0)
 			break;
 		per = r.cpu / n * 1e6;
-		if (first == 0)
-			first = per;
-		worst = per / first > worst ? per / first : worst;
+		lo = lo == 0 || per < lo ? per : lo;
+		hi = per > hi ? per : hi;
 		printf("scaling: %8llu iterations: %.2f us per iteration, "
 		    "%llu nodes, %.1f bytes per node in the arena\n",
 		    (unsigned long long)n, per, (unsigned long long)r.nodes,
 		    (double)search_node_bytes());
 	}
-	printf("scaling: largest time per iteration / smallest run's = %.2f "
-	    "(target <= 1.3)\n", worst);
+	printf("scaling: largest time per iteration / smallest = %.2f "
+	    "(target <= 1.3)\n", lo > 0 ? hi / lo : 0);
 	printf("memory: %zu bytes per node (target <= 200)\n",
 	    search_node_bytes());
 	fx_free(p);

@@ -12,10 +12,12 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/text.h"
 #include "net/channel.h"
 
 #define BLUESKY_DEFAULT_SERVICE	"https://bsky.social"
 #define BLUESKY_COLLECTION	"app.bsky.feed.post"
+#define BLUESKY_MAX_FACETS	32
 
 static char *
 bluesky_service(const struct front *f)
@@ -39,6 +41,57 @@ bluesky_session_body(const char *handle, const char *password)
 	out = cJSON_PrintUnformatted(b);
 	cJSON_Delete(b);
 	return out;
+}
+
+static void
+bluesky_facet(cJSON *facets, const struct text_span *sp, const char *type,
+    const char *field, const char *value)
+{
+	cJSON *f = cJSON_CreateObject(), *idx, *feat;
+
+	idx = cJSON_AddObjectToObject(f, "index");
+	cJSON_AddNumberToObject(idx, "byteStart", (double)sp->start);
+	cJSON_AddNumberToObject(idx, "byteEnd", (double)sp->end);
+	feat = cJSON_CreateObject();
+	cJSON_AddStringToObject(feat, "$type", type);
+	cJSON_AddStringToObject(feat, field, value);
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(f, "features"), feat);
+	cJSON_AddItemToArray(facets, f);
+}
+
+/* Bluesky shows links and hashtags as such only where the record says so:
+ * rich-text facets over UTF-8 byte ranges. */
+static void
+bluesky_facets(cJSON *rec, const char *text)
+{
+	struct text_span sp[BLUESKY_MAX_FACETS];
+	cJSON *facets = cJSON_CreateArray();
+	char *v, *uri;
+	int n, i;
+
+	n = text_extract_urls(text, sp, BLUESKY_MAX_FACETS);
+	for (i = 0; i < n && i < BLUESKY_MAX_FACETS; i++) {
+		v = xstrndup(text + sp[i].start, sp[i].end - sp[i].start);
+		if (strstr(v, "://") == NULL)
+			xasprintf(&uri, "https://%s", v);
+		else
+			uri = xstrdup(v);
+		bluesky_facet(facets, &sp[i], "app.bsky.richtext.facet#link",
+		    "uri", uri);
+		free(uri);
+		free(v);
+	}
+	n = text_extract_hashtags(text, sp, BLUESKY_MAX_FACETS);
+	for (i = 0; i < n && i < BLUESKY_MAX_FACETS; i++) {
+		v = xstrndup(text + sp[i].start, sp[i].end - sp[i].start);
+		bluesky_facet(facets, &sp[i], "app.bsky.richtext.facet#tag",
+		    "tag", v[0] == '#' ? v + 1 : v);
+		free(v);
+	}
+	if (cJSON_GetArraySize(facets) > 0)
+		cJSON_AddItemToObject(rec, "facets", facets);
+	else
+		cJSON_Delete(facets);
 }
 
 int
@@ -81,6 +134,7 @@ channel_bluesky_build(struct channel_call *c, const char *text, time_t now,
 	cJSON_AddStringToObject(rec, "$type", BLUESKY_COLLECTION);
 	cJSON_AddStringToObject(rec, "text", text);
 	cJSON_AddStringToObject(rec, "createdAt", created);
+	bluesky_facets(rec, text);
 	xasprintf(&url, "%s/xrpc/com.atproto.repo.createRecord", service);
 	/* The bearer token exists only after the session request. */
 	channel_req_set(&c->post, url, cJSON_PrintUnformatted(body),

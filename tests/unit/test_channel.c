@@ -145,6 +145,27 @@ test_bluesky_session_hides_password(void **state)
 	cJSON_Delete(f.raw);
 }
 
+static void
+test_bluesky_links_and_tags_are_facets(void **state)
+{
+	struct front f = front_of("b", PLATFORM_BLUESKY, "{\"handle\":"
+	    "\"acme.dev\",\"service\":\"https://pds.example\"}");
+	struct channel_call c;
+	struct error err = { 0 };
+
+	/* "ö" is two bytes: offsets are in bytes, as Bluesky wants. */
+	assert_int_equal(channel_open(&f, "Schön: example.com/x #launch",
+	    "e0123456789abcdef", 1796112000, 1796112000, 0, &c, &err), 0);
+	assert_non_null(strstr(c.post.body, "{\"index\":{\"byteStart\":8,"
+	    "\"byteEnd\":21},\"features\":[{\"$type\":\"app.bsky.richtext."
+	    "facet#link\",\"uri\":\"https://example.com/x\"}]}"));
+	assert_non_null(strstr(c.post.body, "{\"index\":{\"byteStart\":22,"
+	    "\"byteEnd\":29},\"features\":[{\"$type\":\"app.bsky.richtext."
+	    "facet#tag\",\"tag\":\"launch\"}]}"));
+	channel_close(&c);
+	cJSON_Delete(f.raw);
+}
+
 static struct http_response
 answer(enum http_phase ph, long status, const char *body)
 {
@@ -235,6 +256,7 @@ main(void)
 		cmocka_unit_test(test_linkedin_needs_author),
 		cmocka_unit_test(test_credentials_only_over_https),
 		cmocka_unit_test(test_bluesky_session_hides_password),
+		cmocka_unit_test(test_bluesky_links_and_tags_are_facets),
 		cmocka_unit_test(test_composio_answers),
 		cmocka_unit_test(test_transport_outcomes),
 	};
