@@ -3,11 +3,19 @@
  * parent (worker_spawn) starts it with the job pipe on fd 3 and the frame
  * pipe on fd 4; it is not meant to be run by hand.
  */
+#include <fcntl.h>
+#include <stdio.h>
+
 #include "core/cli.h"
 #include "sandbox/worker.h"
 
 int
 cmd_worker(struct cli *cli, int argc, char **argv)
 {
+	if (fcntl(3, F_GETFD) < 0 || fcntl(4, F_GETFD) < 0) {
+		fprintf(stderr, "fronts __worker: the sandbox worker is started "
+		    "by fronts itself (plan, validate, synth, tui), not by hand\n");
+		return EXIT_USAGE;
+	}
 	return worker_main(argc, argv);
 }

@@ -36,3 +36,7 @@ for m in openfile socket fork; do
 	expect_exit "$m: approval refused" 3 "$FRONTS" approve -C "$P" --yes
 	expect_exit "$m: plan refused" 3 "$FRONTS" plan -C "$P" --iterations 5
 done
+
+# The worker entry point refuses to run without its pipes.
+expect_exit "__worker by hand: usage" 2 "$FRONTS" __worker
+expect_grep "__worker by hand: says why" "not by hand" "$TMPD/err"
