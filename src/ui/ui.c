@@ -534,6 +534,13 @@ ui_plan_poll(struct ui *ui)
 	}
 	if (ui->snap->state == SEARCH_RUNNING)
 		ui->snap->state = SEARCH_DONE;
+	if (ui->job_plan.nposts == 0 && ui->have_plan) {
+		/* Stopped before it found anything: keep what was there. */
+		plan_free(&ui->job_plan);
+		ui_message(ui, THEME_WARN, "the planner ended without a post; "
+		    "the previous plan stays");
+		return true;
+	}
 	ui_set_plan(ui, &ui->job_plan);
 	ui_message(ui, THEME_OK, "plan ready: %d post%s, expected total %.1f"
 	    " — select one, P publishes", ui->plan.nposts,

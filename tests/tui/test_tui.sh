@@ -76,6 +76,21 @@ if grep -qE '(Mon|Tue|Wed|Thu|Fri|Sat|Sun) [0-9]{2} [0-9:]{5} [a-z]+ +d[0-9]+ +[
 	pass "tui: candidate rows show time, front, draft and length/limit"
 else fail "tui: candidate rows show time, front, draft and length/limit" "$(cat "$TMPD/screen")"; fi
 
+# --- a long plan: q asks while planning, Esc stops, z zooms ----------------
+tui_cmd "seconds 120"
+check_screen "tui: :seconds starts a timed plan" "planner running"
+tui_keys q
+check_screen "tui: q asks while the planner runs" "The planner is running; quitting stops it."
+tui_keys n
+check_screen "tui: n keeps the TUI running" "not quitting"
+tui_keys z
+check_no_screen "tui: z zooms the focused pane" "─ Rules "
+tui_keys z
+check_screen "tui: z again restores the layout" "─ Rules "
+tui_keys Escape
+check_screen "tui: Esc stops the planner" "planner stopped"
+check_screen "tui: the plan is still there after a stop" "expected total"
+
 # --- :write and :open --------------------------------------------------------
 tui_cmd "write $TMPD/plan.json"
 check_screen "tui: :write saves the plan" "wrote $TMPD/plan.json"
