@@ -15,7 +15,8 @@ const struct cmd cli_commands[] = {
 	{ "init", "scaffold a project from the bundled demo",
 	  "DIR", cmd_init, false },
 	{ "synth", "ask a language model to write the world model",
-	  "[-C DIR] [--provider P] [--llm-model M] [--record] [--rounds N] [-o FILE]",
+	  "[-C DIR] [--provider P] [--llm-model M] [--record] [--rounds N] [-o FILE]\n"
+	  "               [--fixtures DIR] [--timeout S] [--seed N]",
 	  cmd_synth, false },
 	{ "gate", "check a world model's source with the AST gate",
 	  "FILE [--json]", cmd_gate, false },

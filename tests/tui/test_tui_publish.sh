@@ -1,0 +1,89 @@
+#!/bin/sh
+# Publishing from the TUI against the fake Composio server on 127.0.0.1
+# (tests/servers/fake_social.py): the dialog shows the exact request, n
+# sends nothing, y sends exactly one request, the outcome shows in the
+# Candidates pane and the ledger, a sent post is never sent again, and a
+# dry run sends nothing even on y.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/tmux.sh"
+
+PY=/usr/bin/python3
+FAKE=$TOP/tests/servers/fake_social.py
+FIX=$TOP/tests/cli/publish_fixture.py
+SENTINEL=SENTINEL-7c1d
+export COMPOSIO_API_KEY="ck-$SENTINEL-composio"
+export FAKE_COMPOSIO_KEY="$COMPOSIO_API_KEY"
+export FRONTS_THEMES="$TOP/themes"
+FAKE_PID=
+trap 'tui_stop; [ -n "$FAKE_PID" ] && kill "$FAKE_PID" 2>/dev/null; rm -rf "$TMPD"' EXIT
+
+LOG=$TMPD/fake.log
+: >"$LOG"
+$PY "$FAKE" --port-file "$TMPD/port" --log "$LOG" --mode ok &
+FAKE_PID=$!
+i=0
+while [ ! -s "$TMPD/port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+PORT=$(cat "$TMPD/port")
+export COMPOSIO_BASE_URL="http://127.0.0.1:$PORT"
+count() { grep -c -- "$1" "$LOG"; }
+check_count() {
+	got=$(count "$2")
+	if [ "$got" -eq "$3" ]; then pass "$1"
+	else fail "$1" "$got lines match $2 in the fake's log, wanted $3"; fi
+}
+
+P=$TMPD/live
+$PY "$FIX" both "$P" "$PORT" 5 x:d1:1 linkedin:d2:2
+
+# --- live: n sends nothing, y sends one request --------------------------
+tui_start 120 40 "$FRONTS tui -C $P --live; echo EXIT=\$? >$TMPD/exit"
+check_screen "publish: status line says LIVE" "LIVE"
+tui_cmd "open $P/plan.json"
+check_screen "publish: :open loads a plan" "opened $P/plan.json: 2 posts"
+tui_keys 4 P
+check_screen "publish: P opens the live dialog" "Publish (LIVE)"
+check_screen "publish: the dialog names the account" "account  @tidewaterdev"
+check_screen "publish: the dialog shows the request URL" "127.0.0.1:$PORT/api/v3/tools/execute/"
+check_screen "publish: the dialog shows the text" "Tidewater 1.0 is out"
+if grep -qF "$SENTINEL" "$TMPD/screen"; then
+	fail "publish: the key is never on screen"
+else pass "publish: the key is never on screen"; fi
+tui_keys n
+check_screen "publish: n cancels" "cancelled: nothing was sent"
+check_count "publish: n makes zero connections" '"ev": "connect"' 0
+
+tui_keys P
+tui_wait "Publish (LIVE)"
+tui_keys y
+check_screen "publish: y sends and shows the outcome" "[sent]"
+check_count "publish: y sends exactly one request" '"ev": "request"' 1
+check_count "publish: one post created" '"ev": "post"' 1
+expect_grep "publish: the ledger records the send" '"sent"' "$P/.fronts/ledger.jsonl"
+
+tui_keys P
+check_screen "publish: a sent post is not offered again" "not sending: already sent"
+check_count "publish: still one request" '"ev": "request"' 1
+
+tui_keys q
+check_screen "publish: q asks with unsent live posts" "Live mode: some planned posts have not been sent."
+tui_keys y
+check_file "publish: quits cleanly" "EXIT=0" "$TMPD/exit"
+tui_stop
+
+# --- dry run: even y sends nothing ----------------------------------------
+D=$TMPD/dry
+$PY "$FIX" both "$D" "$PORT" 5 x:d1:1
+: >"$LOG"
+tui_start 120 40 "$FRONTS tui -C $D"
+tui_cmd "open $D/plan.json"
+tui_wait "opened"
+tui_keys 4 P
+check_screen "publish: dry-run dialog" "Publish (dry run)"
+tui_keys y
+check_screen "publish: dry run says nothing was sent" "dry run: nothing sent"
+check_count "publish: dry run makes zero connections" '"ev": "connect"' 0
+if [ -f "$D/.fronts/ledger.jsonl" ] && grep -q intent "$D/.fronts/ledger.jsonl"; then
+	fail "publish: dry run writes no ledger intent"
+else pass "publish: dry run writes no ledger intent"; fi
+tui_keys q
+tui_stop
