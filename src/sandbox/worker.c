@@ -19,8 +19,8 @@
  * call the filter refuses, and rt_sigreturn is allowed); the search loop
  * polls it at every progress tick and cancels its own search, which then
  * returns and the tree so far goes back as the normal result. The signal
- * is blocked from fork until the handler is in place, so an early stop
- * waits instead of killing the child. Children run in their own process
+ * is blocked from the fork until the handler is in place, so an early
+ * stop waits instead of killing the child. Children run in their own process
  * group: a Ctrl-C at the terminal reaches only the parent, which decides.
  */
 #include <errno.h>
@@ -605,15 +605,11 @@ static void
 worker_exec(const char *bin, int in, int out, int errw, pid_t parent)
 {
 	char *const argv[] = { "fronts", "__worker", NULL };
-	sigset_t stop;
 	int nul;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(127);
-	sigemptyset(&stop);
-	sigaddset(&stop, WORKER_STOP_SIGNAL);
-	sigprocmask(SIG_BLOCK, &stop, NULL);
 	setpgid(0, 0);
 	/* Out of the way of 0..4 first, then into place. */
 	in = fcntl(in, F_DUPFD, 10);
@@ -661,6 +657,7 @@ worker_spawn(const struct worker_job *job, struct worker **out,
     struct error *err)
 {
 	int in[2], res[2], errp[2];
+	sigset_t stop, old;
 	const char *bin;
 	struct worker *w;
 	pid_t pid, self = getpid();
@@ -684,8 +681,14 @@ worker_spawn(const struct worker_job *job, struct worker **out,
 		close(res[1]);
 		return error_set(err, EXIT_ERROR, "pipe: %s", strerror(errno));
 	}
+	/* The stop signal is blocked from the fork on (inherited across exec)
+	 * until the child's handler is in place; unblocked here right after. */
+	sigemptyset(&stop);
+	sigaddset(&stop, WORKER_STOP_SIGNAL);
+	pthread_sigmask(SIG_BLOCK, &stop, &old);
 	if ((pid = fork()) == 0)
 		worker_exec(bin, in[0], res[1], errp[1], self);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	close(in[0]);
 	close(res[1]);
 	close(errp[1]);
