@@ -37,6 +37,17 @@ for m in openfile socket fork; do
 	expect_exit "$m: plan refused" 3 "$FRONTS" plan -C "$P" --iterations 5
 done
 
+# A model that swallows the call timeout would outlive it in process; the
+# gate refuses each way of catching it, so it never runs.
+cp "$TOP/tests/hostile/swallow_timeout.py" "$P/model.py"
+expect_exit "swallow_timeout: approval refused" 3 "$FRONTS" approve -C "$P" --yes
+expect_exit "swallow_timeout: plan refused" 3 "$FRONTS" plan -C "$P" \
+    --iterations 5 --isolation thread
+expect_exit "swallow_timeout: gate verdicts" 3 "$FRONTS" gate "$P/model.py"
+for rule in broad-except except-type finally; do
+	expect_grep "swallow_timeout: $rule" ": $rule: " "$TMPD/out"
+done
+
 # The worker entry point refuses to run without its pipes.
 expect_exit "__worker by hand: usage" 2 "$FRONTS" __worker
 expect_grep "__worker by hand: says why" "not by hand" "$TMPD/err"

@@ -30,6 +30,11 @@ tui_keys 1 End
 check_screen "tui: Rules pane lists the hard limits" "Hard limits (fronts.json, enforced)"
 check_screen "tui: limits per front" "≤280 weighted · 4/day · gap"
 
+# --- a mouse click moves the focus (X10 mouse report: button 1 pressed
+# and released at column 81, row 6, inside the Search pane) ---------------
+tui_keys -l "$(printf '\033[M q&\033[M#q&')"
+check_screen "tui: a click focuses the pane under it" "─ Search ─ p plan/stop · Enter unfold"
+
 # --- help ----------------------------------------------------------------
 tui_keys '?'
 check_screen "tui: ? shows every key" "P: publish the selected post"
@@ -126,6 +131,7 @@ else fail "tui: 120x40 puts panes side by side again" "$(cat "$TMPD/screen")"; f
 tui_keys q
 check_file "tui: q exits with status 0" "EXIT=0" "$TMPD/exit1"
 check_file "tui: terminal back in canonical mode" "icanon" "$TMPD/exit1"
+check_file "tui: terminal modes read after q" "echo" "$TMPD/exit1"
 if grep -qx -- '-icanon' "$TMPD/exit1" || grep -qx -- '-echo' "$TMPD/exit1"; then
 	fail "tui: echo and icanon restored" "$(cat "$TMPD/exit1")"
 else pass "tui: echo and icanon restored"; fi
@@ -190,3 +196,16 @@ check_file "tui: NO_COLOR run exits cleanly" "EXIT=0" "$TMPD/exit3"
 tui_stop
 expect_exit "tui: unknown theme is an error" 1 sh -c "script -qec '$FRONTS tui -C $D --theme nope' /dev/null </dev/null"
 expect_exit "tui: needs a terminal" 2 sh -c "$FRONTS tui -C $D </dev/null >/dev/null"
+
+# --- a fatal signal restores the terminal too ---------------------------------
+tui_start 100 30 "$FRONTS tui -C $D; { echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -E '^-?(icanon|echo)\$'; } >$TMPD/exit4"
+tui_wait "DRY-RUN"
+pid=$(tmx display -p -t t '#{pane_pid}')
+tpid=$(pgrep -P "$pid" -x fronts || echo "$pid")
+kill -TERM "$tpid"
+check_file "tui: SIGTERM ends the TUI" "EXIT=143" "$TMPD/exit4"
+check_file "tui: terminal modes read after SIGTERM" "echo" "$TMPD/exit4"
+if grep -qx -- 'icanon' "$TMPD/exit4" && grep -qx -- 'echo' "$TMPD/exit4"; then
+	pass "tui: terminal restored after SIGTERM"
+else fail "tui: terminal restored after SIGTERM" "$(cat "$TMPD/exit4")"; fi
+tui_stop

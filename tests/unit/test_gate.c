@@ -11,6 +11,7 @@
 
 #include "testutil.h"
 #include "sandbox/gate.h"
+#include "sandbox/gatepy.h"
 #include "sandbox/namespace.h"
 #include "sandbox/pyhost.h"
 
@@ -103,6 +104,38 @@ static const struct gate_case cases[] = {
 	{ "s = '__class__'\n", "dunder-string", 1, 4 },
 	{ "s = ' __globals__ '\n", "dunder-string", 1, 4 },
 	{ "f(__x=1)\n", "dunder-name", 1, 2 },
+	/* handlers that could swallow the call timeout */
+	{ "while True:\n    try:\n        f()\n    except:\n        pass\n",
+	  "broad-except", 4, 4 },
+	{ "try:\n    f()\nexcept BaseException:\n    pass\n",
+	  "broad-except", 3, 7 },
+	{ "try:\n    f()\nexcept (ValueError, BaseException):\n    pass\n",
+	  "broad-except", 3, 20 },
+	{ "B = BaseException\n", "broad-except", 1, 4 },
+	{ "def f(BaseException): pass\n", "broad-except", 1, 6 },
+	{ "try:\n    f()\nexcept* ValueError:\n    pass\n",
+	  "except-star", 1, 0 },
+	{ "try:\n    f()\nexcept B:\n    pass\n", "except-type", 3, 7 },
+	{ "try:\n    f()\nexcept object:\n    pass\n",
+	  "except-type", 3, 7 },
+	{ "try:\n    f()\nexcept m.Error:\n    pass\n",
+	  "except-type", 3, 9 },
+	{ "try:\n    f()\nexcept errors():\n    pass\n",
+	  "except-type", 3, 7 },
+	{ "try:\n    f()\nexcept (KeyError, E):\n    pass\n",
+	  "except-type", 3, 18 },
+	{ "try:\n    f()\nexcept ((KeyError, IndexError), ValueError):\n"
+	  "    pass\n", "except-type", 3, 8 },
+	{ "ValueError = int\n", "exception-name", 1, 0 },
+	{ "def f():\n    del KeyError\n", "exception-name", 2, 8 },
+	{ "class Exception: pass\n", "exception-name", 1, 0 },
+	{ "def f(TypeError): pass\n", "exception-name", 1, 6 },
+	{ "[1 for IndexError in x]\n", "exception-name", 1, 7 },
+	{ "try:\n    f()\nexcept ValueError as KeyError:\n    pass\n",
+	  "exception-name", 3, 0 },
+	{ "try:\n    f()\nfinally:\n    x = 1\n", "finally", 4, 4 },
+	{ "for i in x:\n    try:\n        f()\n    except ValueError:\n"
+	  "        pass\n    finally:\n        continue\n", "finally", 7, 8 },
 	/* errors are verdicts */
 	{ "def f(:\n", "syntax", 1, 6 },
 	{ "x = 1\ny = )\n", "syntax", 2, 4 },
@@ -119,6 +152,11 @@ static const struct gate_case cases[] = {
 	{ "for _ in range(3): pass\n_x = 1\n", NULL, 0, 0 },
 	{ "try:\n    pass\nexcept ValueError as e:\n    x = e.args\n", NULL,
 	  0, 0 },
+	{ "try:\n    f()\nexcept (KeyError, IndexError):\n    pass\n"
+	  "except Exception as e:\n    raise ValueError('x') from e\n"
+	  "else:\n    pass\n", NULL, 0, 0 },
+	{ "class Full(Exception): pass\nraise Full('no slot')\n", NULL, 0, 0 },
+	{ "x = isinstance(e, (ValueError, TypeError))\n", NULL, 0, 0 },
 };
 
 static void
@@ -191,6 +229,37 @@ static const char world_model[] =
     "\n"
     "def value(state):\n"
     "    return mean([state.interest, 0.0]) * sqrt(2)\n";
+
+/* Every name the gate lets an except clause name is a builtin the
+ * namespace provides, every exception the namespace provides may be
+ * named, and BaseException is neither. */
+static void
+test_catchable_in_step(void **state)
+{
+	struct error err = { 0 };
+	PyGILState_STATE g;
+	PyObject *rules, *catchable, *name;
+	const char *const *n;
+	Py_ssize_t exceptions = 0;
+
+	assert_int_equal(pyhost_init(&err), 0);
+	g = PyGILState_Ensure();
+	assert_non_null(rules = gate_rules(&err));
+	assert_non_null(catchable = PyDict_GetItemString(rules, "CATCHABLE"));
+	for (n = namespace_builtin_names; *n != NULL; n++) {
+		assert_string_not_equal(*n, "BaseException");
+		if (strstr(*n, "Error") == NULL && strstr(*n, "Exception") ==
+		    NULL && strcmp(*n, "StopIteration") != 0)
+			continue;
+		exceptions++;
+		name = PyUnicode_FromString(*n);
+		if (PySet_Contains(catchable, name) != 1)
+			fail_msg("%s is in the namespace, not in CATCHABLE", *n);
+		Py_DECREF(name);
+	}
+	assert_int_equal(PySet_Size(catchable), exceptions);
+	PyGILState_Release(g);
+}
 
 static void
 test_world_model_accepted(void **state)
@@ -393,6 +462,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules),
+		cmocka_unit_test(test_catchable_in_step),
 		cmocka_unit_test(test_world_model_accepted),
 		cmocka_unit_test(test_json_and_text),
 		cmocka_unit_test(test_hostile_input),

@@ -73,6 +73,26 @@ DEFINABLE_DUNDERS = {
     "__neg__",
 }
 
+# The only classes an `except` clause may name: the builtin exceptions
+# the namespace provides (src/sandbox/namespace.c; test_gate.c keeps the
+# two in step), none of them a base of fronts.ModelTimeout. The planner
+# interrupts an overrunning call by raising ModelTimeout inside it; a
+# handler that catches it, or whose own evaluation raises (an unbound or
+# rebound name, an attribute, a call) and so turns it into an ordinary
+# exception a further handler catches, lets a looping model outlive its
+# deadline in process.
+CATCHABLE = {
+    "ArithmeticError", "AssertionError", "AttributeError", "Exception",
+    "IndexError", "KeyError", "LookupError", "NotImplementedError",
+    "OverflowError", "RecursionError", "RuntimeError", "StopIteration",
+    "TypeError", "ValueError", "ZeroDivisionError",
+}
+TIMEOUT_WHY = ("it would catch the planner's call timeout, so a model "
+               "that loops could never be stopped")
+CONVERT_WHY = ("turning the planner's call timeout into an error that "
+               "an outer handler catches, so a model that loops could "
+               "never be stopped")
+
 DUNDER_STRING = re.compile(r"\s*__\w+__\s*\Z")
 
 
@@ -108,9 +128,16 @@ class Gate(ast.NodeVisitor):
 
     # Names -------------------------------------------------------------
 
-    def check_name(self, node, name, what="name"):
+    def check_name(self, node, name, what="name", binds=False):
         name = nfkc(name)
-        if name in FORBIDDEN_NAMES:
+        if name == "BaseException":
+            self.refuse(node, "broad-except", "`BaseException` catches "
+                        "every exception; %s" % TIMEOUT_WHY)
+        elif binds and name in CATCHABLE:
+            self.refuse(node, "exception-name", "%s rebinds the builtin "
+                        "`%s`; `except %s:` would then fail, %s" %
+                        (what, name, name, CONVERT_WHY))
+        elif name in FORBIDDEN_NAMES:
             self.refuse(node, "forbidden-name", "`%s` %s" %
                         (name, FORBIDDEN_NAMES[name]))
         elif name.startswith("__"):
@@ -120,7 +147,9 @@ class Gate(ast.NodeVisitor):
 
     def check_definition(self, node, name, what):
         name = nfkc(name)
-        if name in FORBIDDEN_NAMES:
+        if name == "BaseException" or name in CATCHABLE:
+            self.check_name(node, name, what, binds=True)
+        elif name in FORBIDDEN_NAMES:
             self.refuse(node, "forbidden-name", "%s `%s` shadows a refused "
                         "name (%s)" % (what, name, FORBIDDEN_NAMES[name]))
         elif (name.startswith("__") and what == "method" and
@@ -148,7 +177,8 @@ class Gate(ast.NodeVisitor):
                         "introspection" % attr)
 
     def visit_Name(self, node):
-        self.check_name(node, node.id)
+        self.check_name(node, node.id, binds=not isinstance(node.ctx,
+                                                            ast.Load))
 
     def visit_Attribute(self, node):
         self.check_attribute(node, node.attr)
@@ -209,9 +239,52 @@ class Gate(ast.NodeVisitor):
         self.refuse(node, "async", "`async with` is refused")
         self.generic_visit(node)
 
+    # Exceptions (see CATCHABLE) ----------------------------------------
+
     def visit_ExceptHandler(self, node):
+        if node.type is None:
+            self.refuse(node, "broad-except", "a bare `except:` catches "
+                        "every exception; %s; name the exceptions, e.g. "
+                        "`except ValueError:`" % TIMEOUT_WHY)
+        else:
+            types = (node.type.elts if isinstance(node.type, ast.Tuple)
+                     else [node.type])
+            for t in types:
+                self.check_except_type(t)
         if node.name is not None:
             self.check_definition(node, node.name, "exception name")
+        self.generic_visit(node)
+
+    def check_except_type(self, t):
+        if isinstance(t, ast.Name):
+            name = nfkc(t.id)
+            if name not in CATCHABLE and name != "BaseException":
+                self.refuse(t, "except-type", "`except %s`: an except "
+                            "clause may name only the builtin exceptions "
+                            "%s; any other name may be unbound or not an "
+                            "exception class, and evaluating it would fail, "
+                            "%s" % (name, ", ".join(
+                                sorted(CATCHABLE)), CONVERT_WHY))
+        else:
+            self.refuse(t, "except-type", "an except clause may name only "
+                        "builtin exceptions, alone or in a tuple; "
+                        "evaluating any other expression can fail, %s" %
+                        CONVERT_WHY)
+
+    def visit_TryStar(self, node):
+        self.refuse(node, "except-star", "`try/except*` handles exception "
+                    "groups, which can hold the planner's call timeout; "
+                    "%s" % TIMEOUT_WHY)
+        self.generic_visit(node)
+
+    def visit_Try(self, node):
+        if node.finalbody:
+            first = node.finalbody[0]
+            self.refuse(first, "finally", "`finally:` runs while the "
+                        "planner's call timeout passes; a `return`, "
+                        "`break` or `continue` there discards it and an "
+                        "error there replaces it, so a model that loops "
+                        "could never be stopped")
         self.generic_visit(node)
 
     # Statements ----------------------------------------------------------
@@ -233,7 +306,7 @@ class Gate(ast.NodeVisitor):
 
     def visit_Nonlocal(self, node):
         for n in node.names:
-            self.check_name(node, n)
+            self.check_name(node, n, binds=True)
 
     # Patterns (match statements name attributes without ast.Attribute) ---
 
