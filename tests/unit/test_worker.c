@@ -124,9 +124,9 @@ expect_death(const char *model, int call_timeout_ms, double deadline,
 	if (o.rc != -1 || o.err.code != code || strstr(o.err.msg, needle) == NULL)
 		fail_msg("%s: rc %d code %d: %s (wanted %d, \"%s\")", model, o.rc,
 		    o.err.code, o.err.msg, code, needle);
-	/* Within the deadline, with a little room to reap. */
+	/* Within the deadline, with room to reap on a loaded machine. */
 	if (deadline > 0)
-		assert_true(o.seconds < deadline + 2.0);
+		assert_true(o.seconds < deadline + 5.0);
 	free(o.result);
 }
 
