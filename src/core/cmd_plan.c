@@ -3,10 +3,15 @@
  * approved world model and prints it (a table in the project's time zone,
  * or DESIGN.md's JSON object), optionally writes PLAN.json, and keeps a
  * trajectory record of the run under .fronts/trajectories/.
+ *
+ * Ctrl-C (SIGINT) stops the search gracefully: the plan found so far is
+ * printed, marked as stopped early, and the exit status is 0. A second
+ * Ctrl-C while the workers wind down ends the program at once.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +27,9 @@
 #include "sandbox/approval.h"
 
 #define EXCERPT_BYTES	40
+
+/* Set by the SIGINT handler, read by plan_wait(). */
+static volatile sig_atomic_t plan_interrupted;
 
 struct plan_opts {
 	const char		*dir;
@@ -221,29 +229,62 @@ plan_print(const struct project *p, const struct plan *pl)
 	    pl->stats.workers == 1 ? "" : "s",
 	    pl->stats.isolation == ISOLATION_THREAD ? "thread" : "process",
 	    (unsigned long long)pl->stats.seed, pl->stats.seconds);
+	if (pl->stats.stopped)
+		printf("stopped early: this is the best plan the search had "
+		    "found so far\n");
 }
 
-/* Waits for the planner, showing progress on a terminal. */
+static void
+plan_on_interrupt(int sig)
+{
+	(void)sig;
+	plan_interrupted = 1;
+}
+
+/* Ctrl-C while planning asks the planner to stop (see the top). */
+static void
+plan_catch_interrupt(bool on)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on ? plan_on_interrupt : SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+}
+
+/* Waits for the planner, showing progress on a terminal, and stops it on
+ * the first Ctrl-C. */
 static int
 plan_wait(struct planner *pr, struct plan *pl, struct error *err)
 {
 	struct search_snapshot *snap = xmalloc(sizeof *snap);
-	struct timespec ts = { 0, 200 * 1000 * 1000 };
+	struct timespec ts = { 0, 100 * 1000 * 1000 };
+	bool tty = isatty(STDERR_FILENO), stopped = false;
 	int rc, shown = 0;
 
-	if (isatty(STDERR_FILENO)) {
-		for (;;) {
-			if (!planner_running(pr))
-				break;
+	plan_interrupted = 0;
+	plan_catch_interrupt(true);
+	while (planner_running(pr)) {
+		if (plan_interrupted && !stopped) {
+			stopped = true;
+			planner_stop(pr);
+			plan_catch_interrupt(false);
+			if (tty)
+				fprintf(stderr, "\r\033[Kstopping (Ctrl-C "
+				    "again to quit at once)\n");
+		}
+		if (tty && !stopped) {
 			planner_snapshot(pr, snap);
 			fprintf(stderr, "\r%llu iterations, %.0f/s ",
 			    (unsigned long long)snap->iterations, snap->rate);
 			shown = 1;
-			nanosleep(&ts, NULL);
 		}
-		if (shown)
-			fprintf(stderr, "\r\033[K");
+		nanosleep(&ts, NULL);
 	}
+	if (shown && !stopped)
+		fprintf(stderr, "\r\033[K");
+	plan_catch_interrupt(false);
 	free(snap);
 	rc = planner_wait(pr, pl, err);
 	return rc;
@@ -256,6 +297,9 @@ plan_report_side(struct planner *pr)
 	char *const *dropped;
 	int i, n;
 
+	n = planner_notes(pr, &dropped);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "fronts plan: %s\n", dropped[i]);
 	n = planner_dropped(pr, &dropped);
 	for (i = 0; i < n; i++)
 		fprintf(stderr, "fronts plan: legality re-check: %s\n",
@@ -292,6 +336,9 @@ plan_output(const struct project *p, const struct plan_opts *o,
 	if (rc == 0 && trajectory_write(p, &t, NULL, err) != 0)
 		rc = -1;
 	if (rc == 0) {
+		if (o->json && pl->stats.stopped)
+			fprintf(stderr, "fronts plan: stopped early: this is the "
+			    "best plan the search had found so far\n");
 		if (o->json)
 			printf("%s\n", s);
 		else

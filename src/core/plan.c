@@ -131,6 +131,7 @@ plan_to_json(const struct project *p, const struct plan *pl)
 	cJSON_AddStringToObject(st, "isolation",
 	    pl->stats.isolation == ISOLATION_THREAD ? "thread" : "process");
 	cJSON_AddNumberToObject(st, "seed", (double)pl->stats.seed);
+	cJSON_AddBoolToObject(st, "stopped", pl->stats.stopped);
 	return o;
 }
 
@@ -313,6 +314,7 @@ plan_parse_stats(const cJSON *st, struct plan_stats *s, struct error *err)
 	    plan_get_number(st, "stats", "model_seconds", false,
 	    &s->model_seconds, err))
 		return -1;
+	s->stopped = cJSON_IsTrue(cJSON_GetObjectItem(st, "stopped"));
 	iso = cJSON_GetObjectItem(st, "isolation");
 	s->isolation = cJSON_IsString(iso) &&
 	    strcmp(iso->valuestring, "thread") == 0 ? ISOLATION_THREAD :

@@ -47,6 +47,7 @@ struct plan_stats {
 	int		workers;
 	enum isolation	isolation;
 	uint64_t	seed;
+	bool		stopped;	/* stopped early: the search so far */
 };
 
 struct plan {

@@ -6,8 +6,14 @@
  * with seed offset i, and merges their trees by action path. Either way
  * the plan is built here and every post re-checked by this process's own
  * legality engine, built from history.jsonl and the ledger's sent posts.
+ *
+ * A stop is graceful: each worker is asked to stop (worker_cancel) and
+ * sends its tree so far, which is merged as in a normal finish. A worker
+ * that does not answer within the grace period is killed and its tree is
+ * lost; the plan is built from the others, and planner_notes() says so.
  */
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +27,8 @@
 #define PLANNER_ALTS		3
 #define PLANNER_STALL_CALLS	10
 #define PLANNER_STALL_MIN	5.0
+#define PLANNER_GRACE_CALLS	3
+#define PLANNER_GRACE_MIN	2.0
 
 struct planner {
 	const struct project	*p;
@@ -44,6 +52,7 @@ struct planner {
 	char			**wres;		/* each one's exported tree */
 	size_t			*wreslen;
 	bool			 merged;	/* search holds every tree */
+	bool			 stopping;	/* workers were asked to stop */
 	int			 nworkers;
 
 	int			 rc;
@@ -51,6 +60,8 @@ struct planner {
 	struct plan		 plan;
 	char			**dropped;
 	int			 ndropped;
+	char			**notes;
+	int			 nnotes;
 	struct model_error	 errors[SEARCH_MAX_ERRORS];
 	int			 nerrors;
 };
@@ -71,6 +82,19 @@ planner_run_thread(struct planner *pl)
 	wmodel_leave(wm);
 	wmodel_free(wm);
 	return rc;
+}
+
+static void
+planner_note(struct planner *pl, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	pl->notes = xrealloc(pl->notes, (pl->nnotes + 1) * sizeof *pl->notes);
+	pl->notes[pl->nnotes++] = xstrdup(buf);
 }
 
 /* ---- process isolation --------------------------------------------- */
@@ -154,7 +178,7 @@ planner_poll_one(struct planner *pl, int i, int timeout_ms)
 	if (ev < 0)
 		return error_wrap(&pl->err, "worker %d", i);
 	if (ev == WORKER_EVENT_NONE)
-		return planner_stalled(pl, i);
+		return pl->stopping ? 0 : planner_stalled(pl, i);
 	pl->wlast[i] = clock_seconds();
 	if (ev == WORKER_EVENT_SNAPSHOT) {
 		pthread_mutex_lock(&pl->lock);
@@ -170,6 +194,39 @@ planner_poll_one(struct planner *pl, int i, int timeout_ms)
 	pl->wdone[i] = true;
 	pthread_mutex_unlock(&pl->lock);
 	return 1;
+}
+
+/* Long enough for the search to leave a model call its watchdog ends. */
+static double
+planner_grace(const struct planner *pl)
+{
+	double g = pl->params.call_timeout_ms / 1000.0 * PLANNER_GRACE_CALLS;
+
+	return g > PLANNER_GRACE_MIN ? g : PLANNER_GRACE_MIN;
+}
+
+static void
+planner_cancel_workers(struct planner *pl)
+{
+	int i;
+
+	pl->stopping = true;
+	for (i = 0; i < pl->nworkers; i++)
+		if (pl->workers[i] != NULL && !pl->wdone[i])
+			worker_cancel(pl->workers[i], planner_grace(pl));
+}
+
+/* After a stop, a worker that fails (most often: it did not answer in
+ * time) costs only its own tree. */
+static void
+planner_lose(struct planner *pl, int i)
+{
+	worker_kill(pl->workers[i]);
+	planner_note(pl, "%s; its tree was lost", pl->err.msg);
+	pthread_mutex_lock(&pl->lock);
+	pl->wdone[i] = true;
+	pthread_mutex_unlock(&pl->lock);
+	memset(&pl->err, 0, sizeof pl->err);
 }
 
 /* Trees are merged in worker order, so that the same seed and number of
@@ -197,7 +254,7 @@ planner_merge_all(struct planner *pl)
 static int
 planner_run_process(struct planner *pl)
 {
-	int i, left, rc, timeout;
+	int i, left, timeout, answered = 0;
 
 	if (planner_spawn(pl) != 0)
 		return -1;
@@ -207,20 +264,26 @@ planner_run_process(struct planner *pl)
 			left += !pl->wdone[i];
 		if (left == 0)
 			break;
-		if (atomic_load(&pl->stop)) {
-			planner_kill_workers(pl);
-			break;
-		}
+		if (atomic_load(&pl->stop) && !pl->stopping)
+			planner_cancel_workers(pl);
 		timeout = 100 / left > 0 ? 100 / left : 1;
 		for (i = 0; i < pl->nworkers; i++) {
 			if (pl->wdone[i])
 				continue;
-			if ((rc = planner_poll_one(pl, i, timeout)) < 0) {
+			if (planner_poll_one(pl, i, timeout) >= 0)
+				continue;
+			if (!pl->stopping) {
 				planner_kill_workers(pl);
 				return -1;
 			}
+			planner_lose(pl, i);
 		}
 	}
+	for (i = 0; i < pl->nworkers; i++)
+		answered += pl->wres[i] != NULL;
+	if (pl->stopping && answered == 0)
+		return error_set(&pl->err, EXIT_MODEL, "the planner was stopped "
+		    "and no worker answered the stop: every tree was lost");
 	return planner_merge_all(pl);
 }
 
@@ -247,8 +310,26 @@ planner_build(struct planner *pl)
 	pl->plan.stats.workers = pl->nworkers;
 	pl->plan.stats.isolation = pl->params.isolation;
 	pl->plan.stats.seed = pl->params.seed;
+	pl->plan.stats.stopped = snap->state == SEARCH_STOPPED || pl->stopping;
 	memcpy(pl->plan.model_sha256, pl->sha, sizeof pl->sha);
 	free(snap);
+}
+
+/* What the searched tree(s) can give: nothing before a first iteration,
+ * nor from a model that failed most of them. */
+static int
+planner_check(struct planner *pl, const struct search_snapshot *snap)
+{
+	if (snap->iterations == 0 && (pl->stopping ||
+	    snap->state == SEARCH_STOPPED))
+		return error_set(&pl->err, EXIT_ERROR, "the planner was "
+		    "stopped before its first iteration: there is no plan");
+	if (pl->params.isolation == ISOLATION_PROCESS &&
+	    snap->iterations > 0 && snap->model_errors * 2 > snap->iterations)
+		return error_set(&pl->err, EXIT_MODEL, "the model failed %llu "
+		    "of %llu iterations", (unsigned long long)snap->model_errors,
+		    (unsigned long long)snap->iterations);
+	return 0;
 }
 
 static void *
@@ -263,15 +344,10 @@ planner_main(void *arg)
 	else
 		pl->rc = planner_run_process(pl);
 	pl->nerrors = search_errors(pl->search, pl->errors, SEARCH_MAX_ERRORS);
-	if (pl->rc == 0 && pl->params.isolation == ISOLATION_PROCESS) {
+	if (pl->rc == 0) {
 		snap = xmalloc(sizeof *snap);
 		search_snapshot(pl->search, snap);
-		if (snap->iterations > 0 &&
-		    snap->model_errors * 2 > snap->iterations)
-			pl->rc = error_set(&pl->err, EXIT_MODEL, "the model "
-			    "failed %llu of %llu iterations",
-			    (unsigned long long)snap->model_errors,
-			    (unsigned long long)snap->iterations);
+		pl->rc = planner_check(pl, snap);
 		free(snap);
 	}
 	if (pl->rc == 0) {
@@ -453,6 +529,13 @@ planner_dropped(struct planner *pl, char *const **out)
 }
 
 int
+planner_notes(struct planner *pl, char *const **out)
+{
+	*out = pl->notes;
+	return pl->nnotes;
+}
+
+int
 planner_errors(struct planner *pl, struct model_error *out, int max)
 {
 	int n = pl->nerrors < max ? pl->nerrors : max;
@@ -484,6 +567,9 @@ planner_free(struct planner *pl)
 	for (i = 0; i < pl->ndropped; i++)
 		free(pl->dropped[i]);
 	free(pl->dropped);
+	for (i = 0; i < pl->nnotes; i++)
+		free(pl->notes[i]);
+	free(pl->notes);
 	plan_free(&pl->plan);
 	search_free(pl->search);
 	pthread_mutex_destroy(&pl->lock);

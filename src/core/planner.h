@@ -37,6 +37,10 @@ void	planner_free(struct planner *);
  * sentences (borrowed), and the first distinct model errors. */
 int	planner_dropped(struct planner *, char *const **out);
 int	planner_errors(struct planner *, struct model_error *out, int max);
+/* After planner_wait(): how the search ended where the plan should be read
+ * with it, as sentences (borrowed): workers whose trees were lost to a
+ * stop they did not answer. */
+int	planner_notes(struct planner *, char *const **out);
 /* The sha256 of the model's bytes (borrowed). */
 const char *planner_model_sha256(struct planner *);
 

@@ -13,6 +13,15 @@
  * before the first model call and runs the whole job in-process, streaming
  * snapshots at about 10 Hz. It ends with _exit(): nothing at exit needs a
  * syscall the filter refuses.
+ *
+ * Stopping: worker_cancel() sends WORKER_STOP_SIGNAL. The child's handler
+ * only sets a flag (async-signal-safe; signal delivery needs no system
+ * call the filter refuses, and rt_sigreturn is allowed); the search loop
+ * polls it at every progress tick and cancels its own search, which then
+ * returns and the tree so far goes back as the normal result. The signal
+ * is blocked from the fork until the handler is in place, so an early
+ * stop waits instead of killing the child. Children run in their own process
+ * group: a Ctrl-C at the terminal reaches only the parent, which decides.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -44,6 +53,7 @@
 #define WORKER_DEFAULT_MB	2048
 #define WORKER_TAIL		2048
 #define WORKER_SNAPSHOT_HZ	10.0
+#define WORKER_STOP_SIGNAL	SIGUSR1
 
 struct worker {
 	pid_t			pid;
@@ -57,6 +67,9 @@ struct worker {
 	long			memory_mb;
 	int			syscall_nr;	/* -1: none reported */
 	bool			timed_out;
+	double			stop_by;	/* after worker_cancel(); 0: none */
+	double			grace_s;
+	bool			unanswered;	/* killed: it ignored the stop */
 	bool			lingered;	/* killed after its pipe closed */
 	bool			finished;	/* result or error seen */
 	bool			reaped;
@@ -64,6 +77,9 @@ struct worker {
 };
 
 static const char *worker_binary_path;
+
+/* The child's one piece of signal state: set by the stop handler. */
+static volatile sig_atomic_t worker_stop_asked;
 
 #if defined(__SANITIZE_ADDRESS__)
 /* Under AddressSanitizer too, running out of the worker's address space is
@@ -416,11 +432,15 @@ worker_run_rollout(struct worker_child *c, struct error *err)
 	return 0;
 }
 
+/* Also where a stop asked by signal reaches the search, outside the
+ * handler. */
 static void
 worker_plan_progress(void *arg, struct search *s)
 {
 	struct search_snapshot *snap;
 
+	if (worker_stop_asked)
+		search_cancel(s);
 	snap = xcalloc(1, sizeof *snap);
 	search_snapshot(s, snap);
 	worker_send_json(FRAME_SNAPSHOT, worker_snapshot_json(snap));
@@ -440,6 +460,8 @@ worker_run_plan(struct worker_child *c, struct error *err)
 	    c->past, c->npast);
 	search_set_progress(s, worker_plan_progress, c,
 	    1.0 / WORKER_SNAPSHOT_HZ);
+	if (worker_stop_asked)
+		search_cancel(s);
 	wmodel_enter(c->m);
 	rc = search_run(s, &wmodel_ops, c->m, err);
 	wmodel_leave(c->m);
@@ -525,14 +547,42 @@ worker_name_memory(const struct worker_child *c, struct error *err)
 	snprintf(err->msg, sizeof err->msg, "%s", msg);
 }
 
+static void
+worker_on_stop(int sig)
+{
+	(void)sig;
+	worker_stop_asked = 1;
+}
+
+/* The stop handler, then the signal unblocked (worker_exec blocked it). */
+static int
+worker_signals(struct error *err)
+{
+	struct sigaction sa;
+	sigset_t set;
+
+	signal(SIGPIPE, SIG_IGN);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = worker_on_stop;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(WORKER_STOP_SIGNAL, &sa, NULL) != 0)
+		return error_set(err, EXIT_ERROR, "sigaction: %s",
+		    strerror(errno));
+	sigemptyset(&set);
+	sigaddset(&set, WORKER_STOP_SIGNAL);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	return 0;
+}
+
 int
 worker_main(int argc, char **argv)
 {
 	struct worker_child c = { 0 };
 	struct error err = { 0 };
 
-	signal(SIGPIPE, SIG_IGN);
-	if (worker_receive(&c, &err) != 0 ||
+	if (worker_signals(&err) != 0 ||
+	    worker_receive(&c, &err) != 0 ||
 	    project_load(c.job.project_dir, &c.p, &err) != 0 ||
 	    wmodel_load(c.p, c.src, c.len, c.job.params.call_timeout_ms, &c.m,
 	    &err) != 0 ||
@@ -560,6 +610,7 @@ worker_exec(const char *bin, int in, int out, int errw, pid_t parent)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(127);
+	setpgid(0, 0);
 	/* Out of the way of 0..4 first, then into place. */
 	in = fcntl(in, F_DUPFD, 10);
 	out = fcntl(out, F_DUPFD, 10);
@@ -606,6 +657,7 @@ worker_spawn(const struct worker_job *job, struct worker **out,
     struct error *err)
 {
 	int in[2], res[2], errp[2];
+	sigset_t stop, old;
 	const char *bin;
 	struct worker *w;
 	pid_t pid, self = getpid();
@@ -629,8 +681,14 @@ worker_spawn(const struct worker_job *job, struct worker **out,
 		close(res[1]);
 		return error_set(err, EXIT_ERROR, "pipe: %s", strerror(errno));
 	}
+	/* The stop signal is blocked from the fork on (inherited across exec)
+	 * until the child's handler is in place; unblocked here right after. */
+	sigemptyset(&stop);
+	sigaddset(&stop, WORKER_STOP_SIGNAL);
+	pthread_sigmask(SIG_BLOCK, &stop, &old);
 	if ((pid = fork()) == 0)
 		worker_exec(bin, in[0], res[1], errp[1], self);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	close(in[0]);
 	close(res[1]);
 	close(errp[1]);
@@ -695,6 +753,17 @@ worker_reap_soon(struct worker *w)
 }
 
 void
+worker_cancel(struct worker *w, double grace_s)
+{
+	if (w == NULL || w->reaped || w->finished || w->pid <= 0 ||
+	    w->stop_by > 0)
+		return;
+	w->grace_s = grace_s;
+	w->stop_by = clock_seconds() + grace_s;
+	kill(w->pid, WORKER_STOP_SIGNAL);
+}
+
+void
 worker_kill(struct worker *w)
 {
 	if (w == NULL || w->reaped || w->pid <= 0)
@@ -748,7 +817,7 @@ worker_death(struct worker *w, struct error *err)
 	const char *tail;
 	int sig;
 
-	if (w->timed_out)
+	if (w->timed_out || w->unanswered)
 		worker_reap(w, true);
 	else
 		worker_reap_soon(w);
@@ -759,6 +828,10 @@ worker_death(struct worker *w, struct error *err)
 		return error_set(err, EXIT_MODEL,
 		    "the model ran past the deadline of %.1f s and its worker "
 		    "was killed", w->limit_s);
+	if (w->unanswered)
+		return error_set(err, EXIT_MODEL,
+		    "the model's worker did not answer the stop within %.1f s "
+		    "and was killed", w->grace_s);
 	if (w->lingered)
 		return error_set(err, EXIT_MODEL,
 		    "the model's worker closed its pipe without a result and "
@@ -878,6 +951,8 @@ worker_wait_ms(const struct worker *w, double until)
 
 	if (w->deadline > 0 && (end <= 0 || w->deadline < end))
 		end = w->deadline;
+	if (w->stop_by > 0 && (end <= 0 || w->stop_by < end))
+		end = w->stop_by;
 	if (end <= 0)
 		return -1;
 	return end <= now ? 0 : (int)ceil((end - now) * 1000);
@@ -909,6 +984,11 @@ worker_poll(struct worker *w, int timeout_ms, struct search_snapshot *snap,
 		}
 		if (w->deadline > 0 && clock_seconds() >= w->deadline) {
 			w->timed_out = true;
+			kill(w->pid, SIGKILL);
+			return worker_death(w, err);
+		}
+		if (w->stop_by > 0 && clock_seconds() >= w->stop_by) {
+			w->unanswered = true;
 			kill(w->pid, SIGKILL);
 			return worker_death(w, err);
 		}

@@ -52,6 +52,11 @@ int	worker_spawn(const struct worker_job *, struct worker **out,
 int	worker_poll(struct worker *, int timeout_ms,
 	    struct search_snapshot *snap, char **result, size_t *rlen,
 	    struct error *err);
+/* Asks a PLAN worker to stop searching: its search ends and the tree so
+ * far comes back as the usual result. One that sends nothing within
+ * grace_s seconds (inside a call it cannot leave) is killed, and
+ * worker_poll() fails saying it did not answer the stop. */
+void	worker_cancel(struct worker *, double grace_s);
 void	worker_kill(struct worker *);
 void	worker_free(struct worker *);	/* kills and reaps if still running */
 

@@ -272,3 +272,79 @@ expect_exit "process: an uninterruptible model is killed, exit 4" 4 \
     "$FRONTS" plan -C "$TMPD/cspin" --workers 1 --iterations 10 \
     --call-timeout-ms 100
 expect_grep "stall is explained" "no progress" "$TMPD/err"
+
+# children PID — the pids of PID's children (from /proc, no procps needed).
+children() {
+	for f in /proc/[0-9]*/stat; do
+		read -r cpid comm cstate cppid rest <"$f" 2>/dev/null &&
+		    [ "$cppid" = "$1" ] && echo "$cpid"
+	done
+}
+
+# interrupt NAME SECONDS ARGS... — start `fronts plan ARGS` with a long
+# budget, send it Ctrl-C (SIGINT) after SECONDS, and wait for it; its
+# workers' pids go to $TMPD/kids, its status to $rc.
+interrupt() {
+	name=$1; after=$2; shift 2
+	"$FRONTS" plan "$@" --seconds 300 >"$TMPD/out" 2>"$TMPD/err" &
+	pid=$!
+	sleep "$after"
+	children "$pid" >"$TMPD/kids"
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	left=0
+	for k in $(cat "$TMPD/kids"); do
+		kill -0 "$k" 2>/dev/null && left=1
+	done
+	if [ -s "$TMPD/kids" ] && [ "$left" -eq 0 ]; then
+		pass "$name: workers were running, none is left"
+	else fail "$name: workers were running, none is left" \
+	    "kids: $(cat "$TMPD/kids"), left: $left"; fi
+}
+
+# Ctrl-C stops the search gracefully: every worker sends its tree, the plan
+# so far is printed and marked as stopped early, exit 0.
+interrupt "Ctrl-C" 2 -C "$D" --workers 2 --seed 1 --json
+if [ "$rc" -eq 0 ] && $PY -c '
+import json, sys
+out = json.load(open(sys.argv[1]))
+st = out["stats"]
+assert st["stopped"] is True and st["workers"] == 2, st
+assert 0 < st["iterations"] and len(out["plan"]) > 0, st
+' "$TMPD/out"; then pass "Ctrl-C: exit 0, the plan so far, marked stopped"
+else fail "Ctrl-C: exit 0, the plan so far, marked stopped" \
+    "exit $rc: $(head -c 400 "$TMPD/err")"; fi
+expect_grep "Ctrl-C: says it stopped early" "stopped early" "$TMPD/err"
+expect_no_grep "Ctrl-C: no tree was lost" "lost" "$TMPD/err"
+
+# One worker of two hangs in a C-level operation (which of them depends on
+# its first draw: with seed 1, worker 1): it cannot answer the stop, is
+# killed after the grace period, and the plan is built from worker 0's tree.
+new_demo "$TMPD/half"
+cat >>"$TMPD/half/model.py" <<'EOF2'
+
+
+demo_sample_hidden = sample_hidden
+CHOSEN = []
+
+
+def sample_hidden(ctx, rng):
+    if not CHOSEN:
+        CHOSEN.append(rng.random() < 0.5)
+    if CHOSEN[0]:
+        return 10 ** 10 ** 9
+    return demo_sample_hidden(ctx, rng)
+EOF2
+"$FRONTS" approve -C "$TMPD/half" --yes >/dev/null 2>&1
+interrupt "Ctrl-C, one worker stuck" 3 -C "$TMPD/half" --workers 2 --seed 1 \
+    --call-timeout-ms 1000
+if [ "$rc" -eq 0 ]; then pass "Ctrl-C, one worker stuck: exit 0"
+else fail "Ctrl-C, one worker stuck: exit 0" "exit $rc: $(cat "$TMPD/err")"; fi
+expect_grep "Ctrl-C, one worker stuck: its tree was lost" \
+    "worker 1: the model's worker did not answer the stop within 3.0 s and was killed; its tree was lost" \
+    "$TMPD/err"
+expect_grep "Ctrl-C, one worker stuck: a plan from the other" \
+    "^  .* (x|linkedin|bluesky|mastodon) " "$TMPD/out"
+expect_grep "Ctrl-C, one worker stuck: marked stopped" \
+    "^stopped early" "$TMPD/out"

@@ -3,7 +3,10 @@
  * every hostile model ending in the right error within its deadline, the
  * seccomp filter killing open/socket/fork/execve (installed in a forked
  * child through the same seccomp_install() the worker uses), malformed
- * worker output, and no zombie or leaked descriptor afterwards.
+ * worker output, and no zombie or leaked descriptor afterwards. Stopping:
+ * a worker asked to stop sends its tree so far; one that cannot answer is
+ * killed after the grace period; the planner builds a plan from what the
+ * workers answered.
  */
 #include "testutil.h"
 
@@ -23,6 +26,7 @@
 #include "sandbox/rollout.h"
 #include "sandbox/seccomp.h"
 #include "sandbox/worker.h"
+#include "core/planner.h"
 #include "core/validate.h"
 
 #ifndef TOP
@@ -400,6 +404,194 @@ test_malformed_output(void **state)
 	    "result and was killed");
 }
 
+/* ---- stopping ------------------------------------------------------------ */
+
+static void
+assert_no_children(void)
+{
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+}
+
+static void
+stop_job(const char *model_path, struct worker_job *job, char **src)
+{
+	struct error err;
+	size_t len;
+
+	memset(job, 0, sizeof *job);
+	assert_int_equal(file_read(model_path, src, &len, &err), 0);
+	job->kind = WORKER_JOB_PLAN;
+	job->project_dir = TOP "/fixtures/demo";
+	job->model_src = *src;
+	job->model_len = len;
+	job->params.iterations = 1000000000;	/* far more than it will do */
+	job->params.seed = 1;
+	job->params.workers = 1;
+	job->params.call_timeout_ms = 2000;
+	job->deadline = 300;
+}
+
+/* Asked to stop mid-search, the worker sends the tree it has. */
+static void
+test_stop_returns_tree(void **state)
+{
+	struct search_params sp = { .iterations = 1, .seed = 1, .workers = 1 };
+	struct search_snapshot *snap = calloc(1, sizeof *snap);
+	struct worker_job job;
+	struct project *p;
+	struct search *s;
+	struct worker *w;
+	struct error err;
+	char *src, *res = NULL;
+	size_t rlen = 0;
+	int rc;
+
+	stop_job(TOP "/fixtures/demo/model.py", &job, &src);
+	assert_int_equal(worker_spawn(&job, &w, &err), 0);
+	do
+		rc = worker_poll(w, 100, snap, &res, &rlen, &err);
+	while (rc == WORKER_EVENT_NONE ||
+	    (rc == WORKER_EVENT_SNAPSHOT && snap->iterations == 0));
+	if (rc != WORKER_EVENT_SNAPSHOT)
+		fail_msg("before the stop: %d %s", rc, err.msg);
+	worker_cancel(w, 30);
+	do
+		rc = worker_poll(w, 100, snap, &res, &rlen, &err);
+	while (rc == WORKER_EVENT_NONE || rc == WORKER_EVENT_SNAPSHOT);
+	if (rc != WORKER_EVENT_RESULT)
+		fail_msg("after the stop: %d %s", rc, err.msg);
+	assert_int_equal(snap->state, SEARCH_STOPPED);
+	worker_free(w);
+	assert_int_equal(project_load(TOP "/fixtures/demo", &p, &err), 0);
+	s = search_new(p, &sp, 0);
+	assert_int_equal(search_merge(s, res, rlen, &err), 0);
+	search_snapshot(s, snap);
+	assert_true(snap->iterations > 0);
+	assert_true(snap->iterations < job.params.iterations);
+	assert_true(snap->nroot > 0);
+	assert_no_children();
+	search_free(s);
+	project_free(p);
+	free(res);
+	free(snap);
+	free(src);
+}
+
+/* A worker stuck in one C-level operation cannot answer: it is killed
+ * when the grace period ends, and the error says why. */
+static void
+test_stop_unanswered(void **state)
+{
+	struct search_snapshot *snap = calloc(1, sizeof *snap);
+	struct worker_job job;
+	struct worker *w;
+	struct error err;
+	char *src, *res = NULL;
+	size_t rlen = 0;
+	int rc;
+
+	stop_job(TOP "/tests/hostile/loadhang.py", &job, &src);
+	assert_int_equal(worker_spawn(&job, &w, &err), 0);
+	worker_cancel(w, 0.5);
+	do
+		rc = worker_poll(w, 100, snap, &res, &rlen, &err);
+	while (rc == WORKER_EVENT_NONE || rc == WORKER_EVENT_SNAPSHOT);
+	assert_int_equal(rc, -1);
+	assert_int_equal(err.code, EXIT_MODEL);
+	if (strstr(err.msg, "did not answer the stop within 0.5 s") == NULL)
+		fail_msg("%s", err.msg);
+	worker_free(w);
+	assert_no_children();
+	free(snap);
+	free(src);
+}
+
+static struct planner *
+stop_planner(struct project **p, const char *model_path, int workers,
+    char **src)
+{
+	struct search_params sp = { .iterations = 1000000000, .seed = 1,
+	    .workers = workers, .isolation = ISOLATION_PROCESS,
+	    .call_timeout_ms = 100 };
+	struct planner *pr;
+	struct error err;
+	size_t len;
+
+	assert_int_equal(project_load(TOP "/fixtures/demo", p, &err), 0);
+	assert_int_equal(file_read(model_path, src, &len, &err), 0);
+	if (planner_start(*p, *src, len, &sp, &pr, &err) != 0)
+		fail_msg("%s", err.msg);
+	return pr;
+}
+
+/* The planner stopped mid-search: every worker's tree merged, a plan. */
+static void
+test_planner_stop(void **state)
+{
+	struct search_snapshot *snap = calloc(1, sizeof *snap);
+	struct planner *pr;
+	struct project *p;
+	struct error err;
+	struct plan pl;
+	char *const *notes;
+	char *src;
+
+	pr = stop_planner(&p, TOP "/fixtures/demo/model.py", 2, &src);
+	do {
+		planner_snapshot(pr, snap);
+		assert_true(planner_running(pr));
+		usleep(20000);
+	} while (snap->iterations == 0);
+	planner_stop(pr);
+	if (planner_wait(pr, &pl, &err) != 0)
+		fail_msg("%s", err.msg);
+	assert_true(pl.stats.stopped);
+	assert_true(pl.stats.iterations > 0);
+	assert_true(pl.stats.iterations < 1000000000);
+	assert_int_equal(pl.stats.workers, 2);
+	assert_true(pl.nposts > 0);
+	assert_int_equal(planner_notes(pr, &notes), 0);
+	planner_snapshot(pr, snap);
+	assert_int_equal(snap->state, SEARCH_STOPPED);
+	assert_int_equal(snap->iterations, pl.stats.iterations);
+	assert_no_children();
+	plan_free(&pl);
+	planner_free(pr);
+	project_free(p);
+	free(snap);
+	free(src);
+}
+
+/* No worker answered: each was killed after the grace, the error says so. */
+static void
+test_planner_stop_unanswered(void **state)
+{
+	struct planner *pr;
+	struct project *p;
+	struct error err;
+	struct plan pl;
+	char *const *notes;
+	char *src;
+	int i;
+
+	pr = stop_planner(&p, TOP "/tests/hostile/loadhang.py", 2, &src);
+	planner_stop(pr);
+	assert_int_equal(planner_wait(pr, &pl, &err), -1);
+	assert_int_equal(err.code, EXIT_MODEL);
+	if (strstr(err.msg, "no worker answered the stop") == NULL)
+		fail_msg("%s", err.msg);
+	assert_int_equal(planner_notes(pr, &notes), 2);
+	for (i = 0; i < 2; i++)
+		if (strstr(notes[i], "did not answer the stop within 2.0 s") ==
+		    NULL || strstr(notes[i], "tree was lost") == NULL)
+			fail_msg("%s", notes[i]);
+	assert_no_children();
+	planner_free(pr);
+	project_free(p);
+	free(src);
+}
+
 static void
 test_no_leaks(void **state)
 {
@@ -436,6 +628,10 @@ main(void)
 		cmocka_unit_test(test_seccomp_exec),
 		cmocka_unit_test(test_seccomp_allows_computing),
 		cmocka_unit_test(test_malformed_output),
+		cmocka_unit_test(test_stop_returns_tree),
+		cmocka_unit_test(test_stop_unanswered),
+		cmocka_unit_test(test_planner_stop),
+		cmocka_unit_test(test_planner_stop_unanswered),
 		cmocka_unit_test(test_no_leaks),
 	};
 
