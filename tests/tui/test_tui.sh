@@ -90,6 +90,11 @@ check_screen "tui: z again restores the layout" "─ Rules "
 tui_keys Escape
 check_screen "tui: Esc stops the planner" "planner stopped"
 check_screen "tui: the plan is still there after a stop" "expected total"
+# The stopped workers hand their trees back a moment later; wait for that
+# result before the next command, whose message it would otherwise replace.
+if tui_wait 'plan ready|the previous plan stays|planner failed' E; then
+	pass "tui: the stopped planner hands back its result"
+else fail "tui: the stopped planner hands back its result" "$(cat "$TMPD/screen")"; fi
 
 # --- :write and :open --------------------------------------------------------
 tui_cmd "write $TMPD/plan.json"
