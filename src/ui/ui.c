@@ -508,10 +508,34 @@ ui_set_plan(struct ui *ui, struct plan *pl)
 	ui->dirty = true;
 }
 
+/*
+ * What the operator must read with a finished plan: posts the legality
+ * re-check refused and workers whose trees a stop lost. The CLI prints the
+ * same sentences on stderr; here the first of them goes on the status line.
+ */
+static void
+ui_plan_caveat(struct planner *pr, char *buf, size_t len)
+{
+	char *const *lines;
+	int nd, nn;
+
+	buf[0] = '\0';
+	nd = planner_dropped(pr, &lines);
+	if (nd > 0) {
+		snprintf(buf, len, "%d post%s refused by the legality re-check"
+		    " (%s)", nd, nd == 1 ? "" : "s", lines[0]);
+		return;
+	}
+	nn = planner_notes(pr, &lines);
+	if (nn > 0)
+		snprintf(buf, len, "%s", lines[0]);
+}
+
 static bool
 ui_plan_poll(struct ui *ui)
 {
 	struct plan_job_err { int rc; struct error err; } r;
+	char caveat[512];
 
 	if (ui->planner == NULL)
 		return false;
@@ -521,6 +545,7 @@ ui_plan_poll(struct ui *ui)
 	r.rc = ui->plan_job.rc;
 	r.err = ui->plan_job.err;
 	planner_snapshot(ui->planner, ui->snap);
+	ui_plan_caveat(ui->planner, caveat, sizeof caveat);
 	planner_free(ui->planner);
 	ui->planner = NULL;
 	if (r.rc != 0) {
@@ -542,6 +567,13 @@ ui_plan_poll(struct ui *ui)
 		return true;
 	}
 	ui_set_plan(ui, &ui->job_plan);
+	if (caveat[0] != '\0') {
+		ui_message(ui, THEME_WARN, "plan ready: %d post%s, expected total"
+		    " %.1f — %s", ui->plan.nposts,
+		    ui->plan.nposts == 1 ? "" : "s", ui->plan.expected_total,
+		    caveat);
+		return true;
+	}
 	ui_message(ui, THEME_OK, "plan ready: %d post%s, expected total %.1f"
 	    " — select one, P publishes", ui->plan.nposts,
 	    ui->plan.nposts == 1 ? "" : "s", ui->plan.expected_total);
