@@ -5,6 +5,7 @@
  * the only truth, the in-memory entries are rebuilt from it on every open.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/ledger.h"
+#include "core/timeutil.h"
 
 #define LEDGER_FILE	"ledger.jsonl"
 
@@ -38,30 +40,6 @@ ledger_time_format(time_t t, char buf[32])
 
 	gmtime_r(&t, &tm);
 	strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-int
-ledger_time_parse(const char *s, time_t *out)
-{
-	struct tm tm;
-	const char *p;
-	int oh, om, sign;
-
-	memset(&tm, 0, sizeof tm);
-	if ((p = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm)) == NULL)
-		return -1;
-	if (*p == '.')
-		for (p++; *p >= '0' && *p <= '9'; p++)
-			;
-	*out = timegm(&tm);
-	if (strcmp(p, "Z") == 0)
-		return 0;
-	if ((*p != '+' && *p != '-') || sscanf(p + 1, "%2d:%2d", &oh, &om) != 2 ||
-	    strlen(p) != 6)
-		return -1;
-	sign = *p == '+' ? 1 : -1;
-	*out -= sign * (oh * 3600 + om * 60);
-	return 0;
 }
 
 void
@@ -120,6 +98,14 @@ json_str(const cJSON *o, const char *name)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+/* A plan slot: a whole number, as plan_from_json() reads it. */
+static bool
+ledger_slot_ok(const cJSON *v)
+{
+	return cJSON_IsNumber(v) && v->valuedouble >= 0 &&
+	    v->valuedouble <= 1e9 && v->valuedouble == floor(v->valuedouble);
+}
+
 /* Applies an intent record; returns a message on a malformed one. */
 static const char *
 ledger_apply_intent(struct ledger *l, const cJSON *rec, int line)
@@ -135,11 +121,11 @@ ledger_apply_intent(struct ledger *l, const cJSON *rec, int line)
 		return "intent: missing or malformed \"entry\"";
 	if (json_str(rec, "plan") == NULL || json_str(rec, "front") == NULL ||
 	    json_str(rec, "draft") == NULL || json_str(rec, "channel") == NULL ||
-	    !cJSON_IsNumber(slot) || sha == NULL || strlen(sha) != 64)
+	    !ledger_slot_ok(slot) || sha == NULL || strlen(sha) != 64)
 		return "intent: missing plan, slot, front, draft, channel or "
 		    "text_sha256";
-	if (at == NULL || ledger_time_parse(at, &tat) != 0 || time == NULL ||
-	    ledger_time_parse(time, &tnow) != 0)
+	if (at == NULL || time_parse_iso(at, &tat) != 0 || time == NULL ||
+	    time_parse_iso(time, &tnow) != 0)
 		return "intent: missing or malformed \"at\" or \"time\"";
 	if ((e = ledger_find(l, id)) == NULL) {
 		l->entries = xrealloc(l->entries,

@@ -135,22 +135,35 @@ plan_to_json(const struct project *p, const struct plan *pl)
 	return o;
 }
 
-/* Field readers: each names the field in its error. */
+static bool
+plan_finite(const cJSON *v)
+{
+	return cJSON_IsNumber(v) && isfinite(v->valuedouble);
+}
+
+/*
+ * Field readers: each names the field in its error. An optional field that
+ * is absent reads as 0 and is not checked: *out is always set, never left
+ * as whatever the caller's variable held.
+ */
 static int
 plan_get_number(const cJSON *o, const char *where, const char *name,
     bool required, double *out, struct error *err)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
 
-	if (v == NULL && !required)
+	if (v == NULL && !required) {
+		*out = 0;
 		return 0;
-	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+	}
+	if (!plan_finite(v))
 		return error_set(err, EXIT_ERROR, "%s.%s: %s", where, name,
 		    v == NULL ? "missing" : "not a number");
 	*out = v->valuedouble;
 	return 0;
 }
 
+/* A whole number from 0 to max. */
 static int
 plan_get_count(const cJSON *o, const char *where, const char *name,
     bool required, double max, double *out, struct error *err)
@@ -229,14 +242,13 @@ plan_parse_post(const struct project *p, const cJSON *o, int i,
 		return -1;
 	if (plan_get_count(o, where, "visits", false, 1e18, &v, err) != 0)
 		return -1;
-	pp->visits = cJSON_GetObjectItemCaseSensitive(o, "visits") ?
-	    (uint64_t)v : 0;
+	pp->visits = (uint64_t)v;
 	ci = cJSON_GetObjectItemCaseSensitive(o, "ci95");
 	pp->ci_lo = pp->ci_hi = pp->expected_reward;
 	if (ci != NULL) {
 		if (!cJSON_IsArray(ci) || cJSON_GetArraySize(ci) != 2 ||
-		    !cJSON_IsNumber(cJSON_GetArrayItem(ci, 0)) ||
-		    !cJSON_IsNumber(cJSON_GetArrayItem(ci, 1)))
+		    !plan_finite(cJSON_GetArrayItem(ci, 0)) ||
+		    !plan_finite(cJSON_GetArrayItem(ci, 1)))
 			return error_set(err, EXIT_ERROR, "%s.ci95: not two "
 			    "numbers", where);
 		pp->ci_lo = cJSON_GetArrayItem(ci, 0)->valuedouble;
@@ -277,8 +289,7 @@ plan_parse_alt(const struct project *p, const cJSON *o, int i,
 		    "\"post\" nor \"wait\"", where, s);
 	if (plan_get_count(o, where, "visits", false, 1e18, &v, err) != 0)
 		return -1;
-	a->visits = cJSON_GetObjectItemCaseSensitive(o, "visits") ?
-	    (uint64_t)v : 0;
+	a->visits = (uint64_t)v;
 	return plan_get_number(o, where, "mean", false, &a->mean, err);
 }
 
@@ -294,28 +305,27 @@ plan_parse_stats(const cJSON *st, struct plan_stats *s, struct error *err)
 		return error_set(err, EXIT_ERROR, "stats: not an object");
 	if (plan_get_count(st, "stats", "iterations", false, 1e18, &v, err))
 		return -1;
-	s->iterations = cJSON_GetObjectItem(st, "iterations") ? (uint64_t)v : 0;
+	s->iterations = (uint64_t)v;
 	if (plan_get_count(st, "stats", "model_calls", false, 1e18, &v, err))
 		return -1;
-	s->model_calls = cJSON_GetObjectItem(st, "model_calls") ?
-	    (uint64_t)v : 0;
+	s->model_calls = (uint64_t)v;
 	if (plan_get_count(st, "stats", "illegal_proposals", false, 1e18, &v,
 	    err))
 		return -1;
-	s->illegal_proposals = cJSON_GetObjectItem(st, "illegal_proposals") ?
-	    (uint64_t)v : 0;
+	s->illegal_proposals = (uint64_t)v;
 	if (plan_get_count(st, "stats", "seed", false, 1.8e19, &v, err))
 		return -1;
-	s->seed = cJSON_GetObjectItem(st, "seed") ? (uint64_t)v : 0;
+	s->seed = (uint64_t)v;
 	if (plan_get_count(st, "stats", "workers", false, 4096, &v, err))
 		return -1;
-	s->workers = cJSON_GetObjectItem(st, "workers") ? (int)v : 0;
+	s->workers = (int)v;
 	if (plan_get_number(st, "stats", "seconds", false, &s->seconds, err) ||
 	    plan_get_number(st, "stats", "model_seconds", false,
 	    &s->model_seconds, err))
 		return -1;
-	s->stopped = cJSON_IsTrue(cJSON_GetObjectItem(st, "stopped"));
-	iso = cJSON_GetObjectItem(st, "isolation");
+	s->stopped = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st,
+	    "stopped"));
+	iso = cJSON_GetObjectItemCaseSensitive(st, "isolation");
 	s->isolation = cJSON_IsString(iso) &&
 	    strcmp(iso->valuestring, "thread") == 0 ? ISOLATION_THREAD :
 	    ISOLATION_PROCESS;

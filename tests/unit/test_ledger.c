@@ -8,6 +8,7 @@
 
 #include "testutil.h"
 #include "core/ledger.h"
+#include "core/timeutil.h"
 
 static char *
 tmp_project(void)
@@ -260,11 +261,118 @@ test_time_roundtrip(void **state)
 
 	ledger_time_format(1796112000, buf);
 	assert_string_equal(buf, "2026-12-01T08:00:00Z");
-	assert_int_equal(ledger_time_parse(buf, &t), 0);
+	assert_int_equal(time_parse_iso(buf, &t), 0);
 	assert_int_equal(t, 1796112000);
-	assert_int_equal(ledger_time_parse("2026-12-01T09:00:00+01:00", &t), 0);
+	assert_int_equal(time_parse_iso("2026-12-01T09:00:00+01:00", &t), 0);
 	assert_int_equal(t, 1796112000);
-	assert_int_equal(ledger_time_parse("2026-12-01", &t), -1);
+	assert_int_equal(time_parse_iso("2026-12-01", &t), -1);
+}
+
+#define SHA64	"0123456789abcdef0123456789abcdef" \
+		"0123456789abcdef0123456789abcdef"
+
+/* An intent line written by hand, with the given planned time. */
+static void
+append_intent(const char *dir, const char *id, const char *at,
+    const char *time)
+{
+	char *line;
+
+	xasprintf(&line, "{\"record\":\"intent\",\"entry\":\"%s\","
+	    "\"time\":\"%s\",\"plan\":\"p\",\"slot\":0,\"front\":\"x\","
+	    "\"draft\":\"d1\",\"at\":\"%s\",\"text_sha256\":\"" SHA64 "\","
+	    "\"channel\":\"mastodon\"}\n", id, time, at);
+	append_raw(dir, line);
+	free(line);
+}
+
+/* Dates that do not exist are malformed records, never another day. */
+static void
+test_impossible_dates_are_reported(void **state)
+{
+	static const char *bad[] = {
+		"2026-02-30T08:00:00Z",		/* would be 03-02 */
+		"2026-04-31T08:00:00Z",
+		"2026-13-01T08:00:00Z",
+		"2026-12-01T24:00:00Z",
+		"2025-02-29T08:00:00Z",		/* 2025 is no leap year */
+		"2026-12-01T08:60:00Z",
+		"2026-12-01T08:00:00+25:00",
+	};
+	char *dir = tmp_project(), *fronts, id[32];
+	struct ledger l;
+	struct error err = { 0 };
+	size_t i, n = sizeof bad / sizeof bad[0];
+
+	fronts = path_join(dir, ".fronts");
+	assert_int_equal(dir_ensure(fronts, &err), 0);
+	free(fronts);
+	for (i = 0; i < n; i++) {
+		snprintf(id, sizeof id, "e%016zx", i);
+		append_intent(dir, id, bad[i], "2026-12-01T07:00:00Z");
+	}
+	for (i = 0; i < n; i++) {
+		snprintf(id, sizeof id, "e%016zx", n + i);
+		append_intent(dir, id, "2026-12-01T08:00:00Z", bad[i]);
+	}
+	/* The real leap day and an offset are fine. */
+	append_intent(dir, "effffffffffffffff", "2028-02-29T08:00:00+01:00",
+	    "2028-02-29T06:00:00.5Z");
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	assert_int_equal(l.nproblems, (int)(2 * n));
+	for (i = 0; i < 2 * n; i++) {
+		char want[32];
+
+		snprintf(want, sizeof want, "ledger.jsonl:%zu:", i + 1);
+		assert_non_null(strstr(l.problems[i], want));
+		assert_non_null(strstr(l.problems[i], "\"at\" or \"time\""));
+	}
+	assert_int_equal(l.nentries, 1);
+	assert_int_equal(l.entries[0].at, 1835420400);
+	assert_int_equal(l.entries[0].attempted, 1835416800);
+	ledger_free(&l);
+	rm_project(dir);
+}
+
+/* Records with none of their optional fields: no key, and outcomes
+ * without post_id, url or reason. */
+static void
+test_optional_fields_absent(void **state)
+{
+	char *dir = tmp_project(), *fronts;
+	struct ledger l;
+	struct error err = { 0 };
+
+	fronts = path_join(dir, ".fronts");
+	assert_int_equal(dir_ensure(fronts, &err), 0);
+	free(fronts);
+	append_intent(dir, "e0000000000000001", "2026-12-01T08:00:00Z",
+	    "2026-12-01T07:00:00Z");
+	append_intent(dir, "e0000000000000002", "2026-12-01T08:00:00Z",
+	    "2026-12-01T07:00:00Z");
+	append_raw(dir, "{\"record\":\"sent\",\"entry\":\"e0000000000000001\"}\n"
+	    "{\"record\":\"unknown\",\"entry\":\"e0000000000000002\"}\n"
+	    "{\"record\":\"settle\",\"entry\":\"e0000000000000002\","
+	    "\"state\":\"failed\"}\n"
+	    "{\"record\":\"intent\",\"entry\":\"e0000000000000003\","
+	    "\"time\":\"2026-12-01T07:00:00Z\",\"plan\":\"p\",\"slot\":1.5,"
+	    "\"front\":\"x\",\"draft\":\"d1\",\"at\":\"2026-12-01T08:00:00Z\","
+	    "\"text_sha256\":\"" SHA64 "\",\"channel\":\"mastodon\"}\n");
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	/* Only the fractional slot is a problem. */
+	assert_int_equal(l.nproblems, 1);
+	assert_non_null(strstr(l.problems[0], "ledger.jsonl:6:"));
+	assert_int_equal(l.nentries, 2);
+	assert_int_equal(l.entries[0].state, LEDGER_SENT);
+	assert_null(l.entries[0].key);
+	assert_null(l.entries[0].post_id);
+	assert_null(l.entries[0].url);
+	assert_null(l.entries[0].reason);
+	assert_int_equal(l.entries[1].state, LEDGER_FAILED);
+	assert_true(l.entries[1].settled);
+	assert_null(l.entries[1].reason);
+	ledger_free(&l);
+	rm_project(dir);
 }
 
 int
@@ -279,6 +387,8 @@ main(void)
 		cmocka_unit_test(test_corrupt_line_is_reported),
 		cmocka_unit_test(test_entry_id_is_stable_and_distinct),
 		cmocka_unit_test(test_time_roundtrip),
+		cmocka_unit_test(test_impossible_dates_are_reported),
+		cmocka_unit_test(test_optional_fields_absent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -136,6 +136,86 @@ test_errors_name_fields(void **state)
 	    "\"slot\":0,\"action\":\"like\"}]}", "alternatives[0].action");
 	expect_error(p, "{\"plan\":[],\"stats\":{\"iterations\":\"x\"}}",
 	    "stats.iterations");
+	expect_error(p, "{\"plan\":[],\"stats\":{\"workers\":1.5}}",
+	    "stats.workers: 1.5 is not a whole number");
+	expect_error(p, "{\"plan\":[{\"slot\":1,\"front\":\"f0\","
+	    "\"draft\":\"d0\",\"text\":\"t\",\"ci95\":[1,1e999]}]}",
+	    "plan[0].ci95");
+	fx_free(p);
+}
+
+/*
+ * Leaves a pattern (all bits set: a NaN as a double) where the loader's
+ * locals will be, so that a field read without having been set fails the
+ * test instead of passing by luck of a zeroed stack.
+ */
+static void __attribute__((noinline))
+paint_stack(void)
+{
+	volatile unsigned char junk[32768];
+	size_t i;
+
+	for (i = 0; i < sizeof junk; i++)
+		junk[i] = 0xff;
+}
+
+static void
+load_ok(const struct project *p, const char *json, struct plan *pl)
+{
+	struct error err = { 0 };
+	cJSON *j = cJSON_Parse(json);
+
+	assert_non_null(j);
+	paint_stack();
+	if (plan_from_json(p, j, pl, &err) != 0)
+		fail_msg("%s: %s", json, err.msg);
+	cJSON_Delete(j);
+}
+
+/* Every optional field of DESIGN.md's object left out. */
+static void
+test_optional_fields_absent(void **state)
+{
+	struct project *p = plan_project();
+	struct plan pl;
+
+	load_ok(p, "{\"plan\":[{\"slot\":1,\"front\":\"f0\","
+	    "\"draft\":\"d0\",\"text\":\"t\"}]}", &pl);
+	assert_int_equal(pl.nposts, 1);
+	assert_int_equal(pl.posts[0].at, project_slot_time(p, 1));
+	assert_true(pl.posts[0].expected_reward == 0);
+	assert_true(pl.posts[0].ci_lo == 0 && pl.posts[0].ci_hi == 0);
+	assert_int_equal(pl.posts[0].visits, 0);
+	assert_int_equal(pl.nalts, 0);
+	assert_true(pl.expected_total == 0);
+	assert_int_equal(pl.stats.iterations, 0);
+	plan_free(&pl);
+
+	load_ok(p, "{\"plan\":[],\"alternatives\":[{\"decision\":0,"
+	    "\"slot\":2,\"action\":\"wait\"}],\"stats\":{}}", &pl);
+	assert_int_equal(pl.nalts, 1);
+	assert_int_equal(pl.alts[0].visits, 0);
+	assert_true(pl.alts[0].mean == 0);
+	assert_int_equal(pl.stats.iterations, 0);
+	assert_int_equal(pl.stats.model_calls, 0);
+	assert_int_equal(pl.stats.illegal_proposals, 0);
+	assert_int_equal(pl.stats.seed, 0);
+	assert_int_equal(pl.stats.workers, 0);
+	assert_true(pl.stats.seconds == 0 && pl.stats.model_seconds == 0);
+	assert_false(pl.stats.stopped);
+	assert_int_equal(pl.stats.isolation, ISOLATION_PROCESS);
+	plan_free(&pl);
+
+	/* The report's case: stats without iterations (and a key that only
+	 * differs in case, which is not the field). */
+	load_ok(p, "{\"plan\":[],\"stats\":{\"Iterations\":5,"
+	    "\"model_calls\":3,\"seconds\":1.5,\"isolation\":\"thread\"}}",
+	    &pl);
+	assert_int_equal(pl.stats.iterations, 0);
+	assert_int_equal(pl.stats.model_calls, 3);
+	assert_true(pl.stats.seconds == 1.5);
+	assert_int_equal(pl.stats.isolation, ISOLATION_THREAD);
+	plan_free(&pl);
 	fx_free(p);
 }
 
@@ -145,6 +225,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_build_and_roundtrip),
 		cmocka_unit_test(test_errors_name_fields),
+		cmocka_unit_test(test_optional_fields_absent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -153,6 +153,18 @@ static const struct bad bad_cases[] = {
 	  { "\"start\"", "ISO-8601", "\"now\"" } },
 	{ "start bad date", F(TOPLEVEL("\"timezone\": \"UTC\", \"start\": \"2026-02-30T08:00:00Z\"")),
 	  { "\"start\"", "ISO-8601" } },
+	{ "start 04-31", F(TOPLEVEL("\"timezone\": \"UTC\", \"start\": \"2026-04-31T08:00:00Z\"")),
+	  { "\"start\"", "ISO-8601" } },
+	{ "start month 13", F(TOPLEVEL("\"timezone\": \"UTC\", \"start\": \"2026-13-01T08:00:00Z\"")),
+	  { "\"start\"", "ISO-8601" } },
+	{ "start 24:00", F(TOPLEVEL("\"timezone\": \"UTC\", \"start\": \"2026-12-01T24:00:00Z\"")),
+	  { "\"start\"", "ISO-8601" } },
+	{ "start leap day 2025", F(TOPLEVEL("\"timezone\": \"UTC\", \"start\": \"2025-02-29T08:00:00Z\"")),
+	  { "\"start\"", "ISO-8601" } },
+	{ "history 02-30", H("{\"id\":\"h1\",\"front\":\"x\",\"posted_at\":\"2026-02-30T09:05:00Z\",\"text\":\"t\",\"metrics\":{}}\n"),
+	  { "history.jsonl:1:", "\"posted_at\"", "ISO-8601" } },
+	{ "history leap day 2025", H("{\"id\":\"h1\",\"front\":\"x\",\"posted_at\":\"2025-02-29T09:05:00Z\",\"text\":\"t\",\"metrics\":{}}\n"),
+	  { "history.jsonl:1:", "\"posted_at\"", "ISO-8601" } },
 	{ "start number", F(TOPLEVEL("\"timezone\": \"UTC\", \"start\": 5")), { "\"start\"", "got 5" } },
 	{ "slot_minutes missing", F(TOPLEVEL("\"timezone\": \"UTC\", \"start\": \"now\"")),
 	  { "\"slot_minutes\"", "missing" } },
@@ -485,6 +497,50 @@ test_empty_history_and_future_post(void **state)
 	project_free(p);
 }
 
+/* Every optional field of the four files left out: absent means unset
+ * (limits), none (topics, metrics) or all (a draft's fronts). */
+static void
+test_optional_fields_absent(void **state)
+{
+	struct files o = {
+	    "{\"name\": \"t\", \"timezone\": \"UTC\", \"start\": "
+	    "\"2026-12-01T08:00:00Z\", \"slot_minutes\": 60, \"horizon_slots\": 4, "
+	    "\"fronts\": [{\"id\": \"x\", \"platform\": \"x\"}, "
+	    "{\"id\": \"m\", \"platform\": \"mastodon\", \"limits\": {}}]}",
+	    NULL,
+	    "{\"id\":\"h1\",\"front\":\"x\",\"posted_at\":"
+	    "\"2026-11-20T09:05:00Z\",\"text\":\"\",\"metrics\":{}}\n",
+	    "{\"id\":\"d1\",\"text\":\"one\"}\n" };
+	const struct limits *l;
+	struct project *p = load_ok(&o);
+	int i;
+
+	assert_null(p->provider_name);
+	assert_null(p->provider_model);
+	for (i = 0; i < p->nfronts; i++) {
+		assert_null(p->fronts[i].account);
+		l = &p->fronts[i].limits;
+		assert_int_equal(l->max_length, LIMIT_UNSET);
+		assert_int_equal(l->max_posts_per_day, LIMIT_UNSET);
+		assert_int_equal(l->min_gap_minutes, LIMIT_UNSET);
+		assert_int_equal(l->quiet_start, LIMIT_UNSET);
+		assert_int_equal(l->quiet_end, LIMIT_UNSET);
+		assert_int_equal(l->max_links, LIMIT_UNSET);
+		assert_int_equal(l->max_hashtags, LIMIT_UNSET);
+	}
+	assert_int_equal(p->nhistory, 1);
+	assert_int_equal(p->history[0].ntopics, 0);
+	assert_null(p->history[0].topics);
+	assert_int_equal(p->history[0].metrics_set, 0);
+	assert_true(p->history[0].impressions == 0 && p->history[0].likes == 0);
+	assert_int_equal(p->ndrafts, 1);
+	assert_int_equal(p->drafts[0].ntopics, 0);
+	assert_int_equal(p->drafts[0].front_mask, 3);
+	assert_int_equal(p->nwarnings, 0);
+	project_free(p);
+	assert_int_equal(timeutil_set_zone("Europe/Berlin"), 0);
+}
+
 static void
 test_platform_names(void **state)
 {
@@ -508,6 +564,7 @@ main(void)
 		cmocka_unit_test(test_blank_lines_and_crlf),
 		cmocka_unit_test(test_empty_history_and_future_post),
 		cmocka_unit_test(test_platform_names),
+		cmocka_unit_test(test_optional_fields_absent),
 		cmocka_unit_test(test_nul_byte),
 	};
 	struct CMUnitTest tests[sizeof fixed / sizeof fixed[0] + NBAD];
