@@ -311,6 +311,10 @@ plan_report_side(struct planner *pr)
 		    errs[i].function);
 }
 
+/* Writes -o FILE and the trajectory, then prints the plan whatever became
+ * of them: a finished search is never lost to a full disk or a bad path.
+ * The first write error is returned in err (exit 1), a second one is
+ * printed here. */
 static int
 plan_output(const struct project *p, const struct plan_opts *o,
     struct planner *pr, const char *model_path, const struct plan *pl,
@@ -318,13 +322,19 @@ plan_output(const struct project *p, const struct plan_opts *o,
 {
 	struct model_error errs[SEARCH_MAX_ERRORS];
 	struct trajectory t;
+	struct error terr = { 0 };
+	char why[sizeof err->msg];
 	cJSON *j = plan_to_json(p, pl);
 	char *s = cJSON_Print(j);
 	int rc = 0;
 
 	if (o->out != NULL &&
-	    file_write_atomic(o->out, s, strlen(s), err) != 0)
+	    file_write_atomic(o->out, s, strlen(s), err) != 0) {
+		snprintf(why, sizeof why, "%s", err->msg);
+		error_set(err, EXIT_ERROR, "%s (the plan is on standard "
+		    "output)", why);
 		rc = -1;
+	}
 	memset(&t, 0, sizeof t);
 	t.params = &o->sp;
 	t.model_path = model_path;
@@ -333,17 +343,21 @@ plan_output(const struct project *p, const struct plan_opts *o,
 	t.nerrors = planner_errors(pr, errs, SEARCH_MAX_ERRORS);
 	t.errors = errs;
 	t.ndropped = planner_dropped(pr, &t.dropped);
-	if (rc == 0 && trajectory_write(p, &t, NULL, err) != 0)
-		rc = -1;
-	if (rc == 0) {
-		if (o->json && pl->stats.stopped)
-			fprintf(stderr, "fronts plan: stopped early: this is the "
-			    "best plan the search had found so far\n");
-		if (o->json)
-			printf("%s\n", s);
+	if (trajectory_write(p, &t, NULL, &terr) != 0) {
+		error_wrap(&terr, "trajectory not kept");
+		if (rc != 0)
+			cli_report("plan", &terr);
 		else
-			plan_print(p, pl);
+			*err = terr;
+		rc = -1;
 	}
+	if (o->json && pl->stats.stopped)
+		fprintf(stderr, "fronts plan: stopped early: this is the best "
+		    "plan the search had found so far\n");
+	if (o->json)
+		printf("%s\n", s);
+	else
+		plan_print(p, pl);
 	free(s);
 	cJSON_Delete(j);
 	return rc;

@@ -180,7 +180,7 @@ file_write_atomic(const char *path, const void *data, size_t len,
 	xasprintf(&tmp, "%s.tmp.%ld", path, (long)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
-		error_set(err, EXIT_ERROR, "%s: cannot create: %s", tmp,
+		error_set(err, EXIT_ERROR, "%s: cannot create: %s", path,
 		    strerror(errno));
 		free(tmp);
 		return -1;

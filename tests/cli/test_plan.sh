@@ -73,6 +73,45 @@ assert a["plan"] == b["plan"] and a["alternatives"] == b["alternatives"]
 ' "$TMPD/plan.out" "$TMPD/again.json"; then pass "same seed, same plan"
 else fail "same seed, same plan"; fi
 
+# A finished plan survives a failed -o or trajectory write: printed in the
+# format asked, the write error reported, exit 1. (Tests run as root, so
+# the unwritable paths are ones no permission makes writable.)
+expect_exit "plan -o a directory: exit 1" 1 "$FRONTS" plan -C "$D" \
+    --isolation thread --iterations 40 --seed 3 --json -o "$TMPD"
+expect_grep "-o error names the file" "$TMPD: cannot" "$TMPD/err"
+if $PY -c '
+import json, sys
+out = json.load(open(sys.argv[1]))
+assert out["plan"] and out["stats"]["iterations"] == 40
+' "$TMPD/out"; then pass "plan -o failing still prints the JSON plan"
+else fail "plan -o failing still prints the JSON plan" "$(head -c 300 "$TMPD/out")"; fi
+expect_exit "plan -o under a missing directory: exit 1" 1 "$FRONTS" plan \
+    -C "$D" --isolation thread --iterations 40 -o "$TMPD/no/such/plan.json"
+expect_grep "-o failing still prints the table" "40 iterations" "$TMPD/out"
+expect_grep "-o error says the plan was printed" "standard output" "$TMPD/err"
+new_demo "$TMPD/notraj"
+"$FRONTS" approve -C "$TMPD/notraj" --yes >/dev/null 2>&1
+mkdir -p "$TMPD/notraj/.fronts"
+: >"$TMPD/notraj/.fronts/trajectories"	# a file where the directory goes
+expect_exit "plan with no room for its trajectory: exit 1" 1 "$FRONTS" plan \
+    -C "$TMPD/notraj" --isolation thread --iterations 40 --json \
+    -o "$TMPD/notraj.json"
+expect_grep "trajectory error is reported" "trajectory" "$TMPD/err"
+if $PY -c '
+import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+assert a == b and a["plan"]
+' "$TMPD/out" "$TMPD/notraj.json"; then
+	pass "plan whose trajectory fails is printed and written to -o"
+else fail "plan whose trajectory fails is printed and written to -o"; fi
+expect_exit "both writes failing: exit 1" 1 "$FRONTS" plan -C "$TMPD/notraj" \
+    --isolation thread --iterations 40 -o /proc/fronts-plan.json
+expect_grep "both write errors are reported" \
+    "fronts-plan.json: cannot.*" "$TMPD/err"
+expect_grep "both write errors are reported (trajectory)" "trajectory" \
+    "$TMPD/err"
+expect_grep "both failing still prints the table" "40 iterations" "$TMPD/out"
+
 expect_exit "plan prints a table" 0 "$FRONTS" plan -C "$D" --isolation thread \
     --iterations 100
 expect_grep "table has the header" "expected reward \(95%\)" "$TMPD/out"
