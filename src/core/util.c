@@ -152,19 +152,22 @@ file_read(const char *path, char **out, size_t *len, struct error *err)
 	return 0;
 }
 
+/* Syncs the directory that holds path, so that a new or renamed entry in
+ * it survives a crash. */
 static int
-dir_sync(const char *path)
+dir_sync(const char *path, struct error *err)
 {
-	char *copy = xstrdup(path);
+	char *copy = xstrdup(path), *dir;
 	int fd, rc = 0;
 
-	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY);
+	dir = dirname(copy);
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
+	    fsync(fd) != 0)
+		rc = error_set(err, EXIT_ERROR, "%s: cannot sync the directory "
+		    "%s: %s", path, dir, strerror(errno));
+	if (fd >= 0)
+		close(fd);
 	free(copy);
-	if (fd < 0)
-		return -1;
-	if (fsync(fd) != 0)
-		rc = -1;
-	close(fd);
 	return rc;
 }
 
@@ -204,8 +207,7 @@ file_write_atomic(const char *path, const void *data, size_t len,
 	if (rename(tmp, path) != 0)
 		goto fail;
 	free(tmp);
-	dir_sync(path);
-	return 0;
+	return dir_sync(path, err);
 fail:
 	error_set(err, EXIT_ERROR, "%s: cannot write: %s", path,
 	    strerror(errno));
@@ -255,33 +257,38 @@ file_append_sync(const char *path, const char *line, struct error *err)
 		    strerror(errno));
 	}
 	close(fd);
-	if (created)
-		dir_sync(path);
-	return 0;
+	return created ? dir_sync(path, err) : 0;
+}
+
+/* mkdir that syncs the parent when it made the directory. */
+static int
+dir_make(const char *path, struct error *err)
+{
+	if (mkdir(path, 0755) == 0)
+		return dir_sync(path, err);
+	if (errno == EEXIST)
+		return 0;
+	return error_set(err, EXIT_ERROR, "%s: cannot create directory: %s",
+	    path, strerror(errno));
 }
 
 int
 dir_ensure(const char *path, struct error *err)
 {
 	char *copy = xstrdup(path), *p;
+	int rc = 0;
 
-	for (p = copy + 1; *p != '\0'; p++) {
+	for (p = copy + 1; rc == 0 && *p != '\0'; p++) {
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(copy, 0755) != 0 && errno != EEXIST)
-			goto fail;
+		rc = dir_make(copy, err);
 		*p = '/';
 	}
-	if (mkdir(copy, 0755) != 0 && errno != EEXIST)
-		goto fail;
+	if (rc == 0)
+		rc = dir_make(copy, err);
 	free(copy);
-	return 0;
-fail:
-	error_set(err, EXIT_ERROR, "%s: cannot create directory: %s", copy,
-	    strerror(errno));
-	free(copy);
-	return -1;
+	return rc;
 }
 
 char *

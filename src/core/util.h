@@ -42,12 +42,16 @@ int	 xasprintf(char **, const char *, ...) __attribute__((format(printf, 2, 3)))
 
 /* Reads a whole file, NUL-terminated; *len excludes the NUL. */
 int	file_read(const char *path, char **out, size_t *len, struct error *err);
-/* Writes via a temp file in the same directory, fsync, rename, fsync dir. */
+/* Writes via a temp file in the same directory, fsync, rename, fsync dir;
+ * -1 if any step failed, the directory sync included (the file may then be
+ * in place but not yet durable). */
 int	file_write_atomic(const char *path, const void *data, size_t len,
 	    struct error *err);
-/* Appends one line (a '\n' is added) and fsyncs before returning. */
+/* Appends one line (a '\n' is added) and fsyncs before returning; a file
+ * it created has its directory synced too. */
 int	file_append_sync(const char *path, const char *line, struct error *err);
-/* mkdir -p for one directory path. */
+/* mkdir -p for one directory path; each directory it creates is synced
+ * into its parent. */
 int	dir_ensure(const char *path, struct error *err);
 /* "dir/name" in a fresh allocation. */
 char	*path_join(const char *dir, const char *name);

@@ -245,7 +245,8 @@ provider_post(const struct provider_options *o, const char *service,
 			error_wrap(err, "%s [request id %s]", service, rid);
 		else
 			error_wrap(err, "%s", service);
-		err->code = EXIT_NETWORK;
+		if (err != NULL)
+			err->code = EXIT_NETWORK;
 		http_response_free(&resp);
 		return -1;
 	}

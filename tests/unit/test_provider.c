@@ -113,6 +113,10 @@ test_malformed_answer(void **state)
 	assert_non_null(strstr(err.msg, "the Anthropic API [request id "
 	    "req_fake_1]: the answer is not valid JSON"));
 	llm_answer_free(&a);
+	/* err is optional (util.h): without one the failure is still -1. */
+	assert_int_equal(turn("anthropic", "[{\"raw\":\"{\\\"content\\\": [\"}]",
+	    NULL, &a, NULL), -1);
+	llm_answer_free(&a);
 }
 
 static void

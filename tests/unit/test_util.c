@@ -1,7 +1,10 @@
 /* Unit tests for util: atomic writes, appends, sha256, errors. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -50,6 +53,62 @@ test_write_into_missing_dir_fails(void **state)
 	assert_non_null(strstr(err.msg, "/nonexistent/dir/f"));
 }
 
+/*
+ * This binary's fsync() stands in for libc's (the executable's symbol wins
+ * over the shared library's): with fail_dir_fsync set, syncing a directory
+ * fails as it does on a dying disk.
+ */
+static int fail_dir_fsync;
+
+int
+fsync(int fd)
+{
+	struct stat sb;
+
+	if (fail_dir_fsync && fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		errno = EIO;
+		return -1;
+	}
+	return (int)syscall(SYS_fsync, fd);
+}
+
+/* util.h promises the directory is synced: when that fails, so does the
+ * write, with or without an err to fill. */
+static void
+test_dir_sync_failure_is_an_error(void **state)
+{
+	char dir[] = "/tmp/fronts-test-XXXXXX", *path, *sub;
+	struct error err = { 0 };
+
+	assert_non_null(mkdtemp(dir));
+	path = path_join(dir, "f.txt");
+	sub = path_join(dir, "a/b");
+	fail_dir_fsync = 1;
+	assert_int_equal(file_write_atomic(path, "hello", 5, &err), -1);
+	assert_non_null(strstr(err.msg, "cannot sync the directory"));
+	assert_non_null(strstr(err.msg, "f.txt"));
+	assert_int_equal(file_write_atomic(path, "hello", 5, NULL), -1);
+	unlink(path);
+	memset(&err, 0, sizeof err);
+	assert_int_equal(file_append_sync(path, "x", &err), -1);
+	assert_non_null(strstr(err.msg, "cannot sync the directory"));
+	/* An existing file gains no directory entry: nothing to sync. */
+	assert_int_equal(file_append_sync(path, "y", &err), 0);
+	assert_int_equal(dir_ensure(sub, &err), -1);
+	assert_int_equal(dir_ensure(sub, NULL), -1);
+	fail_dir_fsync = 0;
+	assert_int_equal(dir_ensure(sub, &err), 0);
+	assert_int_equal(file_write_atomic(path, "hello", 5, NULL), 0);
+	unlink(path);
+	rmdir(sub);
+	free(sub);
+	sub = path_join(dir, "a");
+	rmdir(sub);
+	rmdir(dir);
+	free(sub);
+	free(path);
+}
+
 static void
 test_error_wrap(void **state)
 {
@@ -69,6 +128,7 @@ main(void)
 		cmocka_unit_test(test_atomic_write_roundtrip),
 		cmocka_unit_test(test_write_into_missing_dir_fails),
 		cmocka_unit_test(test_error_wrap),
+		cmocka_unit_test(test_dir_sync_failure_is_an_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
