@@ -43,6 +43,7 @@
 #include "core/project.h"
 #include "core/validate.h"
 #include "sandbox/frame.h"
+#include "sandbox/frame_parse.h"
 #include "sandbox/rollout.h"
 #include "sandbox/seccomp.h"
 #include "sandbox/wmodel.h"
@@ -166,116 +167,6 @@ worker_job_parse(const char *text, struct worker_job *job, char **dir,
 	job->params.uct_c = worker_num(p, "uct_c");
 	cJSON_Delete(j);
 	return 0;
-}
-
-/* ---- snapshots ------------------------------------------------------------ */
-
-static cJSON *
-worker_edges_json(const struct search_edge *e, int n)
-{
-	cJSON *a = cJSON_CreateArray(), *o;
-	int i;
-
-	for (i = 0; i < n; i++) {
-		o = cJSON_CreateObject();
-		cJSON_AddNumberToObject(o, "kind", e[i].action.kind);
-		cJSON_AddNumberToObject(o, "front", e[i].action.front);
-		cJSON_AddNumberToObject(o, "draft", e[i].action.draft);
-		cJSON_AddNumberToObject(o, "slot", e[i].slot);
-		cJSON_AddNumberToObject(o, "visits", (double)e[i].visits);
-		cJSON_AddNumberToObject(o, "avail", (double)e[i].avail);
-		cJSON_AddNumberToObject(o, "mean", e[i].mean);
-		cJSON_AddNumberToObject(o, "reward_mean", e[i].reward_mean);
-		cJSON_AddNumberToObject(o, "ci_lo", e[i].ci_lo);
-		cJSON_AddNumberToObject(o, "ci_hi", e[i].ci_hi);
-		cJSON_AddItemToArray(a, o);
-	}
-	return a;
-}
-
-cJSON *
-worker_snapshot_json(const struct search_snapshot *s)
-{
-	cJSON *j = cJSON_CreateObject();
-
-	cJSON_AddNumberToObject(j, "state", s->state);
-	cJSON_AddNumberToObject(j, "iterations", (double)s->iterations);
-	cJSON_AddNumberToObject(j, "model_calls", (double)s->model_calls);
-	cJSON_AddNumberToObject(j, "illegal_proposals",
-	    (double)s->illegal_proposals);
-	cJSON_AddNumberToObject(j, "model_errors", (double)s->model_errors);
-	cJSON_AddNumberToObject(j, "nodes", (double)s->nodes);
-	cJSON_AddNumberToObject(j, "elapsed", s->elapsed);
-	cJSON_AddNumberToObject(j, "model_seconds", s->model_seconds);
-	cJSON_AddNumberToObject(j, "rate", s->rate);
-	cJSON_AddNumberToObject(j, "workers", s->workers);
-	cJSON_AddItemToObject(j, "root", worker_edges_json(s->root,
-	    s->nroot < SNAPSHOT_MAX_CHILDREN ? s->nroot : SNAPSHOT_MAX_CHILDREN));
-	cJSON_AddItemToObject(j, "pv", worker_edges_json(s->pv,
-	    s->npv < SNAPSHOT_MAX_PV ? s->npv : SNAPSHOT_MAX_PV));
-	cJSON_AddStringToObject(j, "error", s->error);
-	return j;
-}
-
-static int
-worker_edges_parse(const cJSON *a, struct search_edge *e, int max)
-{
-	const cJSON *o;
-	int n = 0;
-
-	if (!cJSON_IsArray(a))
-		return -1;
-	cJSON_ArrayForEach(o, a) {
-		if (n >= max || !cJSON_IsObject(o))
-			return -1;
-		memset(&e[n], 0, sizeof e[n]);
-		e[n].action.kind = (uint16_t)worker_num(o, "kind");
-		e[n].action.front = (uint16_t)worker_num(o, "front");
-		e[n].action.draft = (uint32_t)worker_num(o, "draft");
-		e[n].slot = (int)worker_num(o, "slot");
-		e[n].visits = (uint64_t)worker_num(o, "visits");
-		e[n].avail = (uint64_t)worker_num(o, "avail");
-		e[n].mean = worker_num(o, "mean");
-		e[n].reward_mean = worker_num(o, "reward_mean");
-		e[n].ci_lo = worker_num(o, "ci_lo");
-		e[n].ci_hi = worker_num(o, "ci_hi");
-		n++;
-	}
-	return n;
-}
-
-int
-worker_snapshot_parse(const char *text, struct search_snapshot *s)
-{
-	const cJSON *e;
-	cJSON *j;
-	int rc = -1;
-
-	if ((j = cJSON_Parse(text)) == NULL || !cJSON_IsObject(j))
-		goto out;
-	memset(s, 0, sizeof *s);
-	s->state = (enum search_state)worker_num(j, "state");
-	s->iterations = (uint64_t)worker_num(j, "iterations");
-	s->model_calls = (uint64_t)worker_num(j, "model_calls");
-	s->illegal_proposals = (uint64_t)worker_num(j, "illegal_proposals");
-	s->model_errors = (uint64_t)worker_num(j, "model_errors");
-	s->nodes = (uint64_t)worker_num(j, "nodes");
-	s->elapsed = worker_num(j, "elapsed");
-	s->model_seconds = worker_num(j, "model_seconds");
-	s->rate = worker_num(j, "rate");
-	s->workers = (int)worker_num(j, "workers");
-	s->nroot = worker_edges_parse(cJSON_GetObjectItemCaseSensitive(j,
-	    "root"), s->root, SNAPSHOT_MAX_CHILDREN);
-	s->npv = worker_edges_parse(cJSON_GetObjectItemCaseSensitive(j, "pv"),
-	    s->pv, SNAPSHOT_MAX_PV);
-	e = cJSON_GetObjectItemCaseSensitive(j, "error");
-	if (s->nroot < 0 || s->npv < 0 || !cJSON_IsString(e))
-		goto out;
-	snprintf(s->error, sizeof s->error, "%s", e->valuestring);
-	rc = 0;
-out:
-	cJSON_Delete(j);
-	return rc;
 }
 
 /* ---- the child ------------------------------------------------------------ */
@@ -407,7 +298,7 @@ worker_rollout_progress(void *arg, const struct rollout_stats *st)
 	snap->elapsed = st->seconds;
 	snap->rate = st->seconds > 0 ? (double)st->rollouts / st->seconds : 0;
 	snap->workers = 1;
-	worker_send_json(FRAME_SNAPSHOT, worker_snapshot_json(snap));
+	worker_send_json(FRAME_SNAPSHOT, frame_snapshot_json(snap));
 	free(snap);
 }
 
@@ -443,7 +334,7 @@ worker_plan_progress(void *arg, struct search *s)
 		search_cancel(s);
 	snap = xcalloc(1, sizeof *snap);
 	search_snapshot(s, snap);
-	worker_send_json(FRAME_SNAPSHOT, worker_snapshot_json(snap));
+	worker_send_json(FRAME_SNAPSHOT, frame_snapshot_json(snap));
 	free(snap);
 }
 
@@ -880,20 +771,12 @@ worker_malformed(struct worker *w, const char *what, struct error *err)
 static int
 worker_error_frame(struct worker *w, const char *text, struct error *err)
 {
-	const cJSON *code, *msg;
-	cJSON *j;
-	int rc;
+	char msg[sizeof err->msg];
+	int code, rc;
 
-	j = cJSON_Parse(text);
-	code = cJSON_GetObjectItemCaseSensitive(j, "code");
-	msg = cJSON_GetObjectItemCaseSensitive(j, "message");
-	if (!cJSON_IsNumber(code) || !cJSON_IsString(msg) ||
-	    code->valueint < EXIT_ERROR || code->valueint > EXIT_NETWORK) {
-		cJSON_Delete(j);
+	if (frame_error_parse(text, &code, msg, sizeof msg) != 0)
 		return worker_malformed(w, "a bad error frame", err);
-	}
-	rc = error_set(err, code->valueint, "%s", msg->valuestring);
-	cJSON_Delete(j);
+	rc = error_set(err, code, "%s", msg);
 	worker_reap_soon(w);
 	w->finished = true;
 	return rc;
@@ -912,7 +795,7 @@ worker_frame(struct worker *w, int type, char *buf, size_t len,
 		free(buf);
 		return WORKER_MORE;
 	case FRAME_SNAPSHOT:
-		if (worker_snapshot_parse(buf, snap) != 0) {
+		if (frame_snapshot_parse(buf, snap) != 0) {
 			free(buf);
 			return worker_malformed(w, "a bad snapshot", err);
 		}
@@ -931,11 +814,8 @@ worker_frame(struct worker *w, int type, char *buf, size_t len,
 		return rc;
 	}
 	case FRAME_SYSCALL:
-		if (len == 4)
-			w->syscall_nr = (int)((unsigned char)buf[0] |
-			    (unsigned char)buf[1] << 8 |
-			    (unsigned char)buf[2] << 16 |
-			    (unsigned)(unsigned char)buf[3] << 24);
+		if (frame_syscall_parse(buf, len, &w->syscall_nr) != 0)
+			w->syscall_nr = -1;
 		free(buf);
 		return WORKER_MORE;
 	default:

@@ -64,10 +64,6 @@ void	worker_free(struct worker *);	/* kills and reaps if still running */
  * own binary is not fronts. */
 void	worker_set_binary(const char *path);
 
-/* search_snapshot as the worker streams it, and back. */
-cJSON	*worker_snapshot_json(const struct search_snapshot *);
-int	 worker_snapshot_parse(const char *text, struct search_snapshot *);
-
 /* The child side: `fronts __worker` dispatches here. */
 int	worker_main(int argc, char **argv);
 
