@@ -18,7 +18,7 @@ TEST_PKGS = cmocka
 DEPS = build-essential pkg-config libncurses-dev libpython3-dev python3 \
        libcurl4-openssl-dev libcjson-dev libreadline-dev libcmocka-dev \
        libseccomp-dev libutf8proc-dev libssl-dev tmux clang \
-       libclang-rt-14-dev tzdata
+       libclang-rt-14-dev tzdata valgrind
 
 # pkg-config with a clean fallback for packages that ship no .pc file.
 pc_cflags = $(shell pkg-config --cflags $(1) 2>/dev/null)
@@ -62,7 +62,7 @@ BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all test unit integration demo bench asan fuzz install uninstall clean deps check-deps
+.PHONY: all test unit integration demo bench asan fuzz memcheck install uninstall clean deps check-deps
 all: $(BIN)
 
 $(BUILD)/%.o: %.c
@@ -115,6 +115,14 @@ fuzz:
 			{ tail -n 40 build-fuzz/$$n.log; exit 1; }; \
 		tail -n 2 build-fuzz/$$n.log; \
 	done
+
+# valgrind memcheck over the readers' unit tests and a handful of real
+# invocations (tests/memcheck/run.sh): an uninitialised read fails it.
+MEMCHECK_UNITS := $(addprefix $(BUILD)/tests/,test_plan test_ledger \
+	test_project test_util test_frame test_timeutil test_legal \
+	test_validate test_text test_approval test_channel test_http)
+memcheck: $(BIN) $(MEMCHECK_UNITS)
+	FRONTS_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh tests/memcheck/run.sh $(MEMCHECK_UNITS)
 
 bench: $(BIN) $(BENCH_BINS)
 	FRONTS_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh bench/run.sh $(BENCH_BINS)
