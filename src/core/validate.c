@@ -6,6 +6,7 @@
  * behaviour: legal_actions(s) and a seeded apply(s, first action) must give
  * the same answers before and after every apply from s.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -706,6 +707,23 @@ v_num(const cJSON *o, const char *k)
 	return cJSON_IsNumber(v) ? v->valuedouble : 0;
 }
 
+/* A whole number in 0..max, absent: 0. -1 for anything else: a worker's
+ * report is not trusted to hold numbers an int can take. */
+static int
+v_whole(const cJSON *o, const char *k, double max, double *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	*out = 0;
+	if (v == NULL)
+		return 0;
+	if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 &&
+	    v->valuedouble <= max) || v->valuedouble != floor(v->valuedouble))
+		return -1;
+	*out = v->valuedouble;
+	return 0;
+}
+
 static const char *
 v_str(const cJSON *o, const char *k)
 {
@@ -714,32 +732,39 @@ v_str(const cJSON *o, const char *k)
 	return cJSON_IsString(v) ? v->valuestring : "";
 }
 
-static void
+static int
 v_check_from_json(const cJSON *e, struct validate_check *c)
 {
 	const char *st = v_str(e, "status");
+	double line;
 
 	memset(c, 0, sizeof *c);
+	if (v_whole(e, "line", INT_MAX, &line) != 0)
+		return -1;
 	snprintf(c->name, sizeof c->name, "%s", v_str(e, "name"));
 	c->status = strcmp(st, "pass") == 0 ? VALIDATE_PASS :
 	    strcmp(st, "skip") == 0 ? VALIDATE_SKIP : VALIDATE_FAIL;
 	snprintf(c->function, sizeof c->function, "%s", v_str(e, "function"));
-	c->line = (int)v_num(e, "line");
+	c->line = (int)line;
 	snprintf(c->message, sizeof c->message, "%s", v_str(e, "message"));
+	return 0;
 }
 
-static void
+static int
 v_calib_from_json(const struct project *p, const cJSON *e,
     struct validate_calib *c)
 {
 	const cJSON *pr = cJSON_GetObjectItemCaseSensitive(e, "predicted");
+	double slot;
 
 	memset(c, 0, sizeof *c);
+	if (v_whole(e, "slot", INT_MAX, &slot) != 0)
+		return -1;
 	snprintf(c->history_id, sizeof c->history_id, "%s",
 	    v_str(e, "history"));
 	c->front = project_front_index(p, v_str(e, "front"));
 	c->draft = project_draft_index(p, v_str(e, "draft"));
-	c->slot = (int)v_num(e, "slot");
+	c->slot = (int)slot;
 	c->observed = v_num(e, "observed");
 	c->ok = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "ok")) &&
 	    cJSON_GetArraySize(pr) == 3 && c->front >= 0;
@@ -752,6 +777,7 @@ v_calib_from_json(const struct project *p, const cJSON *e,
 	}
 	if (c->front < 0)
 		c->front = 0;
+	return 0;
 }
 
 int
@@ -759,6 +785,7 @@ validate_report_from_json(const struct project *p, const cJSON *json,
     struct validate_report *out, struct error *err)
 {
 	const cJSON *checks, *cal, *entries, *e;
+	double n;
 	int i = 0;
 
 	memset(out, 0, sizeof *out);
@@ -773,19 +800,29 @@ validate_report_from_json(const struct project *p, const cJSON *json,
 	out->checks = xcalloc(cJSON_GetArraySize(checks) + 1,
 	    sizeof *out->checks);
 	cJSON_ArrayForEach(e, checks)
-		v_check_from_json(e, &out->checks[out->nchecks++]);
+		if (v_check_from_json(e, &out->checks[out->nchecks++]) != 0)
+			goto bad;
 	entries = cJSON_GetObjectItemCaseSensitive(cal, "entries");
 	out->calib = xcalloc(cJSON_GetArraySize(entries) + 1,
 	    sizeof *out->calib);
 	cJSON_ArrayForEach(e, entries) {
-		v_calib_from_json(p, e, &out->calib[i]);
 		out->ncalib = ++i;
+		if (v_calib_from_json(p, e, &out->calib[i - 1]) != 0)
+			goto bad;
 	}
-	out->ncalibrated = (int)v_num(cal, "calibrated");
+	if (v_whole(cal, "calibrated", INT_MAX, &n) != 0)
+		goto bad;
+	out->ncalibrated = (int)n;
 	out->coverage = v_num(cal, "coverage_80");
 	out->median_abs_log_error = v_num(cal, "median_abs_log_error");
-	out->model_calls = (uint64_t)v_num(json, "model_calls");
+	if (v_whole(json, "model_calls", 1e18, &n) != 0)
+		goto bad;
+	out->model_calls = (uint64_t)n;
 	return 0;
+bad:
+	validate_report_free(out);
+	return error_set(err, EXIT_MODEL, "validation report: a number out "
+	    "of its range");
 }
 
 char *

@@ -4,6 +4,7 @@
  * Within one slot at most one post per front is drawn before ("wait",) is
  * forced, so a model that always offers posts still reaches the horizon.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,14 +164,20 @@ rollout_stats_json(const struct rollout_stats *st)
 	return j;
 }
 
+/* A finite number; with count, a whole one that a uint64_t holds (the
+ * worker's bytes are not trusted to be either). */
 static int
-rollout_field(const cJSON *j, const char *name, double *out, struct error *err)
+rollout_field(const cJSON *j, const char *name, bool count, double *out,
+    struct error *err)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, name);
 
-	if (!cJSON_IsNumber(v))
+	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || (count &&
+	    (v->valuedouble < 0 || v->valuedouble >= 18446744073709551616.0 ||
+	    v->valuedouble != floor(v->valuedouble))))
 		return error_set(err, EXIT_MODEL,
-		    "the worker's rollout result has no number \"%s\"", name);
+		    "the worker's rollout result has no %s \"%s\"",
+		    count ? "count" : "number", name);
 	*out = v->valuedouble;
 	return 0;
 }
@@ -181,13 +188,13 @@ rollout_stats_from_json(const cJSON *j, struct rollout_stats *st,
 {
 	double v[5] = { 0 };
 
-	if (rollout_field(j, "rollouts", &v[0], err) != 0 ||
-	    rollout_field(j, "steps", &v[1], err) != 0 ||
-	    rollout_field(j, "posts", &v[2], err) != 0 ||
-	    rollout_field(j, "model_calls", &v[3], err) != 0 ||
-	    rollout_field(j, "illegal_proposals", &v[4], err) != 0 ||
-	    rollout_field(j, "mean_return", &st->mean_return, err) != 0 ||
-	    rollout_field(j, "seconds", &st->seconds, err) != 0)
+	if (rollout_field(j, "rollouts", true, &v[0], err) != 0 ||
+	    rollout_field(j, "steps", true, &v[1], err) != 0 ||
+	    rollout_field(j, "posts", true, &v[2], err) != 0 ||
+	    rollout_field(j, "model_calls", true, &v[3], err) != 0 ||
+	    rollout_field(j, "illegal_proposals", true, &v[4], err) != 0 ||
+	    rollout_field(j, "mean_return", false, &st->mean_return, err) != 0 ||
+	    rollout_field(j, "seconds", false, &st->seconds, err) != 0)
 		return -1;
 	st->rollouts = (uint64_t)v[0];
 	st->steps = (uint64_t)v[1];

@@ -244,8 +244,10 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 		if (n > 0 && write(fds[1], data + off, n) != (ssize_t)n)
 			abort();
 		off += n;
-		if (off == len)
+		if (off == len) {
 			close(fds[1]);
+			fds[1] = -1;
+		}
 		while ((rc = frame_reader_fill(&rd, fds[0])) > 0)
 			;
 		while ((rc = frame_reader_next(&rd, &type, &buf, &blen)) > 0) {
@@ -257,6 +259,8 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 		if (rc < 0 || off == len)
 			break;
 	}
+	if (fds[1] >= 0)
+		close(fds[1]);	/* a malformed stream stops before the end */
 	close(fds[0]);
 	frame_reader_free(&rd);
 	return 0;

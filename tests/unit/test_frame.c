@@ -9,8 +9,11 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "fixture_project.h"
+#include "core/validate.h"
 #include "sandbox/frame.h"
 #include "sandbox/frame_parse.h"
+#include "sandbox/rollout.h"
 
 static struct search_snapshot snap;
 
@@ -140,6 +143,79 @@ test_syscall_frame(void **state)
 	assert_int_equal(frame_syscall_parse("\0\0\0\x80", 4, &nr), -1);
 }
 
+/* A VALIDATE result whose integers an int or uint64_t cannot take is
+ * malformed, not converted (found by fuzz_worker_output). */
+static void
+test_validate_result_ranges(void **state)
+{
+	static const char *bad[] = {
+		"{\"checks\":[{\"line\":1e300}],\"calibration\":{}}",
+		"{\"checks\":[{\"line\":-1}],\"calibration\":{}}",
+		"{\"checks\":[],\"calibration\":{\"entries\":[{\"slot\":2.5}]}}",
+		"{\"checks\":[],\"calibration\":{\"calibrated\":1e10}}",
+		"{\"checks\":[],\"calibration\":{},\"model_calls\":-5}",
+	};
+	struct project *p = fx_project("UTC", "2026-12-01T08:00:00Z", 60, 4,
+	    2, 2);
+	struct validate_report r;
+	struct error err = { 0 };
+	cJSON *j;
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_non_null(j = cJSON_Parse(bad[i]));
+		if (validate_report_from_json(p, j, &r, &err) == 0)
+			fail_msg("accepted %s", bad[i]);
+		assert_int_equal(err.code, EXIT_MODEL);
+		cJSON_Delete(j);
+	}
+	assert_non_null(j = cJSON_Parse("{\"conformant\":true,\"checks\":"
+	    "[{\"name\":\"a\",\"status\":\"pass\",\"line\":3}],"
+	    "\"calibration\":{\"entries\":[{\"slot\":2}],\"calibrated\":1},"
+	    "\"model_calls\":10}"));
+	assert_int_equal(validate_report_from_json(p, j, &r, &err), 0);
+	assert_int_equal(r.checks[0].line, 3);
+	assert_int_equal(r.calib[0].slot, 2);
+	assert_int_equal(r.ncalibrated, 1);
+	assert_int_equal(r.model_calls, 10);
+	validate_report_free(&r);
+	cJSON_Delete(j);
+	fx_free(p);
+}
+
+static void
+test_rollout_result_ranges(void **state)
+{
+	static const char *bad[] = {
+		"{\"rollouts\":1e300,\"steps\":1,\"posts\":1,\"model_calls\":1,"
+		"\"illegal_proposals\":1,\"mean_return\":1,\"seconds\":1}",
+		"{\"rollouts\":-1,\"steps\":1,\"posts\":1,\"model_calls\":1,"
+		"\"illegal_proposals\":1,\"mean_return\":1,\"seconds\":1}",
+		"{\"rollouts\":1,\"steps\":1.5,\"posts\":1,\"model_calls\":1,"
+		"\"illegal_proposals\":1,\"mean_return\":1,\"seconds\":1}",
+		"{\"rollouts\":1,\"steps\":1,\"posts\":1,\"model_calls\":1,"
+		"\"illegal_proposals\":1,\"mean_return\":1e999,\"seconds\":1}",
+	};
+	struct rollout_stats st;
+	struct error err = { 0 };
+	cJSON *j;
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_non_null(j = cJSON_Parse(bad[i]));
+		if (rollout_stats_from_json(j, &st, &err) == 0)
+			fail_msg("accepted %s", bad[i]);
+		cJSON_Delete(j);
+	}
+	assert_non_null(j = cJSON_Parse("{\"rollouts\":4,\"steps\":40,"
+	    "\"posts\":9,\"model_calls\":80,\"illegal_proposals\":0,"
+	    "\"mean_return\":-1.5,\"seconds\":0.25}"));
+	assert_int_equal(rollout_stats_from_json(j, &st, &err), 0);
+	assert_int_equal(st.steps, 40);
+	assert_true(st.mean_return == -1.5);
+	cJSON_Delete(j);
+}
+
 /* Frames cut anywhere arrive whole, and a bad length is malformed. */
 static void
 test_reader_pieces(void **state)
@@ -183,6 +259,8 @@ main(void)
 		cmocka_unit_test(test_error_frame),
 		cmocka_unit_test(test_syscall_frame),
 		cmocka_unit_test(test_reader_pieces),
+		cmocka_unit_test(test_validate_result_ranges),
+		cmocka_unit_test(test_rollout_result_ranges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
