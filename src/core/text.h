@@ -19,7 +19,7 @@ struct text_measure {
 	enum len_unit	unit;
 	int		bytes;		/* UTF-8 bytes (Bluesky's second limit) */
 	int		byte_limit;	/* 0 where the platform has none */
-	int		links;
+	int		links;		/* as text_extract_links counts them */
 	int		hashtags;
 	bool		ok;		/* length (and bytes) within limit */
 };
@@ -42,5 +42,9 @@ struct text_span { size_t start, end; };
  * Returns the count; fills up to max spans (spans may be NULL). */
 int	text_extract_urls(const char *utf8, struct text_span *spans, int max);
 int	text_extract_hashtags(const char *utf8, struct text_span *spans, int max);
+/* Links as platform p itself makes them (what link caps count and Bluesky's
+ * link facets cover); -1 when the text is not valid UTF-8. */
+int	text_extract_links(const char *utf8, enum platform p,
+	    struct text_span *spans, int max);
 
 #endif
