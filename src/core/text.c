@@ -257,6 +257,23 @@ emoji_match(const struct u16 *w, size_t pos, struct emoji_frame *stack)
 	return pos;
 }
 
+static bool
+emoji_may_start(uint16_t c)
+{
+	int lo = 0, hi = text_emoji_first_count - 1, mid;
+
+	while (lo <= hi) {
+		mid = (lo + hi) / 2;
+		if (c < text_emoji_first[mid][0])
+			hi = mid - 1;
+		else if (c > text_emoji_first[mid][1])
+			lo = mid + 1;
+		else
+			return true;
+	}
+	return false;
+}
+
 /* twemoji-parser's scan: emoji[i] is the end of the emoji starting at unit
  * i, or 0. */
 static size_t *
@@ -268,7 +285,8 @@ emoji_scan(const struct u16 *w)
 	emoji = xcalloc(w->n + 1, sizeof(*emoji));
 	stack = xmalloc((size_t)text_emoji_prog_len * sizeof(*stack));
 	for (i = 0; i < w->n;) {
-		if ((e = emoji_match(w, i, stack)) > i) {
+		if (emoji_may_start(w->v[i]) &&
+		    (e = emoji_match(w, i, stack)) > i) {
 			emoji[i] = e;
 			i = e;
 		} else
@@ -354,6 +372,9 @@ enum incb { INCB_NONE, INCB_CONSONANT, INCB_LINKER, INCB_EXTEND };
 static enum incb
 incb(int32_t c)
 {
+	if (c < text_incb_extend[0][0] && c < text_incb_consonant[0][0] &&
+	    c < text_incb_linker[0][0])		/* Latin-1 and more: fast */
+		return INCB_NONE;
 	if (in_ranges(c, text_incb_consonant, text_incb_consonant_count))
 		return INCB_CONSONANT;
 	if (in_ranges(c, text_incb_linker, text_incb_linker_count))

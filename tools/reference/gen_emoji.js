@@ -171,6 +171,43 @@ emit('EMOJI_MATCH');
 if (prog.length > 65535 || ranges.length > 65535)
   throw new Error('program too large');
 
+// The code units a match can start with, so that the scan skips the rest
+// without running the program.
+function firstUnits() {
+  const units = new Set();
+  const seen = new Set();
+  const walk = (pc) => {
+    if (seen.has(pc))
+      return;
+    seen.add(pc);
+    const i = prog[pc];
+    if (i.op === 'EMOJI_SPLIT') {
+      walk(i.a);
+      walk(i.b);
+    } else if (i.op === 'EMOJI_JMP')
+      walk(i.a);
+    else if (i.op === 'EMOJI_UNIT')
+      units.add(i.a);
+    else if (i.op === 'EMOJI_CLASS') {
+      for (const [lo, hi] of ranges.slice(i.a, i.a + i.b))
+        for (let u = lo; u <= hi; u++)
+          units.add(u);
+    } else
+      throw new Error(`${i.op} can start a match`);
+  };
+  walk(0);
+  const out = [];
+  for (const u of [...units].sort((a, b) => a - b)) {
+    const last = out[out.length - 1];
+    if (last && last[1] === u - 1)
+      last[1] = u;
+    else
+      out.push([u, u]);
+  }
+  return out;
+}
+const first = firstUnits();
+
 const hex = (v) => '0x' + v.toString(16).padStart(4, '0');
 const out = [];
 out.push(`/*
@@ -195,5 +232,11 @@ out.push('const uint16_t text_emoji_ranges[][2] = {');
 for (const [lo, hi] of ranges)
   out.push(`\t{ ${hex(lo)}, ${hex(hi)} },`);
 out.push('};');
+out.push('');
+out.push('const uint16_t text_emoji_first[][2] = {');
+for (const [lo, hi] of first)
+  out.push(`\t{ ${hex(lo)}, ${hex(hi)} },`);
+out.push('};');
+out.push(`const int text_emoji_first_count = ${first.length};`);
 process.stdout.write(out.join('\n') + '\n');
 process.stderr.write(`${prog.length} instructions, ${ranges.length} ranges\n`);
