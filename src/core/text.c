@@ -257,23 +257,6 @@ emoji_match(const struct u16 *w, size_t pos, struct emoji_frame *stack)
 	return pos;
 }
 
-static bool
-emoji_may_start(uint16_t c)
-{
-	int lo = 0, hi = text_emoji_first_count - 1, mid;
-
-	while (lo <= hi) {
-		mid = (lo + hi) / 2;
-		if (c < text_emoji_first[mid][0])
-			hi = mid - 1;
-		else if (c > text_emoji_first[mid][1])
-			lo = mid + 1;
-		else
-			return true;
-	}
-	return false;
-}
-
 /* twemoji-parser's scan: emoji[i] is the end of the emoji starting at unit
  * i, or 0. */
 static size_t *
@@ -285,7 +268,8 @@ emoji_scan(const struct u16 *w)
 	emoji = xcalloc(w->n + 1, sizeof(*emoji));
 	stack = xmalloc((size_t)text_emoji_prog_len * sizeof(*stack));
 	for (i = 0; i < w->n;) {
-		if (emoji_may_start(w->v[i]) &&
+		if (text_in_ranges(w->v[i], text_emoji_first,
+		    text_emoji_first_count) &&
 		    (e = emoji_match(w, i, stack)) > i) {
 			emoji[i] = e;
 			i = e;
@@ -350,8 +334,8 @@ x_weighted(const struct ustr *u, const struct cspans *urls, bool *valid)
 	return (int)(total / X_SCALE);
 }
 
-static bool
-in_ranges(int32_t c, const int32_t (*r)[2], int n)
+bool
+text_in_ranges(int32_t c, const int32_t (*r)[2], int n)
 {
 	int lo = 0, hi = n - 1, mid;
 
@@ -375,11 +359,11 @@ incb(int32_t c)
 	if (c < text_incb_extend[0][0] && c < text_incb_consonant[0][0] &&
 	    c < text_incb_linker[0][0])		/* Latin-1 and more: fast */
 		return INCB_NONE;
-	if (in_ranges(c, text_incb_consonant, text_incb_consonant_count))
+	if (text_in_ranges(c, text_incb_consonant, text_incb_consonant_count))
 		return INCB_CONSONANT;
-	if (in_ranges(c, text_incb_linker, text_incb_linker_count))
+	if (text_in_ranges(c, text_incb_linker, text_incb_linker_count))
 		return INCB_LINKER;
-	if (in_ranges(c, text_incb_extend, text_incb_extend_count))
+	if (text_in_ranges(c, text_incb_extend, text_incb_extend_count))
 		return INCB_EXTEND;
 	return INCB_NONE;
 }

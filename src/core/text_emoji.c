@@ -1146,7 +1146,7 @@ const uint16_t text_emoji_ranges[][2] = {
 	{ 0xe50a, 0xe50a },
 };
 
-const uint16_t text_emoji_first[][2] = {
+const int32_t text_emoji_first[][2] = {
 	{ 0x0023, 0x0023 },
 	{ 0x002a, 0x002a },
 	{ 0x0030, 0x0039 },

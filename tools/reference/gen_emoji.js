@@ -14,6 +14,7 @@
 'use strict';
 
 const regex = require('twemoji-parser/dist/lib/regex').default;
+const { ranges: toRanges, hex } = require('./ctable');
 const version = require('twemoji-parser/package.json').version;
 
 if (regex.flags !== 'g')
@@ -196,19 +197,10 @@ function firstUnits() {
       throw new Error(`${i.op} can start a match`);
   };
   walk(0);
-  const out = [];
-  for (const u of [...units].sort((a, b) => a - b)) {
-    const last = out[out.length - 1];
-    if (last && last[1] === u - 1)
-      last[1] = u;
-    else
-      out.push([u, u]);
-  }
-  return out;
+  return toRanges([...units].sort((a, b) => a - b));
 }
 const first = firstUnits();
 
-const hex = (v) => '0x' + v.toString(16).padStart(4, '0');
 const out = [];
 out.push(`/*
  * text_emoji — the emoji twitter-text weighs as 2: twemoji-parser ${version}'s
@@ -233,7 +225,7 @@ for (const [lo, hi] of ranges)
   out.push(`\t{ ${hex(lo)}, ${hex(hi)} },`);
 out.push('};');
 out.push('');
-out.push('const uint16_t text_emoji_first[][2] = {');
+out.push('const int32_t text_emoji_first[][2] = {');
 for (const [lo, hi] of first)
   out.push(`\t{ ${hex(lo)}, ${hex(hi)} },`);
 out.push('};');
