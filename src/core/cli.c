@@ -25,7 +25,7 @@ const struct cmd cli_commands[] = {
 	{ "approve", "review and approve the world model's exact bytes",
 	  "[-C DIR] [--model FILE] [--yes]", cmd_approve, false },
 	{ "validate", "check the model's conformance and calibration",
-	  "[-C DIR] [--model FILE] [--json]", cmd_validate, false },
+	  "[-C DIR] [--model FILE] [--isolation process|thread] [--json]", cmd_validate, false },
 	{ "drafts", "each draft's length per front against its limit",
 	  "[-C DIR] [--json]", cmd_drafts, false },
 	{ "plan", "search for the best posting plan",
