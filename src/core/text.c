@@ -368,12 +368,24 @@ incb(int32_t c)
 	return INCB_NONE;
 }
 
+static bool
+is_control(int32_t c)
+{
+	int b = utf8proc_get_property(c)->boundclass;
+
+	return b == UTF8PROC_BOUNDCLASS_CR || b == UTF8PROC_BOUNDCLASS_LF ||
+	    b == UTF8PROC_BOUNDCLASS_CONTROL;
+}
+
 /*
- * Grapheme clusters: utf8proc's rules plus GB9c (Unicode 15.1), which its
- * version here predates: no break before a consonant when a consonant, then
- * only extenders and linkers with at least one linker, come before it, so
- * that a conjunct such as "ksha" is one cluster. conj is 1 after a
- * consonant and 2 once a linker followed it.
+ * Grapheme clusters: utf8proc's rules brought to the Unicode of the
+ * Indic_Conjunct_Break table. Its version here (Unicode 15.0) predates
+ * rule GB9c: no break before a consonant when a consonant, then only
+ * extenders and linkers with at least one linker, come before it, so that
+ * a conjunct such as "ksha" is one cluster (conj is 1 after a consonant, 2
+ * once a linker followed it). It also breaks before combining marks newer
+ * than its data; every extender and linker of the table is one (GB9), and
+ * only a control before it (GB4) allows a break.
  */
 static int
 graphemes(const struct ustr *u)
@@ -382,15 +394,21 @@ graphemes(const struct ustr *u)
 	enum incb k;
 	size_t i;
 	int n, conj;
+	bool brk;
 
 	if (u->n == 0)
 		return 0;
 	conj = incb(u->cp[0]) == INCB_CONSONANT;
 	for (i = 1, n = 1; i < u->n; i++) {
 		k = incb(u->cp[i]);
-		if (utf8proc_grapheme_break_stateful(u->cp[i - 1], u->cp[i],
-		    &state) && !(k == INCB_CONSONANT && conj == 2))
-			n++;
+		brk = utf8proc_grapheme_break_stateful(u->cp[i - 1], u->cp[i],
+		    &state);
+		if ((k == INCB_EXTEND || k == INCB_LINKER) &&
+		    !is_control(u->cp[i - 1]))
+			brk = false;
+		if (k == INCB_CONSONANT && conj == 2)
+			brk = false;
+		n += brk;
 		if (k == INCB_CONSONANT)
 			conj = 1;
 		else if (k == INCB_LINKER)

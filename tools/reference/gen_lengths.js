@@ -169,6 +169,10 @@ add('\u0995\u09cd\u09b7', '\u0a95\u0acd\u0ab7', '\u0b15\u0b4d\u0b37', '\u0c15\u0
   '\u0915\u093c\u094d\u0937', '\u0915\u094d\u0937\u094d\u092e', '\u0915\u094d\u094d\u0937',
   '\u0915\u0941\u094d\u0937', '\u0915\u094d\u200c\u0937', '\u0915\u094d \u0937', 'a\u094d\u0937',
   '\u0930\u094d\u0915', '\u0915\u094d\u0995', 'स्वतन्त्रता', 'বাংলা ভাষা', 'ગુજરાતી', 'తెలుగు', 'മലയാളം', 'ଓଡ଼ିଆ');
+// Combining marks newer than utf8proc's data (Unicode 16 and 17), after a
+// letter, a control and each other.
+add('a\u1acf', 'e\u0897x', 'a\u1ae0\u1ae1', '\n\u1acf', '\u1acf', cp(0x10d69) + 'x' + cp(0x10d6a),
+  '\u0915\u094d\u1acf\u0937', 'a' + cp(0x113b8) + 'b');
 // Newer emoji (after twitter-text's bundled emoji list).
 add(cp(0x1f971), cp(0x1fae0), cp(0x1fa77), cp(0x1faf6, 0x1f3fd), cp(0x26a7) + VS16);
 // Flags and tag sequences.
