@@ -1,9 +1,10 @@
 /*
  * text — post length as each platform counts it, never in bytes: X by the
- * twitter-text v3 rules (NFC, weighted code points, URLs 23, emoji
- * sequences 2), Bluesky and Mastodon in grapheme clusters (Mastodon with
- * its URL and mention concessions), the rest in code points. NFC, grapheme
- * breaks and character properties come from utf8proc.
+ * twitter-text v3 rules (NFC, weighted code units, URLs 23, twemoji-parser's
+ * emoji 2), Bluesky and Mastodon in grapheme clusters (Mastodon with its URL
+ * and mention concessions), the rest in code points. NFC, grapheme breaks
+ * and character properties come from utf8proc, with the Indic conjunct rule
+ * it lacks.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -31,7 +31,8 @@ const char	*text_unit_name(enum len_unit);	/* "weighted", "graphemes", "chars" *
 int	text_measure(const char *utf8, enum platform p, const struct limits *l,
 	    struct text_measure *out);
 
-/* twitter-text v3 weighted length (NFC, URLs 23, emoji sequences 2). */
+/* twitter-text 3.1 weighted length (NFC, URLs 23, each match of its
+ * twemoji-parser emoji expression 2). */
 int	text_weighted_length(const char *utf8);
 int	text_grapheme_count(const char *utf8);
 int	text_codepoint_count(const char *utf8);
