@@ -186,6 +186,14 @@ test_bluesky_facets_reserved_hosts(void **state)
 	    "\"byteEnd\":48},\"features\":[{\"$type\":\"app.bsky.richtext."
 	    "facet#link\",\"uri\":\"https://intranet/wiki\"}]}"));
 	channel_close(&c);
+	/* The client links a word starting "http" whatever its TLD; its uri
+	 * still needs a scheme. */
+	assert_int_equal(channel_open(&f, "see httpbin.test", "e0123456789abcdef",
+	    1796112000, 1796112000, 0, &c, &err), 0);
+	assert_non_null(strstr(c.post.body, "{\"index\":{\"byteStart\":4,"
+	    "\"byteEnd\":16},\"features\":[{\"$type\":\"app.bsky.richtext."
+	    "facet#link\",\"uri\":\"https://httpbin.test\"}]}"));
+	channel_close(&c);
 	cJSON_Delete(f.raw);
 }
 
