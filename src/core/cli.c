@@ -38,6 +38,8 @@ const struct cmd cli_commands[] = {
 	  "[-C DIR] | resolve ID --sent URL|--failed [-C DIR]", cmd_ledger, false },
 	{ "tui", "the interactive planner (also: fronts alone on a terminal)",
 	  "[-C DIR] [--live] [--theme NAME]", cmd_tui, false },
+	{ "sandbox", "list the worker's sandbox layers on this machine",
+	  "[-C DIR] [--json]", cmd_sandbox, false },
 	{ "__worker", "sandbox worker (internal)", "", cmd_worker, true },
 	{ NULL, NULL, NULL, NULL, false }
 };
