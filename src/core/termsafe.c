@@ -228,7 +228,8 @@ termsafe_fprintf(FILE *f, const char *fmt, ...)
 }
 
 void
-termsafe_json_fputs(const char *json, FILE *f)
+termsafe_json_puts(const char *json, FILE *f)
 {
 	termsafe_each(json, strlen(json), TERMSAFE_JSON, termsafe_put, f);
+	fputc('\n', f);
 }

@@ -51,8 +51,10 @@ void	termsafe_fwrite(const char *s, size_t n, FILE *f);
  * untrusted strings. The format itself must hold no control either. */
 int	termsafe_fprintf(FILE *f, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
-/* A JSON text (cJSON's output) with every control and bidi character in
- * its strings as a `\uXXXX` escape: the same JSON value, safe to show. */
-void	termsafe_json_fputs(const char *json, FILE *f);
+/* A JSON text (cJSON's output) and a newline, with every control and bidi
+ * character in its strings as a `\uXXXX` escape: the same JSON value,
+ * safe to show (a byte that is not UTF-8, which JSON cannot hold, becomes
+ * U+FFFD). */
+void	termsafe_json_puts(const char *json, FILE *f);
 
 #endif

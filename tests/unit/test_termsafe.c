@@ -141,10 +141,10 @@ test_json_escapes(void **state)
 	FILE *f = open_memstream(&mem, &len);
 
 	assert_non_null(f);
-	termsafe_json_fputs("{\n\t\"m\": \"a\xc2\x9b\x7f\xe2\x80\xae\xff \xc3\xa9\\u001b\"\n}", f);
+	termsafe_json_puts("{\n\t\"m\": \"a\xc2\x9b\x7f\xe2\x80\xae\xff \xc3\xa9\\u001b\"\n}", f);
 	fclose(f);
 	assert_string_equal(mem, "{\n\t\"m\": \"a\\u009b\\u007f\\u202e\\ufffd "
-	    "\xc3\xa9\\u001b\"\n}");
+	    "\xc3\xa9\\u001b\"\n}\n");
 	free(mem);
 }
 
