@@ -200,26 +200,23 @@ namespace_new(struct error *err)
 }
 
 PyObject *
-namespace_exec_model(const char *src, size_t len, const char *filename,
+namespace_compile_model(const char *src, size_t len, const char *filename,
     struct error *err)
 {
 	PyCompilerFlags flags = _PyCompilerFlags_INIT;
-	PyObject *text, *fname, *code, *globals, *r;
+	PyObject *text, *fname, *code;
 
 	if (memchr(src, '\0', len) != NULL) {
 		error_set(err, EXIT_MODEL, "%s: source contains a NUL byte",
 		    filename);
 		return NULL;
 	}
-	if ((globals = namespace_new(err)) == NULL)
-		return NULL;
 	/* Strict UTF-8, coding cookie ignored: what the gate parsed. */
 	text = PyUnicode_DecodeUTF8(src, (Py_ssize_t)len, "strict");
 	fname = PyUnicode_DecodeFSDefault(filename);
 	if (text == NULL || fname == NULL) {
 		Py_XDECREF(text);
 		Py_XDECREF(fname);
-		Py_DECREF(globals);
 		pyhost_error(err, EXIT_MODEL, "%s", filename);
 		return NULL;
 	}
@@ -228,18 +225,34 @@ namespace_exec_model(const char *src, size_t len, const char *filename,
 	    Py_file_input, &flags, -1);
 	Py_DECREF(text);
 	Py_DECREF(fname);
-	if (code == NULL) {
-		Py_DECREF(globals);
+	if (code == NULL)
 		pyhost_error(err, EXIT_MODEL, "%s", filename);
-		return NULL;
-	}
-	r = PyEval_EvalCode(code, globals, globals);
-	Py_DECREF(code);
-	if (r == NULL) {
-		Py_DECREF(globals);
-		pyhost_error(err, EXIT_MODEL, "%s", filename);
-		return NULL;
-	}
+	return code;
+}
+
+int
+namespace_run_model(PyObject *code, PyObject *globals, const char *filename,
+    struct error *err)
+{
+	PyObject *r;
+
+	if ((r = PyEval_EvalCode(code, globals, globals)) == NULL)
+		return pyhost_error(err, EXIT_MODEL, "%s", filename);
 	Py_DECREF(r);
+	return 0;
+}
+
+PyObject *
+namespace_exec_model(const char *src, size_t len, const char *filename,
+    struct error *err)
+{
+	PyObject *code, *globals;
+
+	if ((code = namespace_compile_model(src, len, filename, err)) == NULL)
+		return NULL;
+	if ((globals = namespace_new(err)) != NULL &&
+	    namespace_run_model(code, globals, filename, err) != 0)
+		Py_CLEAR(globals);
+	Py_DECREF(code);
 	return globals;
 }
