@@ -129,24 +129,25 @@ static void
 approve_page(const char *text)
 {
 	const char *pager = getenv("PAGER");
-	void (*old)(int);
+	void (*oldpipe)(int), (*oldint)(int);
 	FILE *p;
-	int st;
+	int st = -1;
 
 	if (pager == NULL || *pager == '\0')
 		pager = "less";
 	fflush(stdout);
-	old = signal(SIGPIPE, SIG_IGN);		/* a pager quit early */
+	oldpipe = signal(SIGPIPE, SIG_IGN);	/* a pager quit early */
 	if ((p = popen(pager, "w")) != NULL) {
+		/* A Ctrl-C in the pager is the pager's, not a reason to leave
+		 * it running on the terminal without us. */
+		oldint = signal(SIGINT, SIG_IGN);
 		fputs(text, p);
 		st = pclose(p);
-		if (st != -1 && !(WIFEXITED(st) && WEXITSTATUS(st) == 127)) {
-			signal(SIGPIPE, old);
-			return;
-		}
+		signal(SIGINT, oldint);
 	}
-	signal(SIGPIPE, old);
-	fputs(text, stdout);
+	signal(SIGPIPE, oldpipe);
+	if (st == -1 || (WIFEXITED(st) && WEXITSTATUS(st) == 127))
+		fputs(text, stdout);	/* no pager ran */
 }
 
 /* Asks on the terminal; only `y` (or `yes`) approves. */

@@ -148,6 +148,75 @@ test_json_escapes(void **state)
 	free(mem);
 }
 
+/* Whether s is valid UTF-8 without a control (but \n, \t) or bidi
+ * character: what may reach a terminal. */
+static int
+shown_ok(const unsigned char *s)
+{
+	unsigned cp;
+	int len, k;
+
+	while (*s != '\0') {
+		if (*s < 0x80) {
+			if ((*s < 0x20 && *s != '\n' && *s != '\t') || *s == 0x7f)
+				return 0;
+			s++;
+			continue;
+		}
+		len = *s >= 0xf0 ? 4 : *s >= 0xe0 ? 3 : *s >= 0xc2 ? 2 : 0;
+		if (len == 0)
+			return 0;
+		cp = *s & (0x7f >> len);
+		for (k = 1; k < len; k++) {
+			if ((s[k] & 0xc0) != 0x80)
+				return 0;
+			cp = (cp << 6) | (s[k] & 0x3f);
+		}
+		if ((cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) ||
+		    (cp >= 0x2066 && cp <= 0x2069) || (cp >= 0xd800 &&
+		    cp <= 0xdfff) || cp > 0x10ffff)
+			return 0;
+		s += len;
+	}
+	return 1;
+}
+
+/* Random bytes, weighted towards the interesting ones: whatever comes in,
+ * what goes out is safe, and safe input is kept byte for byte. */
+static void
+test_random_input(void **state)
+{
+	static const unsigned char pick[] = { 0x1b, 0x07, 0x0d, 0x7f, 0xc2,
+	    0x9b, 0x80, 0xe2, 0x80, 0xae, 0x81, 0xa6, 0xed, 0xa0, 0xf4, 0x90,
+	    0xff, 'a', '\n', '\t', 0xc3, 0xa9 };
+	unsigned char in[64];
+	unsigned long seed = 12345;
+	char *out, copy[24];
+	int round, i, n;
+
+	for (round = 0; round < 20000; round++) {
+		n = (int)(seed % 40);
+		for (i = 0; i < n; i++) {
+			seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+			in[i] = (seed >> 33) % 3 == 0 ? (unsigned char)(seed >> 40) :
+			    pick[(seed >> 40) % sizeof pick];
+			if (in[i] == 0)
+				in[i] = 'z';
+		}
+		in[n] = '\0';
+		out = termsafe_dup((const char *)in);
+		assert_true(shown_ok((const unsigned char *)out));
+		if (termsafe_clean((const char *)in, (size_t)n))
+			assert_string_equal(out, (const char *)in);
+		assert_int_equal(termsafe_copy(copy, sizeof copy,
+		    (const char *)in), strlen(out));
+		assert_true(shown_ok((const unsigned char *)copy));
+		assert_int_equal(strncmp(copy, out, strlen(copy)), 0);
+		free(out);
+		seed += (unsigned long)round;
+	}
+}
+
 int
 main(void)
 {
@@ -162,6 +231,7 @@ main(void)
 		cmocka_unit_test(test_copy_never_cuts_a_form),
 		cmocka_unit_test(test_fputs_and_fprintf),
 		cmocka_unit_test(test_json_escapes),
+		cmocka_unit_test(test_random_input),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
