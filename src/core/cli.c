@@ -154,7 +154,8 @@ cli_main(int argc, char **argv)
 			i += 2;
 			continue;
 		}
-		termsafe_fprintf(stderr, "fronts: unknown option %s\n", argv[i]);
+		termsafe_fprintf(stderr, "fronts: unknown option %s\n",
+		    argv[i]);
 		cli_print_help(stderr);
 		return EXIT_USAGE;
 	}

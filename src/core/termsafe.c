@@ -183,7 +183,7 @@ termsafe_copy(char *dst, size_t size, const char *s)
 			memcpy(dst + at, buf, l);
 			at += l;
 		} else
-			size = at + 1;	/* full: nothing after a cut piece */
+			size = at + 1;	/* full: nothing after a cut */
 		need += l;
 		i += k;
 	}

@@ -130,8 +130,9 @@ publish_report(const struct channel_result *r, struct publish_tally *t)
 	switch (r->state) {
 	case LEDGER_SENT:
 		t->sent++;
-		termsafe_fprintf(stdout, "SENT: %s%s%s\n", r->url != NULL ? r->url :
-		    r->post_id != NULL ? r->post_id : "(no id returned)",
+		termsafe_fprintf(stdout, "SENT: %s%s%s\n", r->url != NULL ?
+		    r->url : r->post_id != NULL ? r->post_id :
+		    "(no id returned)",
 		    r->message != NULL ? " — " : "",
 		    r->message != NULL ? r->message : "");
 		break;

@@ -91,8 +91,8 @@ approve_print_summary(FILE *f, const char *path, const struct gate_result *r,
 	approve_print_names(f, "classes:", s->classes, s->nclasses);
 	for (i = 0; i < 4; i++)
 		if (!approve_has(s, approve_contract[i]))
-			fprintf(f, "warning:   `%s` is not defined (the contract "
-			    "needs it)\n", approve_contract[i]);
+			fprintf(f, "warning:   `%s` is not defined (the "
+			    "contract needs it)\n", approve_contract[i]);
 	fprintf(f, "gate:      %s (%d verdict%s)\n", r->accepted ? "accepted" :
 	    "refused", r->nverdicts, r->nverdicts == 1 ? "" : "s");
 	text = gate_result_text(path, r);

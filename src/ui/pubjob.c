@@ -160,7 +160,7 @@ pane_candidates_publish(struct ui *ui)
 	k = dialog_ask_about(ui, DIALOG_POST, i, ui->live ? "Publish (LIVE)" :
 	    "Publish (dry run)", body);
 	free(body);
-	if (k == DIALOG_STALE) {	/* a new plan came: the status says so */
+	if (k == DIALOG_STALE) {	/* a new plan: the status says so */
 		pubjob_free(w);
 		return;
 	}

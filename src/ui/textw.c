@@ -50,7 +50,7 @@ textw_unit(const char *s, size_t n, struct textw_unit *u)
 		u->nwc = u->cells = TEXTW_TAB;
 		return;
 	}
-	if ((cw = wcwidth((wchar_t)cp)) < 0) {	/* unknown to the locale */
+	if ((cw = wcwidth((wchar_t)cp)) < 0) {	/* unknown here */
 		cp = TEXTW_BAD;
 		cw = 1;
 	}

@@ -175,10 +175,10 @@ void	dialog_help(struct ui *);
 enum dialog_subject { DIALOG_MODEL, DIALOG_POST };
 struct dialog_bind {
 	enum dialog_subject	 subject;
-	char			 sha[65];	/* the model's, "" if none */
+	char			 sha[65];	/* "" if no model */
 	unsigned		 plan_gen;
-	int			 post;		/* index into the plan */
-	bool			 have_post;	/* post < the plan's nposts */
+	int			 post;		/* in the plan */
+	bool			 have_post;	/* post < nposts */
 };
 #define DIALOG_STALE	(-2)
 void	dialog_bind(const struct ui *, enum dialog_subject, int post,
