@@ -100,7 +100,8 @@ DUNDER_STRING = re.compile(r"\s*__\w+__\s*\Z")
 # lets a line overwrite itself), DEL, C1, and the bidirectional
 # embeddings, overrides and isolates. With them the source on screen can
 # differ from the bytes that run ("Trojan Source", CVE-2021-42574).
-BIDI = frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A))
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e"
+                     "\u2066-\u2069]")
 CONTROL_NAMES = {"\r": "CARRIAGE RETURN", "\x1b": "ESCAPE", "\x7f": "DELETE",
                  "\x08": "BACKSPACE", "\x07": "BELL", "\x0c": "FORM FEED",
                  "\x0b": "LINE TABULATION"}
@@ -349,24 +350,22 @@ class Gate(ast.NodeVisitor):
                         "reflection" % node.value[:40])
 
 
-def is_control(ch):
-    o = ord(ch)
-    return (o < 0x20 and ch not in "\t\n") or 0x7F <= o <= 0x9F or o in BIDI
-
-
 def control_verdicts(text):
     """One verdict per line holding a control or bidi character, at the
     first one (col in UTF-8 bytes, as ast counts); lines are split on
     newlines only, as fronts shows them."""
     out = []
     for n, line in enumerate(text.split("\n"), 1):
-        bad = [i for i, ch in enumerate(line) if is_control(ch)]
+        bad = CONTROL.findall(line)
         if not bad:
             continue
-        ch = line[bad[0]]
+        ch = bad[0]
         more = ("" if len(bad) == 1 else
                 " (and %d more on this line)" % (len(bad) - 1))
-        out.append((n, len(line[:bad[0]].encode("utf-8")), "control-char",
+        if ch == "\r":
+            more += " (CRLF line ends count: save the file with LF ones)"
+        out.append((n, len(line[:line.index(ch)].encode("utf-8")),
+                    "control-char",
                     "U+%04X %s%s: control and bidirectional characters "
                     "make the source shown differ from the bytes that run "
                     "(Trojan Source, CVE-2021-42574)" %
