@@ -2,7 +2,8 @@
 # The TUI acts only on what it showed: a y given to the approve dialog
 # after a background synthesis replaced the model approves nothing, and a
 # y given to the publish dialog after the planner handed over a new plan
-# sends (and marks) nothing; the status line says why. Also: a model whose
+# sends (dry run: marks; live: connects, writes to the ledger) nothing;
+# the status line says why. Also: a model whose
 # source holds terminal controls is drawn with them visible.
 #
 # The races are made deterministic, not timed: the fake language model
@@ -113,6 +114,53 @@ check_screen "races: an undisturbed y acts" "dry run: nothing sent"
 tui_keys q
 check_file "races: quits cleanly" "EXIT=0" "$TMPD/exit"
 tui_stop
+
+# --- live: a y after a new plan arrived sends nothing ---------------------
+# The fake Composio server counts connections; the plan opened from a file
+# is replaced by the planner's while the dialog for its post 2 is open.
+export COMPOSIO_API_KEY=ck-test-races FAKE_COMPOSIO_KEY=ck-test-races
+LOG=$TMPD/social.log
+: >"$LOG"
+/usr/bin/python3 "$TOP/tests/servers/fake_social.py" --port-file "$TMPD/sport" \
+    --log "$LOG" --mode ok &
+FAKE_PID=$!
+i=0
+while [ ! -s "$TMPD/sport" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+export COMPOSIO_BASE_URL=http://127.0.0.1:$(cat "$TMPD/sport")
+L=$TMPD/live
+/usr/bin/python3 "$TOP/tests/cli/publish_fixture.py" both "$L" "$(cat "$TMPD/sport")" 5 \
+    x:d1:1 linkedin:d2:2
+cp "$TOP/fixtures/demo/model.py" "$L/model.py"
+"$FRONTS" -C "$L" approve --yes >/dev/null 2>&1
+tui_start 160 40 "$FRONTS tui -C $L --live; echo EXIT=\$? >$TMPD/exit"
+tui_cmd "open $L/plan.json"
+check_screen "races live: the plan file is open" "opened $L/plan.json: 2 posts"
+tui_cmd "workers 1"
+tui_cmd "seconds 600"
+if tui_wait 'running · ([1-9][0-9]{2,}|[0-9.]+[kM]) it' E; then
+	pass "races live: the planner is searching"
+else fail "races live: the planner is searching" "$(cat "$TMPD/screen")"; fi
+tui_keys 4 j P
+check_screen "races live: the dialog shows post 2" "Publish (LIVE)"
+check_screen "races live: it is the opened plan's post" "How we cut sync conflicts"
+for w in $(pgrep -P "$(tui_pid)"); do kill -USR1 "$w"; done
+check_screen "races live: the new plan arrives under the open dialog" "plan ready"
+tui_keys y
+check_screen "races live: the status line says why nothing was sent" \
+    "plan changed while the dialog was open: nothing sent"
+if grep -q '"ev": "connect"' "$LOG"; then
+	fail "races live: no connection was made" "$(cat "$LOG")"
+else pass "races live: no connection was made"; fi
+if [ -f "$L/.fronts/ledger.jsonl" ] && grep -q intent "$L/.fronts/ledger.jsonl"; then
+	fail "races live: no ledger intent" "$(cat "$L/.fronts/ledger.jsonl")"
+else pass "races live: no ledger intent"; fi
+tui_keys q
+tui_wait "Live mode: some planned posts have not been sent."
+tui_keys y
+check_file "races live: quits cleanly" "EXIT=0" "$TMPD/exit"
+tui_stop
+kill "$FAKE_PID" 2>/dev/null
+FAKE_PID=
 
 # --- controls in the source are drawn visibly ----------------------------
 C=$TMPD/controls
