@@ -228,8 +228,14 @@ termsafe_fprintf(FILE *f, const char *fmt, ...)
 }
 
 void
-termsafe_json_puts(const char *json, FILE *f)
+termsafe_json_fputs(const char *json, FILE *f)
 {
 	termsafe_each(json, strlen(json), TERMSAFE_JSON, termsafe_put, f);
+}
+
+void
+termsafe_json_puts(const char *json, FILE *f)
+{
+	termsafe_json_fputs(json, f);
 	fputc('\n', f);
 }

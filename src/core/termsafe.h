@@ -56,5 +56,8 @@ int	termsafe_fprintf(FILE *f, const char *fmt, ...)
  * safe to show (a byte that is not UTF-8, which JSON cannot hold, becomes
  * U+FFFD). */
 void	termsafe_json_puts(const char *json, FILE *f);
+/* The same without the newline: for text that embeds JSON (a request
+ * with its body), whose escapes must keep the body what is sent. */
+void	termsafe_json_fputs(const char *json, FILE *f);
 
 #endif

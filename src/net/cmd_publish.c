@@ -96,7 +96,8 @@ publish_show_request(struct publish *pub, int i, time_t now)
 		    err.msg);
 		return;
 	}
-	termsafe_fprintf(stdout, "request:\n%s", req);
+	printf("request:\n");
+	termsafe_json_fputs(req, stdout);	/* the body is JSON */
 	free(req);
 }
 

@@ -110,3 +110,39 @@ for iso in process thread; do
 	expect_grep "top level $iso: the message is shown escaped" 'boom \\x1b\]0;title\\x07' "$TMPD/err"
 	no_raw "top level $iso: no raw control" "$TMPD/out" "$TMPD/err"
 done
+
+# --- the project's own files and a server's words ----------------------------
+# A draft holding an OSC sequence and a bidi override; a ledger whose failure
+# reason (a server's message) and front hold escape sequences.
+Q=$TMPD/pub
+$PY "$TOP/tests/cli/publish_fixture.py" both "$Q" 9 5 x:d1:1
+$PY - "$Q" <<'PYEOF'
+import json, sys
+d = sys.argv[1]
+t = "Launch \x1b]0;pwned\x07 \u202eday\u202c!"
+drafts = [json.loads(l) for l in open(d + "/drafts.jsonl")]
+drafts[0]["text"] = t
+open(d + "/drafts.jsonl", "w").write("".join(json.dumps(x) + "\n" for x in drafts))
+plan = json.load(open(d + "/plan.json"))
+plan["plan"][0]["text"] = t
+json.dump(plan, open(d + "/plan.json", "w"))
+PYEOF
+expect_exit "publish dry run of a hostile draft" 0 "$FRONTS" publish -C "$Q" "$Q/plan.json"
+expect_grep "publish: the text is shown escaped" '^Launch \\x1b\]0;pwned\\x07 <U\+202E>day<U\+202C>!$' "$TMPD/out"
+expect_grep "publish: the request body keeps JSON escapes" '"text":"Launch \\u001b\]0;pwned\\u0007 \\u202eday\\u202c!"' "$TMPD/out"
+no_raw "publish: no raw control" "$TMPD/out" "$TMPD/err"
+if LC_ALL=C grep -q "$(printf '\342\200\256')" "$TMPD/out"; then
+	fail "publish: no raw bidi override"; else pass "publish: no raw bidi override"; fi
+expect_exit "drafts lists the hostile draft" 0 "$FRONTS" drafts -C "$Q"
+no_raw "drafts: no raw control" "$TMPD/out" "$TMPD/err"
+
+mkdir -p "$Q/.fronts"
+SHA0=$(printf x | sha256sum | cut -c1-64)
+cat >"$Q/.fronts/ledger.jsonl" <<EOF2
+{"record": "intent", "entry": "e0123456789abcdef", "time": "2026-12-01T07:00:00Z", "plan": "p1", "slot": 1, "front": "x\u001b[2J", "draft": "d1", "at": "2026-12-01T07:00:00Z", "text_sha256": "$SHA0", "channel": "composio", "key": "e0123456789abcdef"}
+{"record": "failed", "entry": "e0123456789abcdef", "time": "2026-12-01T07:00:01Z", "reason": "HTTP 500: \u001b]0;pwned\u0007 \u202egnp"}
+EOF2
+expect_exit "ledger lists the entry" 0 "$FRONTS" ledger -C "$Q"
+expect_grep "ledger: the front is shown escaped" 'front x\\x1b\[2J  draft d1' "$TMPD/out"
+expect_grep "ledger: the server's reason is shown escaped" 'HTTP 500: \\x1b\]0;pwned\\x07 <U\+202E>gnp' "$TMPD/out"
+no_raw "ledger: no raw control" "$TMPD/out" "$TMPD/err"
