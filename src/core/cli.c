@@ -11,6 +11,8 @@
 
 #include "core/cli.h"
 #include "core/termsafe.h"
+#include "sandbox/namespace.h"
+#include "sandbox/pyhost.h"
 
 const struct cmd cli_commands[] = {
 	{ "init", "scaffold a project from the bundled demo",
@@ -146,7 +148,10 @@ cli_main(int argc, char **argv)
 			return EXIT_OK;
 		}
 		if (strcmp(argv[i], "--version") == 0) {
-			printf("fronts %s\n", FRONTS_VERSION);
+			printf("fronts %s\nlibpython %s\n%s", FRONTS_VERSION,
+			    pyhost_version(), namespace_breach_build() ?
+			    "assume-breach TEST BUILD: never run a real "
+			    "model with it\n" : "");
 			return EXIT_OK;
 		}
 		if (strcmp(argv[i], "-C") == 0 && i + 1 < argc) {

@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <grp.h>
 #include <unistd.h>
 
 #include <linux/capability.h>
@@ -107,22 +108,54 @@ ld_unshare_each(struct lockdown *ld)
 		ld_why(ld, "namespaces", e);
 }
 
-void
-lockdown_namespaces(struct lockdown *ld)
+/*
+ * Root is exempt from RLIMIT_NPROC and may write every file, so a worker
+ * started as root gives that up before anything else: it becomes nobody
+ * (supplementary groups dropped too), and makes its own user namespace as
+ * nobody, which also gives it the mount namespace its empty root needs.
+ * The id change makes the process non-dumpable; it is made dumpable again
+ * for the moment it writes its own id maps, and not dumpable for good in
+ * lockdown_apply().
+ */
+static int
+ld_drop_root(struct lockdown *ld, struct error *err)
+{
+	if (getuid() != 0 && geteuid() != 0)
+		return 0;
+	if (setgroups(0, NULL) != 0 ||
+	    setresgid(LOCKDOWN_NOBODY, LOCKDOWN_NOBODY, LOCKDOWN_NOBODY) != 0 ||
+	    setresuid(LOCKDOWN_NOBODY, LOCKDOWN_NOBODY, LOCKDOWN_NOBODY) != 0)
+		return error_set(err, EXIT_ERROR, "the worker runs as root and "
+		    "cannot become nobody (%d): %s", LOCKDOWN_NOBODY,
+		    strerror(errno));
+	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) != 0)
+		return error_set(err, EXIT_ERROR, "PR_SET_DUMPABLE: %s",
+		    strerror(errno));
+	ld->uid_dropped = true;
+	return 0;
+}
+
+int
+lockdown_namespaces(struct lockdown *ld, struct error *err)
 {
 	const int rest = CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC;
-	uid_t uid = getuid();
-	gid_t gid = getgid();
+	uid_t uid;
+	gid_t gid;
 
+	if (ld_drop_root(ld, err) != 0)
+		return -1;
+	uid = getuid();
+	gid = getgid();
 	if (unshare(CLONE_NEWUSER | rest) == 0) {
 		ld->user_ns = ld->mount_ns = ld->net_ns = ld->ipc_ns = true;
 		if (ld_map_ids(uid, gid) != 0)
 			ld_why(ld, "user namespace id map", errno);
-		return;
+		return 0;
 	}
 	ld_why(ld, "user namespace", errno);
-	/* Without a user namespace the others need privileges (root). */
+	/* Without a user namespace the others need privileges. */
 	ld_unshare_each(ld);
+	return 0;
 }
 
 /* ---- 3. the lockdown proper -------------------------------------------- */
@@ -176,16 +209,15 @@ ld_setrlimit(int res, rlim_t soft, rlim_t hard, const char *name,
 	return 0;
 }
 
+/* RLIMIT_NOFILE comes last (ld_no_new_fds): Landlock needs one more. */
 static int
 ld_rlimits(const struct lockdown_limits *lim, rlim_t as, struct error *err)
 {
-	rlim_t nofile = (rlim_t)lim->keep_fd + 1, cpu;
+	rlim_t cpu;
 
 	if (ld_setrlimit(RLIMIT_AS, as, as, "RLIMIT_AS", err) != 0 ||
 	    ld_setrlimit(RLIMIT_FSIZE, 0, 0, "RLIMIT_FSIZE", err) != 0 ||
 	    ld_setrlimit(RLIMIT_CORE, 0, 0, "RLIMIT_CORE", err) != 0 ||
-	    ld_setrlimit(RLIMIT_NOFILE, nofile, nofile, "RLIMIT_NOFILE",
-	    err) != 0 ||
 	    ld_setrlimit(RLIMIT_NPROC, 0, 0, "RLIMIT_NPROC", err) != 0 ||
 	    ld_setrlimit(RLIMIT_MEMLOCK, 0, 0, "RLIMIT_MEMLOCK", err) != 0 ||
 	    ld_setrlimit(RLIMIT_MSGQUEUE, 0, 0, "RLIMIT_MSGQUEUE", err) != 0)
@@ -301,6 +333,32 @@ ld_landlock(struct lockdown *ld)
 	ld->landlock_abi = (int)abi;
 }
 
+unsigned
+lockdown_skip_parse(const char *s)
+{
+	unsigned skip = 0;
+
+	if (s == NULL)
+		return 0;
+	if (strstr(s, "seccomp") != NULL)
+		skip |= LOCKDOWN_SKIP_SECCOMP;
+	if (strstr(s, "landlock") != NULL)
+		skip |= LOCKDOWN_SKIP_LANDLOCK;
+	if (strstr(s, "root") != NULL)
+		skip |= LOCKDOWN_SKIP_ROOT;
+	if (strstr(s, "fds") != NULL)
+		skip |= LOCKDOWN_SKIP_FDS;
+	return skip;
+}
+
+/* Zero: the descriptors held stay usable, and no new one can be had, not
+ * even in the numbers closed above. */
+static int
+ld_no_new_fds(struct error *err)
+{
+	return ld_setrlimit(RLIMIT_NOFILE, 0, 0, "RLIMIT_NOFILE", err);
+}
+
 int
 lockdown_apply(struct lockdown *ld, const struct lockdown_limits *lim,
     struct error *err)
@@ -317,7 +375,8 @@ lockdown_apply(struct lockdown *ld, const struct lockdown_limits *lim,
 		ld->pid_ns = true;
 	else
 		ld_why(ld, "PID namespace", errno);
-	ld_empty_root(ld);
+	if ((lim->skip & LOCKDOWN_SKIP_ROOT) == 0)
+		ld_empty_root(ld);
 	if (ld_rlimits(lim, as, err) != 0)
 		return -1;
 	ld->rlimits = true;
@@ -326,7 +385,12 @@ lockdown_apply(struct lockdown *ld, const struct lockdown_limits *lim,
 		return error_set(err, EXIT_ERROR, "PR_SET_NO_NEW_PRIVS: %s",
 		    strerror(errno));
 	ld->no_new_privs = true;
-	ld_landlock(ld);
+	if ((lim->skip & LOCKDOWN_SKIP_LANDLOCK) == 0)
+		ld_landlock(ld);
+	if ((lim->skip & LOCKDOWN_SKIP_FDS) == 0 && ld_no_new_fds(err) != 0)
+		return -1;
+	if ((lim->skip & LOCKDOWN_SKIP_SECCOMP) != 0)
+		return 0;
 	if (seccomp_install(lim->keep_fd, err) != 0)
 		return -1;
 	ld->seccomp = true;
@@ -339,6 +403,7 @@ static const struct {
 	const char	*key;
 	size_t		 off;
 } ld_flags[] = {
+	{ "uid_dropped", offsetof(struct lockdown, uid_dropped) },
 	{ "user_ns", offsetof(struct lockdown, user_ns) },
 	{ "mount_ns", offsetof(struct lockdown, mount_ns) },
 	{ "net_ns", offsetof(struct lockdown, net_ns) },
@@ -408,6 +473,8 @@ lockdown_describe(const struct lockdown *ld, char *buf, size_t size)
 	size_t off = 0;
 
 	buf[0] = '\0';
+	if (ld->uid_dropped)
+		ld_add(buf, size, &off, "root dropped to nobody");
 	if (ld->user_ns)
 		ld_add(buf, size, &off, "user namespace");
 	if (ld->mount_ns)

@@ -2,7 +2,9 @@
  * lockdown — the worker's layers, put up in a fixed order before the
  * first line of the model runs (its module body included):
  *
- *   1. lockdown_namespaces(), while the worker is still one thread: new
+ *   1. lockdown_namespaces(), while the worker is still one thread: a
+ *      worker started as root becomes nobody (root is exempt from
+ *      RLIMIT_NPROC and owns too much); new
  *      user, mount, network and IPC namespaces, as far as the kernel
  *      allows;
  *   2. (the worker reads the project, compiles the model and imports every
@@ -30,7 +32,12 @@
 
 #include "core/util.h"
 
+/* A worker started as root runs as this uid and gid (nobody) from before
+ * its namespaces on. */
+#define LOCKDOWN_NOBODY	65534
+
 struct lockdown {
+	bool	uid_dropped;	/* root became LOCKDOWN_NOBODY */
 	bool	user_ns;
 	bool	mount_ns;
 	bool	net_ns;
@@ -46,17 +53,30 @@ struct lockdown {
 	char	why[192];	/* why optional layers did not take effect */
 };
 
+/* Layers an assume-breach test pretends have failed (fronts-breach only;
+ * see lockdown_skip_parse). */
+#define LOCKDOWN_SKIP_SECCOMP	(1U << 0)
+#define LOCKDOWN_SKIP_LANDLOCK	(1U << 1)
+#define LOCKDOWN_SKIP_ROOT	(1U << 2)
+#define LOCKDOWN_SKIP_FDS	(1U << 3)	/* RLIMIT_NOFILE 0 */
+
 struct lockdown_limits {
-	long	memory_mb;	/* address space on top of what is mapped */
-	double	cpu_s;		/* RLIMIT_CPU backstop; 0: none */
-	int	keep_fd;	/* the frame pipe; stderr (2) stays too */
+	long		memory_mb;	/* address space on top of what is mapped */
+	double		cpu_s;		/* RLIMIT_CPU backstop; 0: none */
+	int		keep_fd;	/* the frame pipe; stderr (2) stays too */
+	unsigned	skip;		/* LOCKDOWN_SKIP_*; 0 outside tests */
 };
 
-/* Step 1. Must run while the process has a single thread. */
-void	lockdown_namespaces(struct lockdown *);
+/* Step 1. Must run while the process has a single thread, after every
+ * file only root may read has been read. Fails only when a root worker
+ * cannot stop being root. */
+int	lockdown_namespaces(struct lockdown *, struct error *err);
 /* Step 3. On error nothing of the model may run. */
 int	lockdown_apply(struct lockdown *, const struct lockdown_limits *,
 	    struct error *err);
+/* "seccomp,landlock,root,fds" to LOCKDOWN_SKIP_* bits; unknown words are
+ * ignored. Only the assume-breach test build passes anything here. */
+unsigned lockdown_skip_parse(const char *);
 /* {"user_ns": true, …, "landlock": 6, "seccomp": true, "why": "…"} */
 cJSON	*lockdown_json(const struct lockdown *);
 int	 lockdown_from_json(const cJSON *, struct lockdown *);

@@ -8,6 +8,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdbool.h>
 
 #include "core/util.h"
 
@@ -35,6 +36,9 @@ PyObject	*namespace_compile_model(const char *src, size_t len,
 		    const char *filename, struct error *err);
 int		 namespace_run_model(PyObject *code, PyObject *globals,
 		    const char *filename, struct error *err);
+
+/* True only in the assume-breach test build (fronts-breach). */
+bool		 namespace_breach_build(void);
 
 /* The allowlists, NULL-terminated, for SECURITY.md's tables, the synthesis
  * prompt and tests: the builtins a model may name (the restricted

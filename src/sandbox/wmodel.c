@@ -133,29 +133,36 @@ wm_model_line(PyObject *tb)
 	return line;
 }
 
-/* The message without running model code: only an exact str or number
- * as the exception's first argument is shown (str() of anything else, and
- * of the model's own exception classes, could run the model's code). */
+/* The message without running model code: only the exception's
+ * arguments that are an exact str or number are shown, joined by ", "
+ * (str() of anything else, and of the model's own exception classes,
+ * could run the model's code). */
 static void
 wm_exc_message(struct wmodel *m, PyObject *value)
 {
-	PyObject *args, *a0, *s = NULL;
+	PyObject *args, *a, *s;
 	const char *u;
+	Py_ssize_t i;
+	size_t off = 0;
 
 	m->error.message[0] = '\0';
 	if (value == NULL || !PyExceptionInstance_Check(value) ||
 	    (args = ((PyBaseExceptionObject *)value)->args) == NULL)
 		return;
 	Py_INCREF(args);
-	if (PyTuple_CheckExact(args) && PyTuple_GET_SIZE(args) > 0) {
-		a0 = PyTuple_GET_ITEM(args, 0);
-		if (PyUnicode_CheckExact(a0) || PyLong_CheckExact(a0) ||
-		    PyFloat_CheckExact(a0))
-			s = PyObject_Str(a0);
+	for (i = 0; PyTuple_CheckExact(args) && i < PyTuple_GET_SIZE(args) &&
+	    off < sizeof m->error.message; i++) {
+		a = PyTuple_GET_ITEM(args, i);
+		if (!PyUnicode_CheckExact(a) && !PyLong_CheckExact(a) &&
+		    !PyFloat_CheckExact(a))
+			continue;
+		s = PyObject_Str(a);
+		if (s != NULL && (u = PyUnicode_AsUTF8(s)) != NULL)
+			off += (size_t)snprintf(m->error.message + off,
+			    sizeof m->error.message - off, "%s%s",
+			    off > 0 ? ", " : "", u);
+		Py_XDECREF(s);
 	}
-	if (s != NULL && (u = PyUnicode_AsUTF8(s)) != NULL)
-		wm_copy(m->error.message, sizeof m->error.message, u);
-	Py_XDECREF(s);
 	Py_DECREF(args);
 	PyErr_Clear();
 }
@@ -180,6 +187,7 @@ wm_poison(struct wmodel *m, const char *what)
 static void
 wm_decref(struct wmodel *m, PyObject *o)
 {
+	guard_slot_what(m->slot, "release of a model object");
 	guard_arm(m->slot);
 	Py_XDECREF(o);
 	if (guard_disarm(m->slot))
@@ -251,6 +259,7 @@ wm_call(struct wmodel *m, enum wm_fn fn, PyObject *const *args, size_t nargs,
 
 	if (m->poisoned)
 		return MODEL_TIMEOUT;
+	guard_slot_what(m->slot, wm_fn_names[fn]);
 	guard_arm(m->slot);
 	r = PyObject_Vectorcall(m->fn[fn], args, nargs, NULL);
 	if (guard_disarm(m->slot)) {
@@ -273,6 +282,7 @@ wm_seed(void *mv, uint64_t seed)
 
 	took = wm_acquire(m, &st);
 	/* Seeding replaces values the model may have stored on its rng. */
+	guard_slot_what(m->slot, "rng seeding");
 	guard_arm(m->slot);
 	arg = PyLong_FromUnsignedLongLong(seed);
 	r = arg != NULL ? PyObject_CallFunctionObjArgs(m->rng_seed, m->rng,
@@ -790,6 +800,7 @@ wm_exec(struct wmodel *m, struct error *err)
 
 	guard_slot_set_timeout(m->slot, load_ms);
 	guard_slot_bind(m->slot);
+	guard_slot_what(m->slot, "top-level code");
 	guard_arm(m->slot);
 	rc = namespace_run_model(m->code, m->globals, WM_FILENAME, err);
 	fired = guard_disarm(m->slot);
@@ -973,6 +984,7 @@ wm_state_repr(void *mv, model_state *s, char **out)
 	int rc = -1;
 
 	took = wm_acquire(m, &st);
+	guard_slot_what(m->slot, "repr of a state");
 	guard_arm(m->slot);
 	r = PyObject_Repr((PyObject *)s);
 	fired = guard_disarm(m->slot);

@@ -51,3 +51,15 @@ done
 # The worker entry point refuses to run without its pipes.
 expect_exit "__worker by hand: usage" 2 "$FRONTS" __worker
 expect_grep "__worker by hand: says why" "not by hand" "$TMPD/err"
+
+# A public libpython bug the gate cannot see (gh-120384: an out-of-bounds
+# write from an extended-slice assignment): the worker crashes, fronts
+# reports it and survives. In thread mode it would crash fronts itself,
+# which is why the worker, not the gate, is the boundary.
+cp "$TOP/tests/hostile/slice_oob.py" "$P/model.py"
+expect_exit "slice_oob: the gate accepts it" 0 "$FRONTS" gate "$P/model.py"
+"$FRONTS" approve -C "$P" --yes >/dev/null 2>&1
+expect_exit "slice_oob process: exit 4" 4 "$FRONTS" plan -C "$P" \
+    --iterations 5 --workers 1
+expect_grep "slice_oob process: the crash is named" \
+    "worker crashed with signal|ran out of memory|malformed" "$TMPD/err"
