@@ -26,7 +26,7 @@ const struct cmd cli_commands[] = {
 	{ "approve", "review and approve the world model's exact bytes",
 	  "[-C DIR] [--model FILE] [--yes]", cmd_approve, false },
 	{ "validate", "check the model's conformance and calibration",
-	  "[-C DIR] [--model FILE] [--json]", cmd_validate, false },
+	  "[-C DIR] [--model FILE] [--isolation process|thread] [--json]", cmd_validate, false },
 	{ "drafts", "each draft's length per front against its limit",
 	  "[-C DIR] [--json]", cmd_drafts, false },
 	{ "plan", "search for the best posting plan",
@@ -39,6 +39,8 @@ const struct cmd cli_commands[] = {
 	  "[-C DIR] | resolve ID --sent URL|--failed [-C DIR]", cmd_ledger, false },
 	{ "tui", "the interactive planner (also: fronts alone on a terminal)",
 	  "[-C DIR] [--live] [--theme NAME]", cmd_tui, false },
+	{ "sandbox", "list the worker's sandbox layers on this machine",
+	  "[-C DIR] [--json]", cmd_sandbox, false },
 	{ "__worker", "sandbox worker (internal)", "", cmd_worker, true },
 	{ NULL, NULL, NULL, NULL, false }
 };

@@ -254,6 +254,13 @@ test_hostile_membomb(void **state)
 }
 
 static void
+test_hostile_toplevel_memory(void **state)
+{
+	expect_death(TOP "/tests/hostile/toplevel_memory.py", 20000, 30, 200,
+	    EXIT_MODEL, "out of memory (limit 200 MiB)");
+}
+
+static void
 test_hostile_recursion(void **state)
 {
 	expect_death(TOP "/tests/hostile/recursion.py", 5000, 30, 0,
@@ -632,6 +639,7 @@ main(void)
 		cmocka_unit_test(test_hostile_bigpow),
 		cmocka_unit_test(test_hostile_bigpow_no_call_deadline),
 		cmocka_unit_test(test_hostile_membomb),
+		cmocka_unit_test(test_hostile_toplevel_memory),
 		cmocka_unit_test(test_hostile_recursion),
 		cmocka_unit_test(test_hostile_gated),
 		cmocka_unit_test(test_seccomp_open),
