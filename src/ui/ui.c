@@ -707,7 +707,9 @@ ui_approve(struct ui *ui)
 	    "(%zu bytes, %s)\n\nApprove only code you have read. "
 	    "y approves; any other key cancels.", ui->model_path,
 	    ui->model_sha, ui->model_len, "gate: accepted");
-	k = dialog_ask(ui, "Approve model", body);
+	k = dialog_ask_about(ui, DIALOG_MODEL, -1, "Approve model", body);
+	if (k == DIALOG_STALE)
+		return;		/* the status line says why */
 	if (k != 'y' && k != 'Y') {
 		ui_message(ui, THEME_NORMAL, "not approved");
 		return;
