@@ -15,6 +15,7 @@
 
 #include "core/cli.h"
 #include "sandbox/approval.h"
+#include "sandbox/guard.h"
 #include "ui/textw.h"
 #include "ui/ui.h"
 
@@ -33,6 +34,18 @@ ui_fatal_signal(int sig)
 	ui_curses_on = 0;
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/* A model call under --isolation thread that the guard's backstop had to
+ * end: the terminal is given back before the process exits with 4. */
+static void
+ui_overrun(const char *msg)
+{
+	if (ui_curses_on)
+		endwin();
+	ui_curses_on = 0;
+	fprintf(stderr, "fronts: %s\n", msg);
+	_exit(EXIT_MODEL);
 }
 
 static void
@@ -783,6 +796,7 @@ ui_curses_start(struct ui *ui)
 	use_tioctl(TRUE);	/* the terminal's size over a stale $LINES */
 	initscr();
 	ui_curses_on = 1;
+	guard_set_overrun(ui_overrun);
 	raw();
 	noecho();
 	nonl();
