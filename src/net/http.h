@@ -3,7 +3,8 @@
  * verification on, bounded connect and total timeouts, a response-size cap,
  * the server's request id kept for error messages, and never a key in any
  * message. Retries are the caller's choice (http_perform_retry is for
- * idempotent LLM calls only; publishing never retries).
+ * idempotent LLM calls only; publishing never retries, and only a request
+ * that sets retry_transport is retried after a transport failure).
  */
 #ifndef FRONTS_HTTP_H
 #define FRONTS_HTTP_H
@@ -29,7 +30,16 @@ struct http_request {
 	size_t				 body_len;
 	long				 connect_timeout_ms;	/* 0: 10 s */
 	long				 timeout_ms;		/* 0: 120 s */
+	long				 idle_timeout_ms;	/* 0: none; else the
+						   longest silence (no byte
+						   received) before giving up */
 	size_t				 max_response;		/* 0: 8 MiB */
+	bool				 retry_transport;	/* http_perform_retry
+						   may repeat it after a
+						   transport failure: only for
+						   requests without side
+						   effects (LLM calls), never
+						   for publishing */
 };
 
 /* How far a request got: publishing needs to tell "never reached the
@@ -50,6 +60,9 @@ struct http_response {
 	char		*retry_after;	/* retry-after, raw */
 	char		*retry_after_ms;	/* retry-after-ms, raw */
 	char		*content_type;
+	int		 should_retry;	/* x-should-retry: 1 true, 0 false,
+					   -1 absent */
+	bool		 too_large;	/* cut at max_response */
 	int		 tries;		/* attempts made (http_perform_retry) */
 	double		 seconds;	/* wall time over all attempts */
 };
@@ -73,7 +86,10 @@ int	http_perform(const struct http_request *, struct http_response *,
 void	http_response_free(struct http_response *);
 /* Performs an idempotent request, retrying 408, 409, 429 (unless the quota
  * or spend limit is exhausted), 5xx and 529 with exponential backoff and
- * jitter, honouring retry-after-ms / retry-after. Returns 0 only with a 2xx
+ * jitter, honouring retry-after-ms / retry-after. x-should-retry overrides
+ * the status: "true" retries any error, "false" none. A transport failure
+ * (no complete response) is retried only when req->retry_transport is set,
+ * and never when the response outgrew max_response. Returns 0 only with a 2xx
  * response; otherwise -1 with err (EXIT_NETWORK) worded for the operator,
  * naming the request id, and resp holding the last response (free it
  * either way). */

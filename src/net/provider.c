@@ -1,18 +1,39 @@
 /*
  * provider — choosing a provider, the canonical request that names a
- * recording, and the one HTTP path both real APIs share.
+ * recording, the one HTTP path both real APIs share, and what an answer
+ * that did not end by itself means for the operator.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "net/http.h"
 #include "net/provider.h"
+
+/* The providers' current recommendations (Anthropic's models overview:
+ * "start with Claude Opus 5.5"; OpenAI's model guide: GPT-6 Astra for
+ * complex reasoning and coding). provider.model in fronts.json or
+ * --llm-model replaces them. */
+#define ANTHROPIC_DEFAULT_MODEL	"claude-opus-5-5"
+#define OPENAI_DEFAULT_MODEL	"gpt-6-astra"
+
+/* A streamed answer may take as long as it needs while it keeps coming;
+ * what fails it is silence (the answer stalled) or this overall cap. */
+#define LLM_IDLE_MS		300000L
+#define LLM_TOTAL_MS		(30 * 60 * 1000L)
 
 struct provider {
 	struct provider_options	 opts;
 	enum provider_kind	 kind;
 };
+
+const char *
+provider_default_model(const char *api)
+{
+	return strcmp(api, "openai") == 0 ? OPENAI_DEFAULT_MODEL :
+	    ANTHROPIC_DEFAULT_MODEL;
+}
 
 const char *
 provider_key_var(const char *api)
@@ -105,6 +126,56 @@ provider_api(const struct provider *p)
 	return p->opts.api;
 }
 
+/* What a stop reason other than a natural end means, in the operator's
+ * words; 0 when the answer ended by itself. */
+static const char *
+provider_stop_words(const char *reason)
+{
+	static const struct {
+		const char	*reason;
+		const char	*words;
+	} table[] = {
+		{ "refusal", "the model refused to answer (stop reason "
+		    "refusal); fronts does not retry a refusal: check rules.md "
+		    "and the drafts for what may have triggered it" },
+		{ "model_context_window_exceeded", "the prompt and the answer "
+		    "filled the model's context window (stop reason "
+		    "model_context_window_exceeded); shorten rules.md or the "
+		    "history, or choose a model with a larger context window" },
+		{ "pause_turn", "the API paused the turn before the answer was "
+		    "complete (stop reason pause_turn); fronts uses no server "
+		    "tools, so run synth again" },
+		{ "content_filter", "the provider's content filter withheld "
+		    "the answer (finish reason content_filter); check rules.md "
+		    "and the drafts for what may have triggered it" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof table / sizeof table[0]; i++)
+		if (strcmp(reason, table[i].reason) == 0)
+			return table[i].words;
+	return NULL;
+}
+
+static int
+provider_stop_error(const char *api, const struct llm_request *req,
+    const struct llm_answer *ans, struct error *err)
+{
+	const char *rid = ans->request_id, *words;
+	char idbuf[160] = "";
+
+	if (rid != NULL)
+		snprintf(idbuf, sizeof idbuf, " [request id %s]", rid);
+	if (ans->truncated)
+		return error_set(err, EXIT_NETWORK, "the answer was cut off at "
+		    "the %d-token limit (stop reason %s)%s", req->max_tokens,
+		    ans->stop_reason, idbuf);
+	if (ans->stop_reason == NULL ||
+	    (words = provider_stop_words(ans->stop_reason)) == NULL)
+		return 0;
+	return error_set(err, EXIT_NETWORK, "%s%s", words, idbuf);
+}
+
 int
 provider_complete(struct provider *p, const struct llm_request *req,
     struct llm_answer *ans, struct error *err)
@@ -129,12 +200,8 @@ provider_complete(struct provider *p, const struct llm_request *req,
 	if (p->opts.record && record_store(&p->opts, req, ans, &path, err) != 0)
 		return -1;
 	free(path);
-	if (ans->truncated)
-		return error_set(err, EXIT_NETWORK, "the answer was cut off at "
-		    "the %d-token limit (stop reason %s)%s%s%s", req->max_tokens,
-		    ans->stop_reason, ans->request_id != NULL ?
-		    " [request id " : "", ans->request_id != NULL ?
-		    ans->request_id : "", ans->request_id != NULL ? "]" : "");
+	if (provider_stop_error(p->opts.api, req, ans, err) != 0)
+		return -1;
 	if (ans->text == NULL || *ans->text == '\0')
 		return error_set(err, EXIT_NETWORK, "the %s answer has no "
 		    "text%s%s%s", p->opts.api, ans->request_id != NULL ?
@@ -168,13 +235,13 @@ provider_add_message(cJSON *arr, const char *role, const char *content)
 }
 
 cJSON *
-provider_messages(const struct llm_request *req, bool system_first)
+provider_messages(const struct llm_request *req, const char *system_role)
 {
 	cJSON *arr = cJSON_CreateArray();
 	int i;
 
-	if (system_first && req->system != NULL)
-		provider_add_message(arr, "system", req->system);
+	if (system_role != NULL && req->system != NULL)
+		provider_add_message(arr, system_role, req->system);
 	for (i = 0; i < req->nmessages; i++)
 		provider_add_message(arr, req->messages[i].role,
 		    req->messages[i].content);
@@ -192,7 +259,7 @@ provider_canonical(const char *api, const struct llm_request *req)
 	cJSON_AddNumberToObject(c, "max_tokens", req->max_tokens);
 	cJSON_AddStringToObject(c, "system", req->system != NULL ?
 	    req->system : "");
-	cJSON_AddItemToObject(c, "messages", provider_messages(req, false));
+	cJSON_AddItemToObject(c, "messages", provider_messages(req, NULL));
 	return c;
 }
 
@@ -205,52 +272,111 @@ provider_hash(const cJSON *canonical, char out[65])
 	cJSON_free(s);
 }
 
+/* Does a 404 say that the model does not exist (Anthropic: not_found_error
+ * naming the model; OpenAI: code model_not_found)? */
+static bool
+provider_no_model(const struct http_response *r)
+{
+	cJSON *root;
+	const cJSON *e, *f;
+	bool hit = false;
+
+	if (r->status != 404 || (root = cJSON_Parse(r->body)) == NULL)
+		return false;
+	e = cJSON_GetObjectItemCaseSensitive(root, "error");
+	f = cJSON_GetObjectItemCaseSensitive(e, "code");
+	if (cJSON_IsString(f) && strcmp(f->valuestring, "model_not_found") == 0)
+		hit = true;
+	f = cJSON_GetObjectItemCaseSensitive(e, "type");
+	if (cJSON_IsString(f) && strcmp(f->valuestring, "not_found_error") == 0 &&
+	    (f = cJSON_GetObjectItemCaseSensitive(e, "message")) != NULL &&
+	    cJSON_IsString(f) && strstr(f->valuestring, "model") != NULL)
+		hit = true;
+	cJSON_Delete(root);
+	return hit;
+}
+
+static bool
+provider_is_stream(const struct http_response *r)
+{
+	return r->content_type != NULL && strncasecmp(r->content_type,
+	    "text/event-stream", 17) == 0;
+}
+
+/* Parses a 2xx answer into ans; a stream is first turned back into the
+ * body its API would have sent unstreamed, which is what gets recorded. */
+static int
+provider_read(const struct provider_call *c, struct http_response *resp,
+    struct llm_answer *ans, struct error *err)
+{
+	char *body = NULL;
+
+	if (provider_is_stream(resp)) {
+		if (c->unstream(resp->body, &body, err) != 0)
+			return -1;
+		free(resp->body);
+		resp->body = body;
+	}
+	if (c->parse(resp->body, ans, err) != 0)
+		return -1;
+	ans->wire_response = resp->body;
+	resp->body = NULL;
+	return 0;
+}
+
 int
-provider_post(const struct provider_options *o, const char *service,
-    const char *url, const char *key_header, const char *key_value,
-    const char *extra_name, const char *extra_value, char *body,
-    int (*parse)(const char *, struct llm_answer *, struct error *),
+provider_post(const struct provider_options *o, const struct provider_call *c,
     struct llm_answer *ans, struct error *err)
 {
 	struct http_header hdrs[3] = {
 		{ "content-type", "application/json", false },
-		{ key_header, key_value, true },
-		{ extra_name, extra_value, false },
+		{ c->key_header, c->key_value, true },
+		{ c->extra_name, c->extra_value, false },
 	};
 	struct http_request req = { 0 };
 	struct http_retry pol = { 0 };
 	struct http_response resp;
-	char *rid;
+	char rid[160] = "";
+	int rc = 0;
 
 	req.method = "POST";
-	req.url = url;
+	req.url = c->url;
 	req.headers = hdrs;
-	req.nheaders = extra_name != NULL ? 3 : 2;
-	req.body = body;
-	req.body_len = strlen(body);
-	req.timeout_ms = o->timeout_ms;
-	pol.service = service;
+	req.nheaders = c->extra_name != NULL ? 3 : 2;
+	req.body = c->body;
+	req.body_len = strlen(c->body);
+	req.timeout_ms = LLM_TOTAL_MS;
+	req.idle_timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : LLM_IDLE_MS;
+	req.retry_transport = true;	/* asking again has no side effect */
+	pol.service = c->service;
 	pol.scale = o->retry_scale;
-	ans->wire_request = body;
+	ans->wire_request = c->body;
 	if (http_perform_retry(&req, &pol, &resp, err) != 0) {
+		if (provider_no_model(&resp)) {
+			if (resp.request_id != NULL)
+				snprintf(rid, sizeof rid, " [request id %s]",
+				    resp.request_id);
+			error_set(err, EXIT_NETWORK, "%s has no model '%s' (404)"
+			    "%s: it may be retired or misspelled; set "
+			    "provider.model in fronts.json (or pass --llm-model) "
+			    "to a current model", c->service, c->model, rid);
+		}
 		http_response_free(&resp);
 		return -1;
 	}
 	ans->tries = resp.tries;
 	ans->request_id = resp.request_id;
 	resp.request_id = NULL;
-	if (parse(resp.body, ans, err) != 0) {
-		rid = ans->request_id;
-		if (rid != NULL)
-			error_wrap(err, "%s [request id %s]", service, rid);
+	if (provider_read(c, &resp, ans, err) != 0) {
+		if (ans->request_id != NULL)
+			error_wrap(err, "%s [request id %s]", c->service,
+			    ans->request_id);
 		else
-			error_wrap(err, "%s", service);
-		err->code = EXIT_NETWORK;
-		http_response_free(&resp);
-		return -1;
+			error_wrap(err, "%s", c->service);
+		if (err != NULL)
+			err->code = EXIT_NETWORK;
+		rc = -1;
 	}
-	ans->wire_response = resp.body;
-	resp.body = NULL;
 	http_response_free(&resp);
-	return 0;
+	return rc;
 }
