@@ -173,9 +173,7 @@ http_host(const char *url)
 	return out;
 }
 
-/* Replaces every secret header value (and the token of "Bearer TOKEN")
- * in msg with ***, so no key can leave through an echoed error. */
-static void
+void
 http_redact(const struct http_request *req, char *msg, size_t size)
 {
 	const char *secret, *sp;
@@ -637,8 +635,12 @@ http_perform_retry(const struct http_request *req, const struct http_retry *pol,
 		}
 		resp->tries = t;
 		resp->seconds = clock_seconds() - t0;
-		if (resp->status >= 200 && resp->status <= 299)
+		if (resp->status >= 200 && resp->status <= 299) {
+			/* An earlier try's failure is no longer news. */
+			if (err != NULL)
+				memset(err, 0, sizeof *err);
 			return 0;
+		}
 		if (!http_status_retry(pol, resp, err))
 			break;
 		wait = http_retry_after_ms(resp->retry_after_ms,

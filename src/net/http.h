@@ -104,6 +104,10 @@ long	http_retry_after_ms(const char *retry_after_ms, const char *retry_after,
 bool	http_quota_exhausted(const char *body);
 /* The error message inside an Anthropic/OpenAI error body, or NULL. */
 char	*http_api_message(const char *body);
+/* Replaces every secret header value of the request (and the token of
+ * "Bearer TOKEN") in msg with ***, so no key can leave through an error
+ * that echoes what the server said. */
+void	http_redact(const struct http_request *, char *msg, size_t size);
 /* Prints METHOD URL, headers (secrets as ***) and body, for dry runs. */
 char	*http_request_describe(const struct http_request *);
 

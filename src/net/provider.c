@@ -373,8 +373,10 @@ provider_post(const struct provider_options *o, const struct provider_call *c,
 			    ans->request_id);
 		else
 			error_wrap(err, "%s", c->service);
-		if (err != NULL)
+		if (err != NULL) {
 			err->code = EXIT_NETWORK;
+			http_redact(&req, err->msg, sizeof err->msg);
+		}
 		rc = -1;
 	}
 	http_response_free(&resp);

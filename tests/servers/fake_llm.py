@@ -103,7 +103,8 @@ def openai_finish(stop):
     return "stop"
 
 
-def answer_body(path, step):
+def answer_body(path, step, model="fake"):
+    """The unstreamed answer, naming the model asked for, as the APIs do."""
     text = answer_text(step)
     stop = step.get("stop")
     if is_openai(path):
@@ -112,7 +113,7 @@ def answer_body(path, step):
             msg = {"role": "assistant", "content": None,
                    "refusal": text or "I can't help with that."}
         return {"id": "chatcmpl-fake", "object": "chat.completion",
-                "model": "fake",
+                "model": model,
                 "choices": [{"index": 0, "message": msg,
                              "finish_reason": openai_finish(stop)}],
                 "usage": {"prompt_tokens": 1200, "completion_tokens": 800,
@@ -122,7 +123,7 @@ def answer_body(path, step):
         content.insert(0, {"type": "thinking", "thinking": step["thinking"],
                            "signature": "sig_fake"})
     return {"id": "msg_fake", "type": "message", "role": "assistant",
-            "model": "fake", "content": content,
+            "model": model, "content": content,
             "stop_reason": stop or "end_turn", "stop_sequence": None,
             "usage": {"input_tokens": 1200, "output_tokens": 800}}
 
@@ -137,9 +138,9 @@ def sse(event, data):
     return (head + "data: %s\n\n" % json.dumps(data)).encode()
 
 
-def anthropic_events(step, n):
+def anthropic_events(step, n, model):
     """The Messages API's stream for the answer body, event by event."""
-    body = answer_body("/v1/messages", step)
+    body = answer_body("/v1/messages", step, model)
     start = dict(body, content=[], stop_reason=None,
                  usage={"input_tokens": 1200, "output_tokens": 1})
     yield sse("message_start", {"type": "message_start", "message": start})
@@ -169,12 +170,12 @@ def anthropic_events(step, n):
     yield sse("message_stop", {"type": "message_stop"})
 
 
-def openai_events(step, n):
+def openai_events(step, n, model):
     """Chat Completions' stream: chunks, a usage chunk, then [DONE]."""
-    body = answer_body("/chat/completions", step)
+    body = answer_body("/chat/completions", step, model)
     msg = body["choices"][0]["message"]
     head = {"id": "chatcmpl-fake", "object": "chat.completion.chunk",
-            "model": "fake"}
+            "model": model}
 
     def chunk(delta, finish=None):
         return sse(None, dict(head, choices=[{"index": 0, "delta": delta,
@@ -267,12 +268,12 @@ class Handler(BaseHTTPRequestHandler):
             and status == 200 and "raw" not in step \
             and not step.get("no_stream")
         if streamed:
-            self.stream(step, n)
+            self.stream(step, n, model)
             return
         if "raw" in step:
             data = step["raw"].encode()
         elif status == 200:
-            data = json.dumps(answer_body(self.path, step)).encode()
+            data = json.dumps(answer_body(self.path, step, model)).encode()
         else:
             data = json.dumps(error_body(self.path, step, n, model)).encode()
         self.send_response(status)
@@ -297,12 +298,12 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header(k, str(v))
         self.end_headers()
 
-    def stream(self, step, n):
+    def stream(self, step, n, model):
         """Sends the answer as server-sent events, without a length (the
         connection closes at the end), pausing chunk_delay between events;
         truncate stops half way."""
-        events = list(openai_events(step, n) if is_openai(self.path)
-                      else anthropic_events(step, n))
+        events = list(openai_events(step, n, model) if is_openai(self.path)
+                      else anthropic_events(step, n, model))
         if step.get("truncate"):
             events = events[:len(events) // 2]
         self.send_response(200)

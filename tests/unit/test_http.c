@@ -305,6 +305,7 @@ test_transport_retried_when_asked(void **state)
 	assert_int_equal(count, 3);
 	assert_int_equal(resp.tries, 3);
 	assert_non_null(strstr(resp.body, "\"ok\""));
+	assert_int_equal(err.code, 0);	/* the failures before are forgotten */
 	http_response_free(&resp);
 	memset(&err, 0, sizeof err);
 	assert_int_equal(run_transport("[{\"drop\":true,\"times\":9}]", true,

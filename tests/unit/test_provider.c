@@ -199,6 +199,10 @@ test_broken_streams(void **state)
 	    "\"boom\"}}]", "broke off with an error: boom");
 	expect_failure("anthropic", "[{\"text\":\"0123456789\",\"chunk_chars\":"
 	    "1,\"truncate\":true}]", "ended before message_stop (cut short)");
+	/* What the server says is shown, but never the key it echoes. */
+	expect_failure("openai", "[{\"text\":\"0123456789\",\"chunk_chars\":1,"
+	    "\"stream_error\":{\"type\":\"server_error\",\"message\":"
+	    "\"bad key " KEY "\"}}]", "broke off with an error: bad key ***");
 	expect_failure("openai", "[{\"text\":\"0123456789\",\"chunk_chars\":1,"
 	    "\"truncate\":true}]", "ended before [DONE] (cut short)");
 }
