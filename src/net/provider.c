@@ -22,6 +22,10 @@
  * what fails it is silence (the answer stalled) or this overall cap. */
 #define LLM_IDLE_MS		300000L
 #define LLM_TOTAL_MS		(30 * 60 * 1000L)
+/* A streamed answer is several times the size of its text (each event
+ * wraps a few characters in JSON): room for a 32k-token answer with its
+ * thinking, one token per event. */
+#define LLM_MAX_RESPONSE	(32u << 20)
 
 struct provider {
 	struct provider_options	 opts;
@@ -347,6 +351,7 @@ provider_post(const struct provider_options *o, const struct provider_call *c,
 	req.body_len = strlen(c->body);
 	req.timeout_ms = LLM_TOTAL_MS;
 	req.idle_timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : LLM_IDLE_MS;
+	req.max_response = LLM_MAX_RESPONSE;
 	req.retry_transport = true;	/* asking again has no side effect */
 	pol.service = c->service;
 	pol.scale = o->retry_scale;
