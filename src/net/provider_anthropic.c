@@ -101,10 +101,13 @@ anthropic_get(const cJSON *o, const char *name)
 	return cJSON_GetObjectItemCaseSensitive(o, name);
 }
 
+/* Sets o.name to v (owned by o afterwards, or freed). */
 static void
 anthropic_set(cJSON *o, const char *name, cJSON *v)
 {
-	if (cJSON_HasObjectItem(o, name))
+	if (!cJSON_IsObject(o))
+		cJSON_Delete(v);
+	else if (cJSON_GetObjectItemCaseSensitive(o, name) != NULL)
 		cJSON_ReplaceItemInObjectCaseSensitive(o, name, v);
 	else
 		cJSON_AddItemToObject(o, name, v);
@@ -171,8 +174,12 @@ anthropic_event(struct anthropic_acc *a, const cJSON *ev, struct error *err)
 	const char *t = cJSON_IsString(type) ? type->valuestring : "";
 
 	if (strcmp(t, "message_start") == 0) {
+		e = anthropic_get(ev, "message");
+		if (!cJSON_IsObject(e))
+			return error_set(err, EXIT_NETWORK, "the answer stream's "
+			    "message_start holds no message");
 		cJSON_Delete(a->msg);
-		a->msg = cJSON_Duplicate(anthropic_get(ev, "message"), true);
+		a->msg = cJSON_Duplicate(e, true);
 	} else if (strcmp(t, "content_block_start") == 0)
 		return anthropic_block(a, ev, true, err);
 	else if (strcmp(t, "content_block_delta") == 0)

@@ -207,6 +207,46 @@ test_broken_streams(void **state)
 	    "\"truncate\":true}]", "ended before [DONE] (cut short)");
 }
 
+/* A stream is read by its event types and exact keys: a message_start
+ * whose message carries a "Content" key (and no "content") is still
+ * rebuilt whole, and a message_start without a message is an error. */
+static void
+test_unstream_keys(void **state)
+{
+	const char *sse =
+	    "event: message_start\n"
+	    "data: {\"type\":\"message_start\",\"message\":{\"id\":\"m\","
+	    "\"Content\":1,\"usage\":{\"input_tokens\":5}}}\n\n"
+	    ": a comment line\n"
+	    "event: content_block_start\n"
+	    "data: {\"type\":\"content_block_start\",\"index\":0,"
+	    "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n"
+	    "event: content_block_delta\r\n"
+	    "data: {\"type\":\"content_block_delta\",\"index\":0,"
+	    "\"delta\":{\"type\":\"text_delta\",\"text\":\"hi\"}}\r\n\r\n"
+	    "event: message_delta\n"
+	    "data: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":"
+	    "\"end_turn\"},\"usage\":{\"output_tokens\":3}}\n\n"
+	    "event: message_stop\n"
+	    "data: {\"type\":\"message_stop\"}\n\n";
+	struct llm_answer a;
+	struct error err = { 0 };
+	char *body = NULL;
+
+	assert_int_equal(anthropic_unstream(sse, &body, &err), 0);
+	memset(&a, 0, sizeof a);
+	assert_int_equal(anthropic_parse(body, &a, &err), 0);
+	assert_string_equal(a.text, "hi");
+	assert_string_equal(a.stop_reason, "end_turn");
+	assert_int_equal(a.input_tokens, 5);
+	assert_int_equal(a.output_tokens, 3);
+	llm_answer_free(&a);
+	cJSON_free(body);
+	assert_int_equal(anthropic_unstream("data: {\"type\":\"message_start\","
+	    "\"message\":7}\n\n", &body, &err), -1);
+	assert_non_null(strstr(err.msg, "message_start holds no message"));
+}
+
 /* A language-model call has no side effect: a dropped connection is
  * asked again. */
 static void
@@ -368,6 +408,7 @@ main(void)
 		cmocka_unit_test(test_stop_reasons),
 		cmocka_unit_test(test_unknown_model),
 		cmocka_unit_test(test_broken_streams),
+		cmocka_unit_test(test_unstream_keys),
 		cmocka_unit_test(test_transport_failure_retried),
 		cmocka_unit_test(test_long_answer_streams),
 		cmocka_unit_test(test_truncated_answers),
