@@ -605,6 +605,18 @@ http_status_retry(const struct http_retry *pol, const struct http_response *r,
 	return true;
 }
 
+void
+http_retry_pause(const struct http_retry *pol, int attempt)
+{
+	long cap = pol->max_wait_ms > 0 ? pol->max_wait_ms : RETRY_MAX_WAIT_MS;
+	double scale = pol->scale > 0 ? pol->scale : 1.0;
+	unsigned seed = pol->seed != 0 ? pol->seed + (unsigned)attempt :
+	    (unsigned)(clock_seconds() * 1e6);
+	long wait = http_backoff_ms(pol, attempt, &seed);
+
+	http_sleep_ms((double)(wait > cap ? cap : wait) * scale);
+}
+
 int
 http_perform_retry(const struct http_request *req, const struct http_retry *pol,
     struct http_response *resp, struct error *err)

@@ -95,6 +95,10 @@ void	http_response_free(struct http_response *);
  * either way). */
 int	http_perform_retry(const struct http_request *, const struct http_retry *,
 	    struct http_response *, struct error *err);
+/* Sleeps the wait before try attempt + 1 of pol's schedule (backoff with
+ * jitter, capped, scaled), for callers that retry for reasons of their
+ * own. */
+void	http_retry_pause(const struct http_retry *, int attempt);
 /* Milliseconds a retry-after-ms or retry-after value asks for (seconds or
  * an HTTP date, relative to now); -1 when absent or unparsable. */
 long	http_retry_after_ms(const char *retry_after_ms, const char *retry_after,

@@ -26,6 +26,8 @@
  * wraps a few characters in JSON): room for a 32k-token answer with its
  * thinking, one token per event. */
 #define LLM_MAX_RESPONSE	(32u << 20)
+/* Times an answer is asked for when its stream keeps breaking off. */
+#define LLM_STREAM_TRIES	3
 
 struct provider {
 	struct provider_options	 opts;
@@ -308,16 +310,18 @@ provider_is_stream(const struct http_response *r)
 }
 
 /* Parses a 2xx answer into ans; a stream is first turned back into the
- * body its API would have sent unstreamed, which is what gets recorded. */
+ * body its API would have sent unstreamed, which is what gets recorded.
+ * Returns LLM_STREAM_BROKEN for a stream worth asking for again. */
 static int
 provider_read(const struct provider_call *c, struct http_response *resp,
     struct llm_answer *ans, struct error *err)
 {
 	char *body = NULL;
+	int rc;
 
 	if (provider_is_stream(resp)) {
-		if (c->unstream(resp->body, &body, err) != 0)
-			return -1;
+		if ((rc = c->unstream(resp->body, &body, err)) != 0)
+			return rc;
 		free(resp->body);
 		resp->body = body;
 	}
@@ -326,6 +330,47 @@ provider_read(const struct provider_call *c, struct http_response *resp,
 	ans->wire_response = resp->body;
 	resp->body = NULL;
 	return 0;
+}
+
+/* The error of a call that got a response it could not use. */
+static void
+provider_read_error(const struct provider_call *c,
+    const struct http_request *req, const struct llm_answer *ans, int asked,
+    struct error *err)
+{
+	size_t n;
+
+	if (err == NULL)
+		return;
+	if (asked > 1) {
+		n = strlen(err->msg);
+		snprintf(err->msg + n, sizeof err->msg - n, " (asked %d times)",
+		    asked);
+	}
+	if (ans->request_id != NULL)
+		error_wrap(err, "%s [request id %s]", c->service,
+		    ans->request_id);
+	else
+		error_wrap(err, "%s", c->service);
+	err->code = EXIT_NETWORK;
+	http_redact(req, err->msg, sizeof err->msg);
+}
+
+/* A failed request, worded for the operator: a model the API does not
+ * know is the likeliest fix he can make. */
+static void
+provider_http_error(const struct provider_call *c,
+    const struct http_response *resp, struct error *err)
+{
+	char rid[160] = "";
+
+	if (!provider_no_model(resp))
+		return;
+	if (resp->request_id != NULL)
+		snprintf(rid, sizeof rid, " [request id %s]", resp->request_id);
+	error_set(err, EXIT_NETWORK, "%s has no model '%s' (404)%s: it may be "
+	    "retired or misspelled; set provider.model in fronts.json (or pass "
+	    "--llm-model) to a current model", c->service, c->model, rid);
 }
 
 int
@@ -340,8 +385,7 @@ provider_post(const struct provider_options *o, const struct provider_call *c,
 	struct http_request req = { 0 };
 	struct http_retry pol = { 0 };
 	struct http_response resp;
-	char rid[160] = "";
-	int rc = 0;
+	int rc, asked;
 
 	req.method = "POST";
 	req.url = c->url;
@@ -356,34 +400,28 @@ provider_post(const struct provider_options *o, const struct provider_call *c,
 	pol.service = c->service;
 	pol.scale = o->retry_scale;
 	ans->wire_request = c->body;
-	if (http_perform_retry(&req, &pol, &resp, err) != 0) {
-		if (provider_no_model(&resp)) {
-			if (resp.request_id != NULL)
-				snprintf(rid, sizeof rid, " [request id %s]",
-				    resp.request_id);
-			error_set(err, EXIT_NETWORK, "%s has no model '%s' (404)"
-			    "%s: it may be retired or misspelled; set "
-			    "provider.model in fronts.json (or pass --llm-model) "
-			    "to a current model", c->service, c->model, rid);
+	for (asked = 1;; asked++) {
+		if (http_perform_retry(&req, &pol, &resp, err) != 0) {
+			provider_http_error(c, &resp, err);
+			http_response_free(&resp);
+			return -1;
 		}
+		ans->tries += resp.tries;
+		free(ans->request_id);
+		ans->request_id = resp.request_id;
+		resp.request_id = NULL;
+		rc = provider_read(c, &resp, ans, err);
 		http_response_free(&resp);
-		return -1;
+		/* A stream that broke off is a transport failure too. */
+		if (rc != LLM_STREAM_BROKEN || asked >= LLM_STREAM_TRIES)
+			break;
+		http_retry_pause(&pol, asked);
 	}
-	ans->tries = resp.tries;
-	ans->request_id = resp.request_id;
-	resp.request_id = NULL;
-	if (provider_read(c, &resp, ans, err) != 0) {
-		if (ans->request_id != NULL)
-			error_wrap(err, "%s [request id %s]", c->service,
-			    ans->request_id);
-		else
-			error_wrap(err, "%s", c->service);
-		if (err != NULL) {
-			err->code = EXIT_NETWORK;
-			http_redact(&req, err->msg, sizeof err->msg);
-		}
-		rc = -1;
+	if (rc == 0) {
+		if (err != NULL)
+			memset(err, 0, sizeof *err);
+		return 0;
 	}
-	http_response_free(&resp);
-	return rc;
+	provider_read_error(c, &req, ans, asked, err);
+	return -1;
 }

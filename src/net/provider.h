@@ -105,9 +105,14 @@ struct provider_call {
 	char		*body;		/* owned by the answer afterwards */
 	/* Parses a (non-streamed) answer body. */
 	int	(*parse)(const char *, struct llm_answer *, struct error *);
-	/* Turns a stream of events into that body (new string). */
+	/* Turns a stream of events into that body (new string); returns
+	 * LLM_STREAM_BROKEN when the stream broke off in a way worth asking
+	 * again (cut short, or the server's own overload or internal
+	 * error), -1 for any other bad stream. */
 	int	(*unstream)(const char *, char **, struct error *);
 };
+
+#define LLM_STREAM_BROKEN	(-2)
 
 /* POSTs the call's body with the key header, retrying as LLM calls may
  * (transport failures included), and parses a 2xx answer, streamed or

@@ -192,10 +192,12 @@ anthropic_event(struct anthropic_acc *a, const cJSON *ev, struct error *err)
 		e = anthropic_get(ev, "error");
 		type = anthropic_get(e, "type");
 		m = anthropic_get(e, "message");
-		return error_set(err, EXIT_NETWORK, "the answer stream broke "
-		    "off with an error (%s): %.300s", cJSON_IsString(type) ?
-		    type->valuestring : "unknown", cJSON_IsString(m) ?
+		t = cJSON_IsString(type) ? type->valuestring : "unknown";
+		error_set(err, EXIT_NETWORK, "the answer stream broke off with "
+		    "an error (%s): %.300s", t, cJSON_IsString(m) ?
 		    m->valuestring : "no message");
+		return strcmp(t, "overloaded_error") == 0 ||
+		    strcmp(t, "api_error") == 0 ? LLM_STREAM_BROKEN : -1;
 	}
 	return 0;
 }
@@ -253,9 +255,11 @@ anthropic_unstream(const char *sse, char **body, struct error *err)
 	if (rc == 0 && a->msg == NULL)
 		rc = error_set(err, EXIT_NETWORK, "the answer stream has no "
 		    "message_start event");
-	else if (rc == 0 && !a->stopped)
-		rc = error_set(err, EXIT_NETWORK, "the answer stream ended "
-		    "before message_stop (cut short)");
+	else if (rc == 0 && !a->stopped) {
+		error_set(err, EXIT_NETWORK, "the answer stream ended before "
+		    "message_stop (cut short)");
+		rc = LLM_STREAM_BROKEN;
+	}
 	if (rc == 0) {
 		anthropic_content(a);
 		*body = cJSON_PrintUnformatted(a->msg);

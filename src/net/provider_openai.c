@@ -122,9 +122,12 @@ openai_chunk(struct openai_acc *a, const cJSON *chunk, struct error *err)
 
 	if (cJSON_IsObject(e)) {
 		v = cJSON_GetObjectItemCaseSensitive(e, "message");
-		return error_set(err, EXIT_NETWORK, "the answer stream broke "
-		    "off with an error: %.300s", cJSON_IsString(v) ?
-		    v->valuestring : "no message");
+		error_set(err, EXIT_NETWORK, "the answer stream broke off with "
+		    "an error: %.300s", cJSON_IsString(v) ? v->valuestring :
+		    "no message");
+		v = cJSON_GetObjectItemCaseSensitive(e, "type");
+		return cJSON_IsString(v) && strcmp(v->valuestring,
+		    "server_error") == 0 ? LLM_STREAM_BROKEN : -1;
 	}
 	if (a->head == NULL)
 		a->head = cJSON_Duplicate(chunk, true);
@@ -197,9 +200,11 @@ openai_unstream(const char *sse, char **body, struct error *err)
 		cJSON_Delete(j);
 	}
 	sse_event_free(&ev);
-	if (rc == 0 && !a.done)
-		rc = error_set(err, EXIT_NETWORK, "the answer stream ended "
-		    "before [DONE] (cut short)");
+	if (rc == 0 && !a.done) {
+		error_set(err, EXIT_NETWORK, "the answer stream ended before "
+		    "[DONE] (cut short)");
+		rc = LLM_STREAM_BROKEN;
+	}
 	if (rc == 0)
 		*body = openai_rebuild(&a);
 	cJSON_Delete(a.head);

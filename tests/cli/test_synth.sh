@@ -147,8 +147,13 @@ expect_grep "quota: says so" "quota or spend limit is exhausted" "$TMPD/err-quot
 synth malformed 5 '[{"raw":"{\"content\": [{\"type\": \"text\""}]'
 expect_grep "malformed: says so" "not valid JSON" "$TMPD/err-malformed"
 
-synth truncbody 5 "[{\"code_file\":\"$MODEL\",\"truncate\":true}]"
-expect_grep "truncated body: says so" "cut short" "$TMPD/err-truncbody"
+# A stream cut short is asked for again (three times), then reported.
+synth truncbody 5 "[{\"code_file\":\"$MODEL\",\"truncate\":true,\"times\":9}]"
+expect_grep "truncated body: says so" "cut short\) \(asked 3 times\)" "$TMPD/err-truncbody"
+check "truncated body: asked 3 times" "$(requests)" 3
+synth trunconce 0 "[{\"code_file\":\"$MODEL\",\"truncate\":true}, $good]"
+cmp -s "$P/model.py" "$MODEL" && pass "truncated once: the second answer is used" \
+    || fail "truncated once: the second answer is used"
 
 # --timeout bounds silence; a stalled answer is asked again (it has no
 # side effect) and then given up on.

@@ -187,24 +187,44 @@ test_unknown_model(void **state)
 	    "no model 'fake-model' (404)");
 }
 
+/* A stream that breaks off (cut short, or the server's own overload or
+ * internal error) is asked for again, three times in all; any other error
+ * in a stream is reported at once. */
 static void
 test_broken_streams(void **state)
 {
+	struct llm_answer a;
+	struct error err = { 0 };
+
 	expect_failure("anthropic", "[{\"text\":\"0123456789\",\"chunk_chars\":"
-	    "1,\"stream_error\":{\"type\":\"overloaded_error\",\"message\":"
-	    "\"Overloaded\"}}]", "the answer stream broke off with an error "
-	    "(overloaded_error): Overloaded");
+	    "1,\"times\":9,\"stream_error\":{\"type\":\"overloaded_error\","
+	    "\"message\":\"Overloaded\"}}]", "the answer stream broke off with "
+	    "an error (overloaded_error): Overloaded (asked 3 times)");
+	expect_failure("anthropic", "[{\"text\":\"0123456789\",\"chunk_chars\":"
+	    "1,\"stream_error\":{\"type\":\"invalid_request_error\",\"message\":"
+	    "\"no\"}},{\"text\":\"not asked\"}]", "the Anthropic API [request "
+	    "id req_fake_1]: the answer stream broke off with an error "
+	    "(invalid_request_error): no");
 	expect_failure("openai", "[{\"text\":\"0123456789\",\"chunk_chars\":1,"
-	    "\"stream_error\":{\"type\":\"server_error\",\"message\":"
-	    "\"boom\"}}]", "broke off with an error: boom");
+	    "\"times\":9,\"stream_error\":{\"type\":\"server_error\",\"message\":"
+	    "\"boom\"}}]", "broke off with an error: boom (asked 3 times)");
 	expect_failure("anthropic", "[{\"text\":\"0123456789\",\"chunk_chars\":"
-	    "1,\"truncate\":true}]", "ended before message_stop (cut short)");
+	    "1,\"truncate\":true,\"times\":9}]", "ended before message_stop "
+	    "(cut short) (asked 3 times)");
+	expect_failure("openai", "[{\"text\":\"0123456789\",\"chunk_chars\":1,"
+	    "\"truncate\":true,\"times\":9}]", "ended before [DONE] (cut short)");
 	/* What the server says is shown, but never the key it echoes. */
 	expect_failure("openai", "[{\"text\":\"0123456789\",\"chunk_chars\":1,"
-	    "\"stream_error\":{\"type\":\"server_error\",\"message\":"
+	    "\"stream_error\":{\"type\":\"invalid_request_error\",\"message\":"
 	    "\"bad key " KEY "\"}}]", "broke off with an error: bad key ***");
-	expect_failure("openai", "[{\"text\":\"0123456789\",\"chunk_chars\":1,"
-	    "\"truncate\":true}]", "ended before [DONE] (cut short)");
+	/* Cut short once, then whole: the answer, and the failure forgotten. */
+	assert_int_equal(turn("anthropic", "[{\"text\":\"0123456789\","
+	    "\"chunk_chars\":1,\"truncate\":true},{\"text\":\"whole\"}]", NULL,
+	    &a, &err), 0);
+	assert_string_equal(a.text, "whole");
+	assert_int_equal(a.tries, 2);
+	assert_int_equal(err.code, 0);
+	llm_answer_free(&a);
 }
 
 /* A stream is read by its event types and exact keys: a message_start
