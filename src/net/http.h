@@ -30,16 +30,14 @@ struct http_request {
 	size_t				 body_len;
 	long				 connect_timeout_ms;	/* 0: 10 s */
 	long				 timeout_ms;		/* 0: 120 s */
-	long				 idle_timeout_ms;	/* 0: none; else the
-						   longest silence (no byte
-						   received) before giving up */
+	/* The longest silence (no byte received) before giving up;
+	 * 0: none. */
+	long				 idle_timeout_ms;
 	size_t				 max_response;		/* 0: 8 MiB */
-	bool				 retry_transport;	/* http_perform_retry
-						   may repeat it after a
-						   transport failure: only for
-						   requests without side
-						   effects (LLM calls), never
-						   for publishing */
+	/* May http_perform_retry repeat the request after a transport
+	 * failure? Only for requests without side effects (LLM calls);
+	 * publishing never sets it. */
+	bool				 retry_transport;
 };
 
 /* How far a request got: publishing needs to tell "never reached the

@@ -364,6 +364,8 @@ test_publishing_never_retries(void **state)
 		channel_send(&c, &out);
 		assert_int_equal(fakellm_count(&f), 1);
 		assert_int_not_equal(out.state, LEDGER_SENT);
+		assert_true(out.message == NULL ||
+		    strstr(out.message, "SENTINEL") == NULL);
 		channel_result_free(&out);
 		channel_close(&c);
 		cJSON_Delete(fr.raw);
