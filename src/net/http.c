@@ -359,6 +359,7 @@ http_perform(const struct http_request *req, struct http_response *resp,
 	if (http_setopts(h, req, hdrs, &x, errbuf, err) != 0) {
 		curl_easy_cleanup(h);
 		curl_slist_free_all(hdrs);
+		resp->hopeless = true;
 		return -1;
 	}
 	res = curl_easy_perform(h);
@@ -368,7 +369,7 @@ http_perform(const struct http_request *req, struct http_response *resp,
 	curl_easy_cleanup(h);
 	curl_slist_free_all(hdrs);
 	resp->seconds = clock_seconds() - t0;
-	resp->too_large = x.overflow;
+	resp->hopeless = x.overflow;
 	if (res == CURLE_OK && resp->status > 0) {
 		resp->phase = HTTP_RESPONDED;
 		return 0;
@@ -635,8 +636,8 @@ http_perform_retry(const struct http_request *req, const struct http_retry *pol,
 		if (http_perform(req, resp, err) != 0) {
 			/* A broken transfer of a request without side
 			 * effects is worth repeating; an oversized answer
-			 * would only come back oversized again. */
-			if (!req->retry_transport || resp->too_large ||
+			 * or a refused option would only recur. */
+			if (!req->retry_transport || resp->hopeless ||
 			    t >= tries) {
 				http_gave_up(err, t, t0);
 				break;

@@ -60,7 +60,9 @@ struct http_response {
 	char		*content_type;
 	int		 should_retry;	/* x-should-retry: 1 true, 0 false,
 					   -1 absent */
-	bool		 too_large;	/* cut at max_response */
+	bool		 hopeless;	/* asking again cannot help: cut at
+					   max_response, or libcurl refused
+					   the request */
 	int		 tries;		/* attempts made (http_perform_retry) */
 	double		 seconds;	/* wall time over all attempts */
 };

@@ -212,6 +212,12 @@ test_size_cap(void **state)
 	assert_int_equal(http_perform(&r, &resp, &err), -1);
 	assert_non_null(strstr(err.msg, "20-byte limit"));
 	http_response_free(&resp);
+	/* An oversized answer would come back oversized: not asked again. */
+	r.retry_transport = true;
+	assert_int_equal(http_perform_retry(&r, &fast, &resp, &err), -1);
+	assert_int_equal(resp.tries, 1);
+	assert_int_equal(fakellm_count(&f), 2);
+	http_response_free(&resp);
 	fakellm_stop(&f);
 }
 
@@ -393,6 +399,12 @@ test_refused_option_is_named(void **state)
 	assert_int_equal(resp.phase, HTTP_NOT_CONNECTED);
 	assert_non_null(strstr(err.msg, "libcurl refused option CURLOPT_URL"));
 	assert_non_null(strstr(err.msg, "nothing was sent"));
+	http_response_free(&resp);
+	/* Asking again would be refused again. */
+	r.retry_transport = true;
+	assert_int_equal(http_perform_retry(&r, &fast, &resp, &err), -1);
+	assert_int_equal(resp.tries, 1);
+	assert_non_null(strstr(err.msg, "CURLOPT_URL"));
 	http_response_free(&resp);
 	free(url);
 }
