@@ -134,11 +134,12 @@ anthropic_block(struct anthropic_acc *a, const cJSON *ev, bool start,
 			a->nblocks = i + 1;
 		return 0;
 	}
+	/* text_delta carries "text", thinking_delta "thinking"; other
+	 * deltas (signatures, tool input) are not the answer. */
 	d = anthropic_get(ev, "delta");
-	if ((t = anthropic_get(d, "text")) != NULL && cJSON_IsString(t))
-		llm_buf_add(&a->text[i], t->valuestring, strlen(t->valuestring));
-	else if ((t = anthropic_get(d, "thinking")) != NULL &&
-	    cJSON_IsString(t))
+	if (!cJSON_IsString(t = anthropic_get(d, "text")))
+		t = anthropic_get(d, "thinking");
+	if (cJSON_IsString(t))
 		llm_buf_add(&a->text[i], t->valuestring, strlen(t->valuestring));
 	return 0;
 }
