@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "core/cli.h"
+#include "sandbox/namespace.h"
+#include "sandbox/pyhost.h"
 
 const struct cmd cli_commands[] = {
 	{ "init", "scaffold a project from the bundled demo",
@@ -23,7 +25,7 @@ const struct cmd cli_commands[] = {
 	{ "approve", "review and approve the world model's exact bytes",
 	  "[-C DIR] [--model FILE] [--yes]", cmd_approve, false },
 	{ "validate", "check the model's conformance and calibration",
-	  "[-C DIR] [--model FILE] [--json]", cmd_validate, false },
+	  "[-C DIR] [--model FILE] [--isolation process|thread] [--json]", cmd_validate, false },
 	{ "drafts", "each draft's length per front against its limit",
 	  "[-C DIR] [--json]", cmd_drafts, false },
 	{ "plan", "search for the best posting plan",
@@ -140,7 +142,10 @@ cli_main(int argc, char **argv)
 			return EXIT_OK;
 		}
 		if (strcmp(argv[i], "--version") == 0) {
-			printf("fronts %s\n", FRONTS_VERSION);
+			printf("fronts %s\nlibpython %s\n%s", FRONTS_VERSION,
+			    pyhost_version(), namespace_breach_build() ?
+			    "assume-breach TEST BUILD: never run a real "
+			    "model with it\n" : "");
 			return EXIT_OK;
 		}
 		if (strcmp(argv[i], "-C") == 0 && i + 1 < argc) {
