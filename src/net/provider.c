@@ -356,21 +356,44 @@ provider_read_error(const struct provider_call *c,
 	http_redact(req, err->msg, sizeof err->msg);
 }
 
-/* A failed request, worded for the operator: a model the API does not
- * know is the likeliest fix he can make. */
+/* A 400 about the output limit: an older model allows fewer tokens. */
+static bool
+provider_limit_refused(const struct http_response *r)
+{
+	char *api;
+	bool hit;
+
+	if (r->status != 400 || (api = http_api_message(r->body)) == NULL)
+		return false;
+	hit = strstr(api, "max_tokens") != NULL ||
+	    strstr(api, "max_completion_tokens") != NULL;
+	free(api);
+	return hit;
+}
+
+/* A failed request, worded for the operator where the fix is his: a model
+ * the API does not know, or one that allows fewer output tokens. */
 static void
 provider_http_error(const struct provider_call *c,
     const struct http_response *resp, struct error *err)
 {
 	char rid[160] = "";
+	size_t n;
 
-	if (!provider_no_model(resp))
-		return;
 	if (resp->request_id != NULL)
 		snprintf(rid, sizeof rid, " [request id %s]", resp->request_id);
-	error_set(err, EXIT_NETWORK, "%s has no model '%s' (404)%s: it may be "
-	    "retired or misspelled; set provider.model in fronts.json (or pass "
-	    "--llm-model) to a current model", c->service, c->model, rid);
+	if (provider_no_model(resp))
+		error_set(err, EXIT_NETWORK, "%s has no model '%s' (404)%s: it "
+		    "may be retired or misspelled; set provider.model in "
+		    "fronts.json (or pass --llm-model) to a current model",
+		    c->service, c->model, rid);
+	else if (provider_limit_refused(resp) && err != NULL) {
+		n = strlen(err->msg);
+		snprintf(err->msg + n, sizeof err->msg - n, " (model '%s' allows "
+		    "fewer than the %d output tokens fronts asks for: set "
+		    "provider.model to a current model)", c->model,
+		    c->max_tokens);
+	}
 }
 
 int

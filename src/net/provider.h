@@ -102,6 +102,7 @@ struct provider_call {
 	const char	*extra_name;	/* or NULL */
 	const char	*extra_value;
 	const char	*model;		/* named when the API does not know it */
+	int		 max_tokens;	/* named when the model allows fewer */
 	char		*body;		/* owned by the answer afterwards */
 	/* Parses a (non-streamed) answer body. */
 	int	(*parse)(const char *, struct llm_answer *, struct error *);

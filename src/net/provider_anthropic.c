@@ -287,6 +287,7 @@ anthropic_complete(const struct provider_options *o,
 	c.extra_name = "anthropic-version";
 	c.extra_value = ANTHROPIC_VERSION;
 	c.model = req->model;
+	c.max_tokens = req->max_tokens;
 	c.body = anthropic_body(req);
 	c.parse = anthropic_parse;
 	c.unstream = anthropic_unstream;

@@ -231,6 +231,7 @@ openai_complete(const struct provider_options *o,
 	c.key_header = "authorization";
 	c.key_value = bearer;
 	c.model = req->model;
+	c.max_tokens = req->max_tokens;
 	c.body = openai_body(req);
 	c.parse = openai_parse;
 	c.unstream = openai_unstream;

@@ -185,6 +185,15 @@ test_unknown_model(void **state)
 	    "may be retired or misspelled; set provider.model in fronts.json");
 	expect_failure("openai", "[{\"no_model\":true}]", "the OpenAI API has "
 	    "no model 'fake-model' (404)");
+	/* An older model with a smaller output limit: the API's own words,
+	 * then what to do. */
+	expect_failure("anthropic", "[{\"status\":400,\"error\":{\"type\":"
+	    "\"invalid_request_error\",\"message\":\"max_tokens: 1000 > 512, "
+	    "which is the maximum allowed number of output tokens for "
+	    "fake-model\"}}]", "max_tokens: 1000 > 512, which is the maximum "
+	    "allowed number of output tokens for fake-model (model 'fake-model' "
+	    "allows fewer than the 1000 output tokens fronts asks for: set "
+	    "provider.model to a current model)");
 }
 
 /* A stream that breaks off (cut short, or the server's own overload or
