@@ -179,7 +179,9 @@ provider_stop_error(const char *api, const struct llm_request *req,
 	if (ans->stop_reason == NULL ||
 	    (words = provider_stop_words(ans->stop_reason)) == NULL)
 		return 0;
-	return error_set(err, EXIT_NETWORK, "%s%s", words, idbuf);
+	return error_set(err, EXIT_NETWORK, "%s%s%s%s", words,
+	    ans->stop_details != NULL ? "; " : "", ans->stop_details != NULL ?
+	    ans->stop_details : "", idbuf);
 }
 
 int
@@ -223,6 +225,7 @@ llm_answer_free(struct llm_answer *a)
 		return;
 	free(a->text);
 	free(a->stop_reason);
+	free(a->stop_details);
 	free(a->request_id);
 	free(a->recording);
 	free(a->wire_request);

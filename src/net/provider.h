@@ -37,6 +37,8 @@ struct llm_request {
 struct llm_answer {
 	char	*text;			/* the answer's text, all blocks joined */
 	char	*stop_reason;		/* as the API said it */
+	char	*stop_details;		/* a refusal's category and
+					   explanation, when given */
 	bool	 truncated;		/* stopped at max_tokens / length */
 	long	 input_tokens;
 	long	 output_tokens;

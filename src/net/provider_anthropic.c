@@ -48,6 +48,23 @@ anthropic_append(char **out, const char *text)
 	memcpy(*out + a, text, b + 1);
 }
 
+/* A refusal's stop_details, as "category C: explanation". */
+static char *
+anthropic_stop_details(const cJSON *root)
+{
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "stop_details");
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(d, "category");
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(d, "explanation");
+	char *out;
+
+	if (!cJSON_IsString(c) && !cJSON_IsString(e))
+		return NULL;
+	xasprintf(&out, "category %.40s%s%.300s", cJSON_IsString(c) ?
+	    c->valuestring : "unknown", cJSON_IsString(e) ? ": " : "",
+	    cJSON_IsString(e) ? e->valuestring : "");
+	return out;
+}
+
 int
 anthropic_parse(const char *body, struct llm_answer *ans, struct error *err)
 {
@@ -75,6 +92,7 @@ anthropic_parse(const char *body, struct llm_answer *ans, struct error *err)
 		ans->stop_reason = xstrdup(stop->valuestring);
 		ans->truncated = strcmp(stop->valuestring, "max_tokens") == 0;
 	}
+	ans->stop_details = anthropic_stop_details(root);
 	usage = cJSON_GetObjectItemCaseSensitive(root, "usage");
 	if ((n = cJSON_GetObjectItemCaseSensitive(usage, "input_tokens")) &&
 	    cJSON_IsNumber(n))
@@ -157,6 +175,8 @@ anthropic_delta(struct anthropic_acc *a, const cJSON *ev)
 		anthropic_set(a->msg, "stop_reason", cJSON_Duplicate(v, true));
 	if ((v = anthropic_get(d, "stop_sequence")) != NULL)
 		anthropic_set(a->msg, "stop_sequence", cJSON_Duplicate(v, true));
+	if ((v = anthropic_get(d, "stop_details")) != NULL)
+		anthropic_set(a->msg, "stop_details", cJSON_Duplicate(v, true));
 	u = anthropic_get(ev, "usage");
 	if ((v = anthropic_get(u, "output_tokens")) != NULL &&
 	    cJSON_IsNumber(v)) {

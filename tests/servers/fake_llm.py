@@ -15,7 +15,9 @@ serves N requests. Step fields:
   "thinking": "..."      (Anthropic) a thinking block before the text, as
                          current models always send
   "stop": REASON         the stop reason: Anthropic's as given (max_tokens,
-                         refusal, pause_turn, model_context_window_exceeded);
+                         refusal, pause_turn, model_context_window_exceeded;
+                         "stop_details": {"type": "refusal", "category",
+                         "explanation"} goes with a refusal);
                          OpenAI's finish_reason mapped (max_tokens -> length,
                          content_filter; refusal fills message.refusal)
   "status": 429          an error status; "error": {"type","message"} is
@@ -125,6 +127,7 @@ def answer_body(path, step, model="fake"):
     return {"id": "msg_fake", "type": "message", "role": "assistant",
             "model": model, "content": content,
             "stop_reason": stop or "end_turn", "stop_sequence": None,
+            "stop_details": step.get("stop_details"),
             "usage": {"input_tokens": 1200, "output_tokens": 800}}
 
 
@@ -165,7 +168,9 @@ def anthropic_events(step, n, model):
                                          "index": i})
     yield sse("message_delta", {"type": "message_delta",
                                 "delta": {"stop_reason": body["stop_reason"],
-                                          "stop_sequence": None},
+                                          "stop_sequence": None,
+                                          "stop_details":
+                                              body["stop_details"]},
                                 "usage": {"output_tokens": 800}})
     yield sse("message_stop", {"type": "message_stop"})
 

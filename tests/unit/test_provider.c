@@ -161,6 +161,10 @@ test_stop_reasons(void **state)
 	expect_failure("anthropic", "[{\"text\":\"I can't\",\"stop\":"
 	    "\"refusal\"}]", "the model refused to answer (stop reason "
 	    "refusal)");
+	expect_failure("anthropic", "[{\"text\":\"I can't\",\"stop\":"
+	    "\"refusal\",\"stop_details\":{\"type\":\"refusal\",\"category\":"
+	    "\"cyber\",\"explanation\":\"looks like malware\"}}]", "for what "
+	    "may have triggered it; category cyber: looks like malware");
 	expect_failure("anthropic", "[{\"text\":\"def f(\",\"stop\":"
 	    "\"model_context_window_exceeded\"}]", "filled the model's context "
 	    "window (stop reason model_context_window_exceeded)");
