@@ -128,8 +128,8 @@ fuzz:
 		tail -n 2 build-fuzz/$$n.log; \
 	done
 
-bench: $(BIN) $(BENCH_BINS)
-	FRONTS_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh bench/run.sh $(BENCH_BINS)
+bench: $(BIN) $(BREACH_BIN) $(BENCH_BINS)
+	FRONTS_BIN=$(abspath $(BIN)) FRONTS_BREACH_BIN=$(abspath $(BREACH_BIN)) BUILD=$(BUILD) sh bench/run.sh $(BENCH_BINS)
 
 check-deps:
 	@sh tools/deps.sh check $(DEPS)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/cli.h"
+#include "core/termsafe.h"
 #include "sandbox/namespace.h"
 #include "sandbox/pyhost.h"
 
@@ -38,6 +39,8 @@ const struct cmd cli_commands[] = {
 	  "[-C DIR] | resolve ID --sent URL|--failed [-C DIR]", cmd_ledger, false },
 	{ "tui", "the interactive planner (also: fronts alone on a terminal)",
 	  "[-C DIR] [--live] [--theme NAME]", cmd_tui, false },
+	{ "sandbox", "list the worker's sandbox layers on this machine",
+	  "[-C DIR] [--json]", cmd_sandbox, false },
 	{ "__worker", "sandbox worker (internal)", "", cmd_worker, true },
 	{ NULL, NULL, NULL, NULL, false }
 };
@@ -81,12 +84,16 @@ cli_usage_error(const char *name, const char *fmt, ...)
 {
 	const struct cmd *c = cli_find(name);
 	va_list ap;
+	char *msg;
 
-	fprintf(stderr, "fronts %s: ", name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
 	va_end(ap);
-	fputc('\n', stderr);
+	/* The message may quote an argument or a file's contents. */
+	termsafe_fprintf(stderr, "fronts %s: %s\n", name, msg != NULL ? msg :
+	    "usage error");
+	free(msg);
 	if (c != NULL)
 		fprintf(stderr, "usage: fronts %s %s\n", c->name, c->usage);
 	return EXIT_USAGE;
@@ -95,7 +102,8 @@ cli_usage_error(const char *name, const char *fmt, ...)
 int
 cli_report(const char *name, const struct error *err)
 {
-	fprintf(stderr, "fronts %s: %s\n", name,
+	/* Messages quote models, files and servers: shown, never obeyed. */
+	termsafe_fprintf(stderr, "fronts %s: %s\n", name,
 	    err->msg[0] != '\0' ? err->msg : "failed");
 	return err->code != 0 ? err->code : EXIT_ERROR;
 }
@@ -153,7 +161,8 @@ cli_main(int argc, char **argv)
 			i += 2;
 			continue;
 		}
-		fprintf(stderr, "fronts: unknown option %s\n", argv[i]);
+		termsafe_fprintf(stderr, "fronts: unknown option %s\n",
+		    argv[i]);
 		cli_print_help(stderr);
 		return EXIT_USAGE;
 	}
@@ -165,7 +174,8 @@ cli_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if ((c = cli_find(argv[i])) == NULL) {
-		fprintf(stderr, "fronts: unknown command '%s'\n", argv[i]);
+		termsafe_fprintf(stderr, "fronts: unknown command '%s'\n",
+		    argv[i]);
 		cli_print_help(stderr);
 		return EXIT_USAGE;
 	}

@@ -136,7 +136,7 @@ ld_drop_root(struct lockdown *ld, struct error *err)
 }
 
 int
-lockdown_namespaces(struct lockdown *ld, struct error *err)
+lockdown_namespaces(struct lockdown *ld, unsigned skip, struct error *err)
 {
 	const int rest = CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC;
 	uid_t uid;
@@ -146,7 +146,9 @@ lockdown_namespaces(struct lockdown *ld, struct error *err)
 		return -1;
 	uid = getuid();
 	gid = getgid();
-	if (unshare(CLONE_NEWUSER | rest) == 0) {
+	if ((skip & LOCKDOWN_SKIP_USERNS) != 0)
+		errno = EPERM;
+	else if (unshare(CLONE_NEWUSER | rest) == 0) {
 		ld->user_ns = ld->mount_ns = ld->net_ns = ld->ipc_ns = true;
 		if (ld_map_ids(uid, gid) != 0)
 			ld_why(ld, "user namespace id map", errno);
@@ -348,6 +350,8 @@ lockdown_skip_parse(const char *s)
 		skip |= LOCKDOWN_SKIP_ROOT;
 	if (strstr(s, "fds") != NULL)
 		skip |= LOCKDOWN_SKIP_FDS;
+	if (strstr(s, "userns") != NULL)
+		skip |= LOCKDOWN_SKIP_USERNS;
 	return skip;
 }
 
@@ -399,22 +403,28 @@ lockdown_apply(struct lockdown *ld, const struct lockdown_limits *lim,
 
 /* ---- the report ------------------------------------------------------- */
 
+/* In the order they go up; name is what the operator reads. */
 static const struct {
 	const char	*key;
+	const char	*name;
 	size_t		 off;
 } ld_flags[] = {
-	{ "uid_dropped", offsetof(struct lockdown, uid_dropped) },
-	{ "user_ns", offsetof(struct lockdown, user_ns) },
-	{ "mount_ns", offsetof(struct lockdown, mount_ns) },
-	{ "net_ns", offsetof(struct lockdown, net_ns) },
-	{ "ipc_ns", offsetof(struct lockdown, ipc_ns) },
-	{ "pid_ns", offsetof(struct lockdown, pid_ns) },
-	{ "fds_closed", offsetof(struct lockdown, fds_closed) },
-	{ "rlimits", offsetof(struct lockdown, rlimits) },
-	{ "empty_root", offsetof(struct lockdown, empty_root) },
-	{ "caps_dropped", offsetof(struct lockdown, caps_dropped) },
-	{ "no_new_privs", offsetof(struct lockdown, no_new_privs) },
-	{ "seccomp", offsetof(struct lockdown, seccomp) }
+	{ "uid_dropped", "root dropped to nobody",
+	    offsetof(struct lockdown, uid_dropped) },
+	{ "user_ns", "user namespace", offsetof(struct lockdown, user_ns) },
+	{ "mount_ns", "mount namespace", offsetof(struct lockdown, mount_ns) },
+	{ "net_ns", "network namespace", offsetof(struct lockdown, net_ns) },
+	{ "ipc_ns", "IPC namespace", offsetof(struct lockdown, ipc_ns) },
+	{ "fds_closed", "descriptors closed",
+	    offsetof(struct lockdown, fds_closed) },
+	{ "pid_ns", "PID namespace", offsetof(struct lockdown, pid_ns) },
+	{ "empty_root", "empty root", offsetof(struct lockdown, empty_root) },
+	{ "rlimits", "rlimits", offsetof(struct lockdown, rlimits) },
+	{ "caps_dropped", "no capabilities",
+	    offsetof(struct lockdown, caps_dropped) },
+	{ "no_new_privs", "no_new_privs",
+	    offsetof(struct lockdown, no_new_privs) },
+	{ "seccomp", "seccomp allowlist", offsetof(struct lockdown, seccomp) }
 };
 
 #define LD_NFLAGS	(sizeof ld_flags / sizeof *ld_flags)
@@ -470,35 +480,37 @@ void
 lockdown_describe(const struct lockdown *ld, char *buf, size_t size)
 {
 	char ll[32];
-	size_t off = 0;
+	size_t i, off = 0;
 
 	buf[0] = '\0';
-	if (ld->uid_dropped)
-		ld_add(buf, size, &off, "root dropped to nobody");
-	if (ld->user_ns)
-		ld_add(buf, size, &off, "user namespace");
-	if (ld->mount_ns)
-		ld_add(buf, size, &off, "mount namespace");
-	if (ld->net_ns)
-		ld_add(buf, size, &off, "network namespace");
-	if (ld->ipc_ns)
-		ld_add(buf, size, &off, "IPC namespace");
-	if (ld->pid_ns)
-		ld_add(buf, size, &off, "PID namespace");
-	if (ld->fds_closed)
-		ld_add(buf, size, &off, "descriptors closed");
-	if (ld->empty_root)
-		ld_add(buf, size, &off, "empty root");
-	if (ld->rlimits)
-		ld_add(buf, size, &off, "rlimits");
-	if (ld->caps_dropped)
-		ld_add(buf, size, &off, "no capabilities");
-	if (ld->no_new_privs)
-		ld_add(buf, size, &off, "no_new_privs");
-	if (ld->landlock_abi > 0) {
-		snprintf(ll, sizeof ll, "Landlock (ABI %d)", ld->landlock_abi);
-		ld_add(buf, size, &off, ll);
+	for (i = 0; i < LD_NFLAGS; i++) {
+		if (strcmp(ld_flags[i].key, "seccomp") == 0 &&
+		    ld->landlock_abi > 0) {
+			snprintf(ll, sizeof ll, "Landlock (ABI %d)",
+			    ld->landlock_abi);
+			ld_add(buf, size, &off, ll);
+		}
+		if (LD_FLAG(ld, i))
+			ld_add(buf, size, &off, ld_flags[i].name);
 	}
-	if (ld->seccomp)
-		ld_add(buf, size, &off, "seccomp allowlist");
+}
+
+void
+lockdown_print(const struct lockdown *ld, FILE *f)
+{
+	size_t i;
+
+	for (i = 0; i < LD_NFLAGS; i++) {
+		if (strcmp(ld_flags[i].key, "seccomp") == 0) {
+			if (ld->landlock_abi > 0)
+				fprintf(f, "  %-24s on (ABI %d)\n", "Landlock",
+				    ld->landlock_abi);
+			else
+				fprintf(f, "  %-24s off\n", "Landlock");
+		}
+		fprintf(f, "  %-24s %s\n", ld_flags[i].name,
+		    LD_FLAG(ld, i) ? "on" : "off");
+	}
+	if (ld->why[0] != '\0')
+		fprintf(f, "not available here: %s\n", ld->why);
 }

@@ -27,6 +27,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <cjson/cJSON.h>
 
@@ -59,6 +60,7 @@ struct lockdown {
 #define LOCKDOWN_SKIP_LANDLOCK	(1U << 1)
 #define LOCKDOWN_SKIP_ROOT	(1U << 2)
 #define LOCKDOWN_SKIP_FDS	(1U << 3)	/* RLIMIT_NOFILE 0 */
+#define LOCKDOWN_SKIP_USERNS	(1U << 4)	/* as if the kernel refused */
 
 struct lockdown_limits {
 	long		memory_mb;	/* address space on top of what is mapped */
@@ -70,17 +72,21 @@ struct lockdown_limits {
 /* Step 1. Must run while the process has a single thread, after every
  * file only root may read has been read. Fails only when a root worker
  * cannot stop being root. */
-int	lockdown_namespaces(struct lockdown *, struct error *err);
+int	lockdown_namespaces(struct lockdown *, unsigned skip,
+	    struct error *err);
 /* Step 3. On error nothing of the model may run. */
 int	lockdown_apply(struct lockdown *, const struct lockdown_limits *,
 	    struct error *err);
-/* "seccomp,landlock,root,fds" to LOCKDOWN_SKIP_* bits; unknown words are
+/* "seccomp,landlock,root,fds,userns" to LOCKDOWN_SKIP_* bits; unknown words are
  * ignored. Only the assume-breach test build passes anything here. */
 unsigned lockdown_skip_parse(const char *);
 /* {"user_ns": true, …, "landlock": 6, "seccomp": true, "why": "…"} */
 cJSON	*lockdown_json(const struct lockdown *);
 int	 lockdown_from_json(const cJSON *, struct lockdown *);
-/* "user, mount, net, ipc, pid namespaces; empty root; …" */
+/* "user namespace, mount namespace, …, seccomp allowlist": the layers
+ * that took effect, in the order they went up. */
 void	 lockdown_describe(const struct lockdown *, char *buf, size_t size);
+/* One line per layer, on or off, then why the missing ones are missing. */
+void	 lockdown_print(const struct lockdown *, FILE *);
 
 #endif

@@ -531,18 +531,24 @@ worker_signals(struct error *err)
 
 /* The layers, then the model: lockdown_apply() comes after everything
  * that needs the file system and before the module body. */
+/* Only the assume-breach test build lets a test take layers away. */
+static unsigned
+worker_skip(void)
+{
+	if (!namespace_breach_build())
+		return 0;
+	return lockdown_skip_parse(getenv("FRONTS_BREACH_SKIP"));
+}
+
 static int
 worker_lock(struct worker_child *c, struct error *err)
 {
 	struct lockdown_limits lim = {
 		.memory_mb = c->job.memory_mb,
 		.cpu_s = c->job.deadline,
-		.keep_fd = WORKER_FD_OUT
+		.keep_fd = WORKER_FD_OUT,
+		.skip = worker_skip()
 	};
-
-	/* Only the assume-breach test build lets a test take layers away. */
-	if (namespace_breach_build())
-		lim.skip = lockdown_skip_parse(getenv("FRONTS_BREACH_SKIP"));
 
 	return lockdown_apply(&c->ld, &lim, err);
 }
@@ -594,7 +600,7 @@ worker_main(int argc, char **argv)
 	    pyhost_init(&err) != 0)
 		_exit(worker_send_error(&err));
 	guard_set_overrun(worker_overrun);
-	if (lockdown_namespaces(&c.ld, &err) != 0 ||
+	if (lockdown_namespaces(&c.ld, worker_skip(), &err) != 0 ||
 	    wmodel_prepare(c.p, c.src, c.len, c.job.params.call_timeout_ms,
 	    &c.m, &err) != 0 ||
 	    worker_lock(&c, &err) != 0)

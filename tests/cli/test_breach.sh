@@ -165,3 +165,34 @@ for where in top apply; do
 	blocked "nproc: fork" $where "$FORK" "BlockingIOError: 11"
 done
 unset FRONTS_BREACH_SKIP
+
+# ---- fallback: a kernel that gives no user namespace -------------------
+# The optional layers fall back cleanly, say so, and the rest still holds.
+export FRONTS_BREACH_SKIP=userns
+expect_exit "no user namespace: sandbox lists the layers" 0 "$B" sandbox -C "$P"
+expect_grep "no user namespace: reported off" "user namespace +off" "$TMPD/out"
+expect_grep "no user namespace: says why" "not available here: user namespace" "$TMPD/out"
+expect_grep "no user namespace: seccomp still on" "seccomp allowlist +on" "$TMPD/out"
+attack top "$OPEN_W"
+expect_exit "no user namespace: the file attack still fails" 4 "$B" plan \
+    -C "$P" --iterations 3 --workers 1
+expect_grep "no user namespace: stopped by seccomp" "it called openat" "$TMPD/err"
+unset FRONTS_BREACH_SKIP
+
+# ---- the report: fronts sandbox, plan's stats ---------------------------
+expect_exit "sandbox: exit 0" 0 "$FRONTS" sandbox -C "$TMPD/demo"
+expect_grep "sandbox: seccomp on" "seccomp allowlist +on" "$TMPD/out"
+expect_grep "sandbox: names libpython" "^libpython 3\." "$TMPD/out"
+expect_exit "sandbox --json: exit 0" 0 "$FRONTS" sandbox -C "$TMPD/demo" --json
+if /usr/bin/python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["seccomp"] and j["rlimits"] and j["no_new_privs"], j' "$TMPD/out"
+then pass "sandbox --json: the mandatory layers"
+else fail "sandbox --json: the mandatory layers" "$(head -c 300 "$TMPD/out")"; fi
+expect_grep "plan --json: stats name the layers" '"sandbox":.*seccomp allowlist' \
+    "$TMPD/layers.json"
+expect_exit "plan --isolation thread: no sandbox" 0 "$FRONTS" plan \
+    -C "$TMPD/demo" --iterations 20 --isolation thread --json
+expect_grep "plan --isolation thread: says so" '"sandbox":.*none' "$TMPD/out"
+expect_exit "the normal build ignores FRONTS_BREACH_SKIP" 0 env \
+    FRONTS_BREACH_SKIP=seccomp,landlock,root,fds,userns "$FRONTS" sandbox -C "$TMPD/demo"
+expect_grep "the normal build: every layer still on" "seccomp allowlist +on" "$TMPD/out"
+expect_no_grep "the normal build: nothing off" " off$" "$TMPD/out"

@@ -99,3 +99,17 @@ for iso in process thread; do
 	    "releasing a model object ran longer than 300 ms|release of a model object ran past its deadline" \
 	    "$TMPD/err"
 done
+
+# One long C-level operation (10**10**8 and the like) holds the interpreter
+# lock, so the watchdog cannot raise in it; the backstop needs no lock and
+# ends even the fronts process itself at the deadline plus the grace.
+cp "$TOP/tests/hostile/bigpow.py" "$P/model.py"
+"$FRONTS" approve -C "$P" --yes >/dev/null 2>&1
+for iso in process thread; do
+	expect_exit "bigpow $iso: the backstop ends it, exit 4" 4 timeout 60 \
+	    "$FRONTS" plan -C "$P" --iterations 5 --workers 1 --isolation "$iso" \
+	    --call-timeout-ms 200
+	expect_grep "bigpow $iso: names the call" \
+	    "apply ran past its deadline of 200 ms and did not stop within 1000 ms more" \
+	    "$TMPD/err"
+done

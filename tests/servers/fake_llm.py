@@ -31,6 +31,8 @@ serves N requests. Step fields:
   "truncate": true       announce the full length, send half, close
   "drop": true           read the request, then close without answering
   "stall": SECONDS       wait this long before answering
+  "hold_until": PATH     wait until PATH exists before answering (a test
+                         decides when the answer arrives)
   "chunk_chars": N       streamed answers: N characters of text per event
                          (default: the text in 8 events)
   "chunk_delay": SECONDS streamed answers: the wait between events
@@ -264,6 +266,8 @@ class Handler(BaseHTTPRequestHandler):
             step = dict(step, status=404)
         if "stall" in step:
             time.sleep(step["stall"])
+        while "hold_until" in step and not os.path.exists(step["hold_until"]):
+            time.sleep(0.05)
         if step.get("drop"):
             self.close_connection = True
             return
