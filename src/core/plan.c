@@ -132,6 +132,8 @@ plan_to_json(const struct project *p, const struct plan *pl)
 	    pl->stats.isolation == ISOLATION_THREAD ? "thread" : "process");
 	cJSON_AddNumberToObject(st, "seed", (double)pl->stats.seed);
 	cJSON_AddBoolToObject(st, "stopped", pl->stats.stopped);
+	if (pl->stats.sandbox[0] != '\0')
+		cJSON_AddStringToObject(st, "sandbox", pl->stats.sandbox);
 	return o;
 }
 
@@ -296,7 +298,7 @@ plan_parse_alt(const struct project *p, const cJSON *o, int i,
 static int
 plan_parse_stats(const cJSON *st, struct plan_stats *s, struct error *err)
 {
-	const cJSON *iso;
+	const cJSON *iso, *sb;
 	double v;
 
 	if (st == NULL)
@@ -325,6 +327,9 @@ plan_parse_stats(const cJSON *st, struct plan_stats *s, struct error *err)
 		return -1;
 	s->stopped = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st,
 	    "stopped"));
+	sb = cJSON_GetObjectItemCaseSensitive(st, "sandbox");
+	if (cJSON_IsString(sb))
+		snprintf(s->sandbox, sizeof s->sandbox, "%s", sb->valuestring);
 	iso = cJSON_GetObjectItemCaseSensitive(st, "isolation");
 	s->isolation = cJSON_IsString(iso) &&
 	    strcmp(iso->valuestring, "thread") == 0 ? ISOLATION_THREAD :
