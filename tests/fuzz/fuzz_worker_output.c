@@ -8,6 +8,7 @@
  *   R  search tree -> merged, the plan built from it and printed as JSON;
  *      also as a validation report and rollout stats (the job kind decides
  *      which in the parent; here every reading is tried)
+ *   O  ready, with the layers of the lockdown -> their description
  *   E  error frame, Y  refused syscall.
  * The first input byte sets the size of the pieces written to the pipe.
  * Run from the repository root (the project is fixtures/demo's).
@@ -25,6 +26,7 @@
 #include "core/validate.h"
 #include "sandbox/frame.h"
 #include "sandbox/frame_parse.h"
+#include "sandbox/lockdown.h"
 #include "sandbox/rollout.h"
 #include "sandbox/seccomp.h"
 #include "ui/view.h"
@@ -200,12 +202,27 @@ fuzz_result_json(const char *buf)
 }
 
 static void
+fuzz_ready(const char *buf, size_t len)
+{
+	struct lockdown ld;
+	char text[1024];
+	cJSON *j = cJSON_ParseWithLength(buf, len);
+
+	if (lockdown_from_json(j, &ld) == 0)
+		lockdown_describe(&ld, text, sizeof text);
+	cJSON_Delete(j);
+}
+
+static void
 fuzz_frame(int type, const char *buf, size_t len)
 {
 	char msg[1024];
 	int code, nr;
 
 	switch (type) {
+	case FRAME_READY:
+		fuzz_ready(buf, len);
+		break;
 	case FRAME_SNAPSHOT:
 		fuzz_snapshot(buf);
 		break;
