@@ -5,14 +5,15 @@
 # and fails the run; suppressions cover libpython only (valgrind.supp).
 #
 # Worker children are not traced: valgrind (3.19) implements neither
-# seccomp(2) (syscall 317 is "unhandled", so the filter cannot go up) nor
-# a lowered RLIMIT_NOFILE (it keeps descriptors of its own), so a worker
+# seccomp(2) nor landlock (syscalls 317 and 444 are "unhandled") nor a
+# lowered RLIMIT_NOFILE (it keeps descriptors of its own), so a worker
 # under valgrind refuses to run, as it should. The parent's side of
 # process isolation (frame reader, snapshots, tree merge, plan) is traced
-# in `plan --isolation process`; the child's readers (job, project, model)
-# are traced by running `fronts __worker` on a job until it refuses to
-# lock down; the rest of what a worker runs (search, model calls) is the
-# same code `plan --isolation thread` traces in process.
+# in `plan --isolation process`; the child's readers (job, project, model
+# source) and its namespace set-up are traced by running `fronts __worker`
+# on a job until it refuses to lock down; the rest of what a worker runs
+# (search, model calls) is the same code `plan --isolation thread` traces
+# in process.
 . "$(dirname "$0")/../lib.sh"
 
 # As lib.sh's, counting: the run fails if any check did.
@@ -22,7 +23,7 @@ fail() { echo "FAIL: $1"; [ -n "$2" ] && echo "  $2"; failed=$((failed + 1)); }
 PY=/usr/bin/python3
 VG="valgrind -q --error-exitcode=99 --track-origins=yes \
     --suppressions=$TOP/tests/memcheck/valgrind.supp --trace-children=no \
-    --child-silent-after-fork=yes"
+    --child-silent-after-fork=yes --vgdb=no"
 
 # vg NAME WANT CMD... — CMD under valgrind: exit WANT ("any": any exit
 # but a crash), and no memory error.
@@ -79,8 +80,12 @@ vg "gate" 0 "$FRONTS" gate "$D/model.py"
 # validate times its checks' model calls and has no option to relax that:
 # on a loaded machine under valgrind a check may time out, which is a
 # verdict (exit 1), not a memory error.
-vg "validate" any "$FRONTS" validate -C "$D" --json
+vg "validate --isolation thread" any "$FRONTS" validate -C "$D" \
+    --isolation thread --json
 expect_grep "memcheck: validate reports" '"conformant"' "$TMPD/out"
+vg "validate --isolation process" any "$FRONTS" validate -C "$D" --json
+expect_grep "memcheck: validate reports from its worker" '"conformant"' \
+    "$TMPD/out"
 
 # The worker's own readers, up to the lockdown valgrind cannot take.
 $PY - "$D" "$TMPD/job" <<'PYEOF'
@@ -94,16 +99,16 @@ frame = lambda t, b: struct.pack("<I", len(b)) + t + b
 open(sys.argv[2], "wb").write(frame(b"J", json.dumps(job).encode()) +
                               frame(b"M", src))
 PYEOF
-# Frames go to a pipe, as from a real parent: the worker's RLIMIT_FSIZE
-# of 0 would make a write to a file fatal.
-{ $VG "$FRONTS" __worker 3<"$TMPD/job" 4>&1 >"$TMPD/out" 2>"$TMPD/err"
-  echo $? >"$TMPD/rc"; } | cat >"$TMPD/frames"
+# Frames and valgrind's report go to pipes, as from a real parent: the
+# worker's RLIMIT_FSIZE of 0 makes any write to a file fatal.
+{ { $VG "$FRONTS" __worker 3<"$TMPD/job" 4>&1 >/dev/null 2>&5
+    echo $? >"$TMPD/rc"; } | cat >"$TMPD/frames"; } 5>&1 | cat >"$TMPD/err"
 got=$(cat "$TMPD/rc")
 if [ "$got" -eq 99 ]; then
 	fail "memcheck: worker readers" "valgrind found memory errors:"
 	grep '^==' "$TMPD/err" | head -n 60
 elif grep -q 'RLIMIT_NOFILE\|seccomp' "$TMPD/frames"; then
-	pass "memcheck: worker readers (job, project, model) up to the lockdown"
+	pass "memcheck: worker readers (job, project, model) up to the rlimits"
 else
 	fail "memcheck: worker readers" "exit $got: $(head -c 300 "$TMPD/frames")"
 fi
