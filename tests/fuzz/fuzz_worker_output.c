@@ -109,6 +109,22 @@ fuzz_drafts(void)
 	free(text);
 }
 
+static void
+fuzz_cleanup(void)
+{
+	static const char *names[] = { "fronts.json", "rules.md",
+	    "history.jsonl", "drafts.jsonl" };
+	char path[128];
+	size_t i;
+
+	project_free(fuzz_p);
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", fuzz_dir, names[i]);
+		unlink(path);
+	}
+	rmdir(fuzz_dir);
+}
+
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -116,6 +132,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 
 	if (mkdtemp(fuzz_dir) == NULL)
 		abort();
+	atexit(fuzz_cleanup);
 	fuzz_copy("fronts.json");
 	fuzz_copy("rules.md");
 	fuzz_copy("history.jsonl");
