@@ -10,6 +10,9 @@
 #include <unistd.h>
 
 #include "core/cli.h"
+#include "core/termsafe.h"
+#include "sandbox/namespace.h"
+#include "sandbox/pyhost.h"
 
 const struct cmd cli_commands[] = {
 	{ "init", "scaffold a project from the bundled demo",
@@ -23,7 +26,7 @@ const struct cmd cli_commands[] = {
 	{ "approve", "review and approve the world model's exact bytes",
 	  "[-C DIR] [--model FILE] [--yes]", cmd_approve, false },
 	{ "validate", "check the model's conformance and calibration",
-	  "[-C DIR] [--model FILE] [--json]", cmd_validate, false },
+	  "[-C DIR] [--model FILE] [--isolation process|thread] [--json]", cmd_validate, false },
 	{ "drafts", "each draft's length per front against its limit",
 	  "[-C DIR] [--json]", cmd_drafts, false },
 	{ "plan", "search for the best posting plan",
@@ -36,6 +39,8 @@ const struct cmd cli_commands[] = {
 	  "[-C DIR] | resolve ID --sent URL|--failed [-C DIR]", cmd_ledger, false },
 	{ "tui", "the interactive planner (also: fronts alone on a terminal)",
 	  "[-C DIR] [--live] [--theme NAME]", cmd_tui, false },
+	{ "sandbox", "list the worker's sandbox layers on this machine",
+	  "[-C DIR] [--json]", cmd_sandbox, false },
 	{ "__worker", "sandbox worker (internal)", "", cmd_worker, true },
 	{ NULL, NULL, NULL, NULL, false }
 };
@@ -79,12 +84,16 @@ cli_usage_error(const char *name, const char *fmt, ...)
 {
 	const struct cmd *c = cli_find(name);
 	va_list ap;
+	char *msg;
 
-	fprintf(stderr, "fronts %s: ", name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
 	va_end(ap);
-	fputc('\n', stderr);
+	/* The message may quote an argument or a file's contents. */
+	termsafe_fprintf(stderr, "fronts %s: %s\n", name, msg != NULL ? msg :
+	    "usage error");
+	free(msg);
 	if (c != NULL)
 		fprintf(stderr, "usage: fronts %s %s\n", c->name, c->usage);
 	return EXIT_USAGE;
@@ -93,7 +102,8 @@ cli_usage_error(const char *name, const char *fmt, ...)
 int
 cli_report(const char *name, const struct error *err)
 {
-	fprintf(stderr, "fronts %s: %s\n", name,
+	/* Messages quote models, files and servers: shown, never obeyed. */
+	termsafe_fprintf(stderr, "fronts %s: %s\n", name,
 	    err->msg[0] != '\0' ? err->msg : "failed");
 	return err->code != 0 ? err->code : EXIT_ERROR;
 }
@@ -140,7 +150,10 @@ cli_main(int argc, char **argv)
 			return EXIT_OK;
 		}
 		if (strcmp(argv[i], "--version") == 0) {
-			printf("fronts %s\n", FRONTS_VERSION);
+			printf("fronts %s\nlibpython %s\n%s", FRONTS_VERSION,
+			    pyhost_version(), namespace_breach_build() ?
+			    "assume-breach TEST BUILD: never run a real "
+			    "model with it\n" : "");
 			return EXIT_OK;
 		}
 		if (strcmp(argv[i], "-C") == 0 && i + 1 < argc) {
@@ -148,7 +161,8 @@ cli_main(int argc, char **argv)
 			i += 2;
 			continue;
 		}
-		fprintf(stderr, "fronts: unknown option %s\n", argv[i]);
+		termsafe_fprintf(stderr, "fronts: unknown option %s\n",
+		    argv[i]);
 		cli_print_help(stderr);
 		return EXIT_USAGE;
 	}
@@ -160,7 +174,8 @@ cli_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if ((c = cli_find(argv[i])) == NULL) {
-		fprintf(stderr, "fronts: unknown command '%s'\n", argv[i]);
+		termsafe_fprintf(stderr, "fronts: unknown command '%s'\n",
+		    argv[i]);
 		cli_print_help(stderr);
 		return EXIT_USAGE;
 	}
