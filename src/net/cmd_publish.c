@@ -35,6 +35,7 @@ struct publish_opts {
 
 struct publish_tally {
 	int	sent, failed, unknown, skipped, refused;
+	int	unrecorded;	/* sent, but the outcome is not in the ledger */
 	bool	stopped;
 };
 
@@ -186,14 +187,23 @@ publish_live_one(struct publish *pub, int i, bool future,
 	}
 	printf("sending…\n");
 	fflush(stdout);
-	if (publish_send(pub, i, time(NULL), future, &r, &err) != 0) {
+	switch (publish_send(pub, i, time(NULL), future, &r, &err)) {
+	case 0:
+		publish_report(&r, t);
+		break;
+	case PUBLISH_UNRECORDED:
+		printf("SENT, OUTCOME NOT RECORDED: %s\nThe post may be "
+		    "online. Stopping.\n", err.msg);
+		t->unrecorded++;
+		t->stopped = true;
+		break;
+	default:
 		printf("not sent: %s\n", err.msg);
 		t->refused++;
 		if (err.code != EXIT_REFUSED)
 			t->stopped = true;
 		return;
 	}
-	publish_report(&r, t);
 	channel_result_free(&r);
 }
 
@@ -250,8 +260,13 @@ publish_run(struct publish *pub, const struct publish_opts *o)
 	}
 	if (!o->live)
 		return EXIT_OK;
-	printf("\n%d sent, %d failed, %d unknown, %d skipped, %d refused\n",
+	printf("\n%d sent, %d failed, %d unknown, %d skipped, %d refused",
 	    t.sent, t.failed, t.unknown, t.skipped, t.refused);
+	if (t.unrecorded > 0)
+		printf(", %d sent with the outcome not recorded", t.unrecorded);
+	printf("\n");
+	if (t.unrecorded > 0)
+		return EXIT_ERROR;
 	if (t.failed + t.unknown > 0)
 		return EXIT_NETWORK;
 	return t.refused > 0 ? EXIT_REFUSED : EXIT_OK;

@@ -267,6 +267,37 @@ drive k3x-b end
 check "kill after response (x): re-run refuses" "$RC" 3
 check "kill after response (x): one request to Composio" "$(requests /api/v3/tools/execute/)" 1
 
+# --- sent, but the outcome cannot be written -----------------------------------
+# The test swaps the ledger for a directory while fronts waits after the
+# response, so the outcome record fails although the post exists.
+for front in x mastodon; do
+	case $front in x) d=d1 ;; mastodon) d=d3 ;; esac
+	start_fake "nr$front" ok
+	proj "nr$front" 5 "$front:$d:1" x:d2:2
+	export FRONTS_TEST_PAUSE_AT=after-response
+	export FRONTS_TEST_RESUME_FILE=$TMPD/resume
+	drive "nr$front" "expect:$PROMPT" send:y expect:paused \
+	    "sh:mv '$P/.fronts/ledger.jsonl' '$TMPD/ledger.keep' && mkdir '$P/.fronts/ledger.jsonl' && touch '$TMPD/resume'" end
+	unset FRONTS_TEST_PAUSE_AT FRONTS_TEST_RESUME_FILE
+	O=$TMPD/nr$front.out
+	check "outcome not recorded ($front): exit 1" "$RC" 1
+	expect_grep "outcome not recorded ($front): says it was sent" 'SENT, OUTCOME NOT RECORDED: the request was sent \(the platform answered: posted' "$O"
+	expect_grep "outcome not recorded ($front): the ledger keeps it unknown" 'keeps entry e[0-9a-f]{16} as unknown' "$O"
+	expect_grep "outcome not recorded ($front): names the write error" 'ledger.jsonl: cannot open' "$O"
+	expect_grep "outcome not recorded ($front): tells how to settle" 'fronts ledger resolve e[0-9a-f]{16} --sent URL' "$O"
+	check "outcome not recorded ($front): never says not sent" "$(grep -ci 'not sent' "$O")" 0
+	expect_grep "outcome not recorded ($front): tally" '1 sent with the outcome not recorded' "$O"
+	check "outcome not recorded ($front): stops, no second prompt" "$(grep -c "$PROMPT" "$O")" 1
+	check "outcome not recorded ($front): one post" "$(count '"ev": "post"')" 1
+	expect_grep "outcome not recorded ($front): the trajectory keeps the answer" '"event":"publish-outcome-unrecorded".*"state":"sent"' "$P/.fronts/trajectories/publish.jsonl"
+	rmdir "$P/.fronts/ledger.jsonl" && mv "$TMPD/ledger.keep" "$P/.fronts/ledger.jsonl"
+	drive "nr$front-b" end
+	check "outcome not recorded ($front): re-run refuses" "$RC" 3
+	check "outcome not recorded ($front): re-run sends nothing" "$(count '"ev": "post"')" 1
+	expect_exit "outcome not recorded ($front): fronts ledger" 0 "$FRONTS" ledger -C "$P"
+	expect_grep "outcome not recorded ($front): listed unknown" "unknown .*front $front" "$TMPD/out"
+done
+
 # --- a damaged ledger is reported, not skipped ---------------------------------
 start_fake corrupt ok
 proj corrupt 5 x:d1:1

@@ -71,13 +71,19 @@ check_file "publish: quits cleanly" "EXIT=0" "$TMPD/exit"
 tui_stop
 
 # --- dry run: even y sends nothing ----------------------------------------
+# start_on DIR WIDTH ENV ARGS — a fresh one-post project in DIR and a TUI
+# on it (ENV before the binary, ARGS after), its plan open and P pressed.
+start_on() {
+	$PY "$FIX" both "$1" "$PORT" 5 x:d1:1
+	: >"$LOG"
+	tui_start "$2" 40 "$3 $FRONTS tui -C $1 $4"
+	tui_cmd "open $1/plan.json"
+	tui_wait "opened"
+	tui_keys 4 P
+}
+
 D=$TMPD/dry
-$PY "$FIX" both "$D" "$PORT" 5 x:d1:1
-: >"$LOG"
-tui_start 120 40 "$FRONTS tui -C $D"
-tui_cmd "open $D/plan.json"
-tui_wait "opened"
-tui_keys 4 P
+start_on "$D" 120 "" ""
 check_screen "publish: dry-run dialog" "Publish (dry run)"
 tui_keys y
 check_screen "publish: dry run says nothing was sent" "dry run: nothing sent"
@@ -87,3 +93,30 @@ if [ -f "$D/.fronts/ledger.jsonl" ] && grep -q intent "$D/.fronts/ledger.jsonl";
 else pass "publish: dry run writes no ledger intent"; fi
 tui_keys q
 tui_stop
+
+# --- sent, but the outcome cannot be written --------------------------------
+# The test swaps the ledger for a directory while the publishing thread
+# waits after the response, so the outcome record fails although the post
+# exists.
+U=$TMPD/unrec
+start_on "$U" 160 "FRONTS_TEST_PAUSE_AT=after-response FRONTS_TEST_RESUME_FILE=$TMPD/resume" "--live 2>$TMPD/tui.err"
+tui_wait "Publish (LIVE)"
+tui_keys y
+check_file "unrecorded: the thread pauses after the response" "paused" "$TMPD/tui.err"
+mv "$U/.fronts/ledger.jsonl" "$TMPD/ledger.keep" && mkdir "$U/.fronts/ledger.jsonl" && touch "$TMPD/resume"
+check_screen "unrecorded: says sent, outcome not recorded" "sent, outcome not recorded"
+if grep -qiF "nothing sent" "$TMPD/screen"; then
+	fail "unrecorded: never says nothing was sent" "$(cat "$TMPD/screen")"
+else pass "unrecorded: never says nothing was sent"; fi
+check_screen "unrecorded: names fronts ledger resolve" "fronts ledger resolve"
+check_count "unrecorded: one post created" '"ev": "post"' 1
+rmdir "$U/.fronts/ledger.jsonl" && mv "$TMPD/ledger.keep" "$U/.fronts/ledger.jsonl"
+tui_keys P
+check_screen "unrecorded: the post is not offered again" "an earlier attempt is unresolved"
+check_count "unrecorded: still one request" '"ev": "request"' 1
+tui_keys q
+tui_keys y
+tui_stop
+expect_exit "unrecorded: fronts ledger" 0 "$FRONTS" ledger -C "$U"
+expect_grep "unrecorded: the ledger lists it unknown" 'unknown .*front x' "$TMPD/out"
+expect_no_grep "TUI: no sentinel key in any file" "$SENTINEL" "$TMPD"
