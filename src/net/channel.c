@@ -204,6 +204,7 @@ channel_close(struct channel_call *c)
 	free(c->key);
 	free(c->secret_env);
 	free(c->handle);
+	free(c->did);
 	if (c->secret != NULL) {
 		explicit_bzero(c->secret, strlen(c->secret));
 		free(c->secret);

@@ -46,6 +46,7 @@ struct channel_call {
 	char			*secret_env;	/* the variable the secret comes from */
 	char			*secret;	/* its value; NULL when unset */
 	char			*handle;	/* bluesky */
+	char			*did;		/* bluesky: from the session */
 	bool			 has_session;	/* bluesky: session request first */
 	struct channel_req	 session;
 	struct channel_req	 post;

@@ -3,9 +3,10 @@
  * and an app password (com.atproto.server.createSession), then
  * com.atproto.repo.createRecord in app.bsky.feed.post under a record key
  * derived from the ledger entry. A repository holds one record per key, so
- * a repeated request cannot make a second post; when the PDS refuses the
- * key as taken, the record is looked up, and an existing record under our
- * key is the post an earlier attempt made.
+ * a repeated request cannot make a second post; after any non-2xx answer
+ * the record is looked up (com.atproto.repo.getRecord), and a record under
+ * our key with our text is the post (an earlier attempt's, or this one's
+ * when the PDS failed after writing it).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -151,7 +152,7 @@ bluesky_session(struct channel_call *c, struct channel_result *out)
 {
 	struct http_response resp;
 	struct error err = { 0 };
-	const cJSON *tok;
+	const cJSON *tok, *did;
 	cJSON *j;
 	char *why;
 	int rc;
@@ -179,6 +180,9 @@ bluesky_session(struct channel_call *c, struct channel_result *out)
 		    "answer has no accessJwt");
 		rc = -1;
 	} else {
+		did = cJSON_GetObjectItemCaseSensitive(j, "did");
+		if (cJSON_IsString(did))
+			c->did = xstrdup(did->valuestring);
 		xasprintf(&c->post.auth, "Bearer %s", tok->valuestring);
 		c->post.headers[1].value = c->post.auth;
 	}
@@ -197,40 +201,122 @@ bluesky_sent(struct channel_call *c, const char *uri,
 	    c->key);
 }
 
-/* After a refusal: does a record under our key exist already? */
-static bool
-bluesky_exists(struct channel_call *c, struct channel_result *out)
+enum bluesky_found {
+	BLUESKY_FOUND,		/* our record, as we sent it */
+	BLUESKY_OTHER,		/* a different record holds our key */
+	BLUESKY_ABSENT,		/* RecordNotFound */
+	BLUESKY_LOOKUP_FAILED	/* no answer we can trust */
+};
+
+/* The text of the record in a createRecord body or a getRecord answer. */
+static const char *
+bluesky_record_text(const cJSON *j, const char *field)
 {
-	struct http_request q = c->post.http;
+	const cJSON *rec = cJSON_GetObjectItemCaseSensitive(j, field);
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(rec, "text");
+
+	return cJSON_IsString(t) ? t->valuestring : NULL;
+}
+
+/* After a non-2xx answer to createRecord: does the repository hold a
+ * record under our key (com.atproto.repo.getRecord, which needs no
+ * session), and is it the one we sent? why gets what the lookup saw. */
+static enum bluesky_found
+bluesky_lookup(struct channel_call *c, char **uri, char **why)
+{
+	struct http_request q = { 0 };
 	struct http_response resp;
 	struct error err = { 0 };
 	char *service = bluesky_service(c->front), *url;
-	const cJSON *uri;
-	cJSON *j;
-	bool found = false;
+	const char *have, *want;
+	const cJSON *u, *cid, *e;
+	cJSON *j, *sent;
+	enum bluesky_found found = BLUESKY_LOOKUP_FAILED;
 
 	xasprintf(&url, "%s/xrpc/com.atproto.repo.getRecord?repo=%s&"
-	    "collection=%s&rkey=%s", service, c->handle, BLUESKY_COLLECTION,
-	    c->key);
+	    "collection=%s&rkey=%s", service, c->did != NULL ? c->did :
+	    c->handle, BLUESKY_COLLECTION, c->key);
 	q.method = "GET";
 	q.url = url;
-	q.body = NULL;
-	q.body_len = 0;
-	if (http_perform(&q, &resp, &err) == 0 && resp.status == 200) {
-		j = cJSON_Parse(resp.body);
-		uri = cJSON_GetObjectItemCaseSensitive(j, "uri");
-		if (cJSON_IsString(uri)) {
-			bluesky_sent(c, uri->valuestring, out);
-			out->message = xstrdup("an earlier attempt had made this "
-			    "post already (same record key)");
-			found = true;
-		}
-		cJSON_Delete(j);
+	q.connect_timeout_ms = c->post.http.connect_timeout_ms;
+	q.timeout_ms = c->post.http.timeout_ms;
+	q.max_response = c->post.http.max_response;
+	*uri = NULL;
+	if (http_perform(&q, &resp, &err) != 0) {
+		xasprintf(why, "the lookup failed: %s", err.msg);
+		goto out;
 	}
+	j = cJSON_Parse(resp.body);
+	u = cJSON_GetObjectItemCaseSensitive(j, "uri");
+	cid = cJSON_GetObjectItemCaseSensitive(j, "cid");
+	e = cJSON_GetObjectItemCaseSensitive(j, "error");
+	sent = cJSON_Parse(c->post.body);
+	have = bluesky_record_text(j, "value");
+	want = bluesky_record_text(sent, "record");
+	if (resp.status == 200 && cJSON_IsString(u) && have != NULL &&
+	    want != NULL) {
+		found = strcmp(have, want) == 0 ? BLUESKY_FOUND : BLUESKY_OTHER;
+		*uri = xstrdup(u->valuestring);
+		xasprintf(why, "%s (cid %s)", u->valuestring,
+		    cJSON_IsString(cid) ? cid->valuestring : "-");
+	} else if (resp.status == 400 && cJSON_IsString(e) &&
+	    strcmp(e->valuestring, "RecordNotFound") == 0) {
+		found = BLUESKY_ABSENT;
+		*why = xstrdup("no record under the key");
+	} else {
+		char *t = channel_error_text(&resp);
+
+		xasprintf(why, "the lookup answered HTTP %ld: %s", resp.status,
+		    t);
+		free(t);
+	}
+	cJSON_Delete(sent);
+	cJSON_Delete(j);
+out:
 	http_response_free(&resp);
 	free(url);
 	free(service);
 	return found;
+}
+
+/* A real PDS answers a reused record key with 500 (its repository code
+ * fails), not a 400, so every non-2xx answer is checked against the
+ * repository before it counts as failed or unknown. */
+static void
+bluesky_refused(struct channel_call *c, const struct http_response *r,
+    struct channel_result *out)
+{
+	char *uri, *why, *said = channel_error_text(r);
+
+	out->status = r->status;
+	switch (bluesky_lookup(c, &uri, &why)) {
+	case BLUESKY_FOUND:
+		bluesky_sent(c, uri, out);
+		xasprintf(&out->message, "createRecord answered HTTP %ld, but "
+		    "the record under this key is this post: %s", r->status,
+		    why);
+		break;
+	case BLUESKY_OTHER:
+		out->state = LEDGER_FAILED;
+		xasprintf(&out->message, "HTTP %ld: %s; record key %s holds a "
+		    "different record (%s), so this post was not made",
+		    r->status, said, c->key, why);
+		break;
+	case BLUESKY_ABSENT:
+		out->state = r->status >= 500 ? LEDGER_UNKNOWN : LEDGER_FAILED;
+		xasprintf(&out->message, "HTTP %ld: %s; %s%s", r->status, said,
+		    why, r->status >= 500 ? ", but the PDS failed while "
+		    "handling the request, so the post may still appear" : "");
+		break;
+	default:
+		out->state = LEDGER_UNKNOWN;
+		xasprintf(&out->message, "HTTP %ld: %s; whether the record "
+		    "exists is not known: %s", r->status, said, why);
+		break;
+	}
+	free(uri);
+	free(why);
+	free(said);
 }
 
 void
@@ -245,11 +331,9 @@ channel_bluesky_send(struct channel_call *c, struct channel_result *out)
 	if (bluesky_session(c, out) != 0)
 		return;
 	rc = http_perform(&c->post.http, &resp, &err);
-	if (rc == 0 && resp.status == 400 && bluesky_exists(c, out)) {
-		http_response_free(&resp);
-		return;
-	}
-	if (!channel_transport(&resp, rc, &err, out)) {
+	if (rc == 0 && (resp.status < 200 || resp.status >= 300))
+		bluesky_refused(c, &resp, out);
+	else if (!channel_transport(&resp, rc, &err, out)) {
 		j = cJSON_Parse(resp.body);
 		uri = cJSON_GetObjectItemCaseSensitive(j, "uri");
 		if (cJSON_IsString(uri))

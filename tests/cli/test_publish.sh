@@ -182,6 +182,37 @@ check "refused: exit 5" "$RC" 5
 check "refused: both failed" "$(grep -c 'FAILED (not posted): nothing was sent' "$TMPD/refused.out")" 2
 check "refused: ledger failed twice" "$(grep -c '"record":"failed"' "$P/.fronts/ledger.jsonl")" 2
 
+# --- Bluesky: any non-2xx answer to createRecord is checked with getRecord ----
+# A real PDS answers a reused record key with 500; the record under the key
+# decides: ours (sent), none (failed after a 4xx, unknown after a 5xx), or
+# someone else's (failed).
+for mode in created-500 http500 http400 other-record; do
+	start_fake "bs$mode" "$mode"
+	proj "bs$mode" 5 bluesky:d4:1
+	drive "bs$mode" "expect:$PROMPT" send:y end
+	O=$TMPD/bs$mode.out
+	check "bluesky $mode: one getRecord, by the session's DID" \
+	    "$(grep '"path": "/xrpc/com.atproto.repo.getRecord"' "$LOG" | grep -c '"repo": "did:plc:fakefakefake"')" 1
+	case $mode in
+	created-500)
+		check "bluesky $mode: exit 0" "$RC" 0
+		expect_grep "bluesky $mode: sent, with the record's uri and cid" 'SENT: https://bsky.app/profile/tidewater.dev/post/[a-z2-7]{13} — createRecord answered HTTP 500, but the record under this key is this post: at://did:plc:fakefakefake/app.bsky.feed.post/[a-z2-7]{13} \(cid bafyfake' "$O"
+		expect_grep "bluesky $mode: ledger sent" '"record":"sent","entry":"e[0-9a-f]{16}".*"post_id":"at://did:plc:fakefakefake/app.bsky.feed.post/' "$P/.fronts/ledger.jsonl" ;;
+	http500)
+		check "bluesky $mode: exit 5" "$RC" 5
+		expect_grep "bluesky $mode: unknown" 'UNKNOWN: HTTP 500: InternalServerError: Internal Server Error; no record under the key' "$O"
+		expect_grep "bluesky $mode: ledger unknown" '"record":"unknown"' "$P/.fronts/ledger.jsonl" ;;
+	http400)
+		check "bluesky $mode: exit 5" "$RC" 5
+		expect_grep "bluesky $mode: failed" 'FAILED \(not posted\): HTTP 400: InvalidRequest: Invalid app.bsky.feed.post record; no record under the key' "$O"
+		expect_grep "bluesky $mode: ledger failed" '"record":"failed"' "$P/.fronts/ledger.jsonl" ;;
+	other-record)
+		check "bluesky $mode: exit 5" "$RC" 5
+		expect_grep "bluesky $mode: failed, the key holds another record" 'FAILED \(not posted\): HTTP 500: .*holds a different record' "$O"
+		expect_grep "bluesky $mode: ledger failed" '"record":"failed"' "$P/.fronts/ledger.jsonl" ;;
+	esac
+done
+
 # --- stall and reset after the request: unknown, never retried ---------------
 for mode in stall reset; do
 	start_fake "$mode" "$mode"
@@ -256,6 +287,9 @@ for front in mastodon bluesky; do
 done
 check "kill after response (mastodon): the retry met the same key" \
     "$(grep -c '"dup": true' "$TMPD/k3mastodon.log")" 1
+check "kill after response (bluesky): the PDS answered the reused key with 500" \
+    "$(grep -c '"path": "/xrpc/com.atproto.repo.createRecord", "status": 500' "$TMPD/k3bluesky.log")" 1
+expect_grep "kill after response (bluesky): the retry found the record" 'SENT: .*createRecord answered HTTP 500, but the record under this key is this post' "$TMPD/k3bluesky-c.out"
 
 # and Composio, which has no idempotency key: the re-run sends nothing.
 start_fake k3x ok

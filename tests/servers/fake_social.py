@@ -10,12 +10,16 @@ whether the credential matched.
 
 Like the real services, Mastodon honours Idempotency-Key (a repeated key
 returns the first status instead of posting again) and Bluesky refuses a
-second record under the same rkey, so a test can count real posts.
+second record under the same rkey (with the 500 a real PDS answers), so a
+test can count real posts.
 
 --mode decides how post requests (not sessions) are answered:
   ok              normal success
   provider-error  Composio answers HTTP 200 with successful:false
   http500         HTTP 500 after creating nothing
+  http400         Bluesky: HTTP 400 after creating nothing
+  created-500     Bluesky: create the record, then answer HTTP 500
+  other-record    Bluesky: a different record takes the key; answer 500
   stall           create the post, then never answer (client times out)
   reset           create the post, then reset the connection
 The port is written to --port-file once the server listens.
@@ -30,10 +34,13 @@ import struct
 import sys
 import threading
 import time
+import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 LOCK = threading.Lock()
 STATE = {"mastodon": {}, "bluesky": {}, "sessions": {}, "next": 1000}
+BSKY_DID = "did:plc:fakefakefake"
+BSKY_HANDLE = "tidewater.dev"
 TID_RE = re.compile(r"^[234567abcdefghij][234567abcdefghijklmnopqrstuvwxyz]{12}$")
 
 
@@ -103,6 +110,12 @@ class Handler(BaseHTTPRequestHandler):
             return "none"
         return "ok" if want is not None and got == prefix + want else "bad"
 
+    def query(self):
+        if "?" not in self.path:
+            return {}
+        return {k: urllib.parse.unquote(v) for k, _, v in
+                (p.partition("=") for p in self.path.split("?", 1)[1].split("&"))}
+
     def do_GET(self):
         self.handle_any("GET", b"")
 
@@ -118,6 +131,8 @@ class Handler(BaseHTTPRequestHandler):
             body = raw.decode("utf-8", "replace")
         path = self.path.split("?")[0]
         ev = {"ev": "request", "method": method, "path": path, "body": body}
+        if "?" in self.path:
+            ev["query"] = self.query()
         if self.headers.get("Idempotency-Key"):
             ev["idempotency_key"] = self.headers["Idempotency-Key"]
         if path.startswith("/api/v3/tools/execute/"):
@@ -145,7 +160,7 @@ class Handler(BaseHTTPRequestHandler):
                 STATE["sessions"][token] = body.get("identifier")
             return self.reply(200, {"accessJwt": token, "refreshJwt": "r",
                                     "handle": body.get("identifier"),
-                                    "did": "did:plc:fakefakefake"})
+                                    "did": BSKY_DID})
         if path == "/xrpc/com.atproto.repo.createRecord":
             tok = (self.headers.get("Authorization") or "")[len("Bearer "):]
             ev["auth"] = "ok" if tok in STATE["sessions"] else "bad"
@@ -153,11 +168,17 @@ class Handler(BaseHTTPRequestHandler):
             return self.bluesky(body, ev["auth"])
         if path == "/xrpc/com.atproto.repo.getRecord":
             log(args, **ev)
-            q = dict(p.split("=", 1) for p in self.path.split("?", 1)[1].split("&"))
+            q = self.query()
+            if (q.get("repo") not in (BSKY_DID, BSKY_HANDLE) or
+                    q.get("collection") != "app.bsky.feed.post"):
+                return self.reply(400, {"error": "InvalidRequest",
+                                        "message": "Could not find repo: %s" % q.get("repo")})
             rec = STATE["bluesky"].get(q.get("rkey"))
             if rec is None:
-                return self.reply(400, {"error": "RecordNotFound",
-                                        "message": "Could not locate record"})
+                # As the PDS does: 400 with the lexicon's error name.
+                return self.reply(400, {"error": "RecordNotFound", "message":
+                                        "Could not locate record: at://%s/%s/%s" %
+                                        (BSKY_DID, q.get("collection"), q.get("rkey"))})
             return self.reply(200, rec)
         log(args, **ev)
         self.reply(404, {"error": "not found"})
@@ -208,25 +229,39 @@ class Handler(BaseHTTPRequestHandler):
         if auth != "ok":
             return self.reply(401, {"error": "InvalidToken", "message": "Bad token"})
         if args.mode == "http500":
-            return self.reply(500, {"error": "InternalServerError"})
+            return self.reply(500, {"error": "InternalServerError",
+                                    "message": "Internal Server Error"})
+        if args.mode == "http400":
+            return self.reply(400, {"error": "InvalidRequest",
+                                    "message": "Invalid app.bsky.feed.post record"})
         rkey = (body or {}).get("rkey")
         if rkey is None or not TID_RE.match(rkey):
             return self.reply(400, {"error": "InvalidRequest",
                                     "message": "Invalid record key"})
-        uri = "at://did:plc:fakefakefake/app.bsky.feed.post/" + rkey
+        uri = "at://%s/app.bsky.feed.post/%s" % (BSKY_DID, rkey)
+        record = body.get("record")
+        if args.mode == "other-record":
+            record = dict(record, text="a different post under the same key")
         with LOCK:
             exists = rkey in STATE["bluesky"]
             if not exists:
                 STATE["bluesky"][rkey] = {"uri": uri, "cid": "bafyfake" + rkey,
-                                          "value": body.get("record")}
-        if exists:
+                                          "value": record}
+        if exists or args.mode == "other-record":
+            # A real PDS fails inside its repository code on a reused
+            # record key and answers 500, not a 400.
             log(args, ev="post-refused", platform="bluesky", id=rkey)
-            return self.reply(400, {"error": "InvalidRequest",
-                                    "message": "Record already exists"})
+            return self.reply(500, {"error": "InternalServerError",
+                                    "message": "Internal Server Error"})
         log(args, ev="post", platform="bluesky", id=rkey, dup=False)
+        if args.mode == "created-500":
+            return self.reply(500, {"error": "InternalServerError",
+                                    "message": "Internal Server Error"})
         if self.misbehave():
             return
-        self.reply(200, {"uri": uri, "cid": "bafyfake" + rkey})
+        self.reply(200, {"uri": uri, "cid": "bafyfake" + rkey,
+                         "commit": {"cid": "bafycommit" + rkey, "rev": rkey},
+                         "validationStatus": "valid"})
 
 
 def main():
@@ -234,7 +269,8 @@ def main():
     ap.add_argument("--port-file", required=True)
     ap.add_argument("--log", required=True)
     ap.add_argument("--mode", default="ok",
-                    choices=["ok", "provider-error", "http500", "stall", "reset"])
+                    choices=["ok", "provider-error", "http500", "http400",
+                             "created-500", "other-record", "stall", "reset"])
     args = ap.parse_args()
     srv = Server(("127.0.0.1", 0), Handler)
     srv.args = args
