@@ -72,14 +72,15 @@ PROMPT='Send this post now'
 
 # --- dry run: the exact requests, nothing sent ------------------------------
 start_fake dry ok
-proj dry 5 x:d1:1 linkedin:d2:1 mastodon:d3:2 bluesky:d4:2 x:d2:20
+proj dry 5 x:d1:1 linkedin:d2:1 mastodon:d3:2 bluesky:d4:2 x:d2:20 reddit:d3:3
 expect_exit "dry run exits 0" 0 "$FRONTS" publish "$P/plan.json" -C "$P"
 cp "$TMPD/out" "$TMPD/dry.out"
 expect_grep "dry run says so" 'DRY RUN' "$TMPD/dry.out"
-expect_grep "dry run: composio URL" "POST http://127.0.0.1:$PORT/api/v3/tools/execute/TWITTER_CREATION_OF_A_POST" "$TMPD/dry.out"
+expect_grep "dry run: composio URL" "POST http://127.0.0.1:$PORT/api/v3.1/tools/execute/TWITTER_CREATION_OF_A_POST" "$TMPD/dry.out"
 expect_grep "dry run: composio key as ***" '^x-api-key: \*\*\*$' "$TMPD/dry.out"
 expect_grep "dry run: X body" '"arguments":\{"text":"Tidewater 1.0 is out: offline-first sync for field teams."\},"user_id":"tidewater","connected_account_id":"ca_test_x"' "$TMPD/dry.out"
 expect_grep "dry run: LinkedIn arguments" '"commentary":"How we cut sync.*"author":"urn:li:organization:90412233","visibility":"PUBLIC"' "$TMPD/dry.out"
+expect_grep "dry run: reddit passes every fixed argument and the pinned version" '"arguments":\{"subreddit":"tidewatersync","flair_id":"a1b2c3d4-flair","nsfw":false,"title":"Field teams: what breaks first when the network drops\?","kind":"self","text":""\},"user_id":"tidewater","version":"20260410_00"' "$TMPD/dry.out"
 expect_grep "dry run: mastodon URL" "POST http://127.0.0.1:$PORT/api/v1/statuses" "$TMPD/dry.out"
 expect_grep "dry run: mastodon token as ***" '^Authorization: \*\*\*$' "$TMPD/dry.out"
 expect_grep "dry run: idempotency key from the entry" '^Idempotency-Key: fronts-e[0-9a-f]{16}$' "$TMPD/dry.out"
@@ -120,16 +121,24 @@ proj yes 5 x:d1:1
 drive y "expect:$PROMPT" send:y end
 check "y (composio): exit 0" "$RC" 0
 expect_grep "y (composio): SENT with the post's URL" 'SENT: https://x.com/i/web/status/[0-9]+' "$TMPD/y.out"
-check "y (composio): exactly one request" "$(requests /api/v3/tools/execute/)" 1
+check "y (composio): exactly one request" "$(requests /api/v3.1/tools/execute/)" 1
 check "y (composio): the key was accepted" "$(grep -c '"auth": "ok"' "$LOG")" 1
 expect_grep "y (composio): ledger intent" '"record":"intent"' "$P/.fronts/ledger.jsonl"
 expect_grep "y (composio): ledger sent" '"record":"sent"' "$P/.fronts/ledger.jsonl"
 expect_grep "y (composio): trajectory outcome" '"event":"publish-outcome".*"state":"sent"' "$P/.fronts/trajectories/publish.jsonl"
+check "y (composio): v3.1 runs the tool's latest version" "$(grep -c '"ev": "tool-run".*"version": "20260403_00"' "$LOG")" 1
+proj yesli 5 linkedin:d2:1 reddit:d3:1
+drive yli "expect:$PROMPT" send:y "expect:$PROMPT" send:y end
+check "y (linkedin, reddit): exit 0" "$RC" 0
+expect_grep "y (linkedin): the ledger holds LinkedIn's share URN" '"record":"sent".*"post_id":"urn:li:share:7[0-9]+","url":"https://www.linkedin.com/feed/update/urn:li:share:7[0-9]+/"' "$P/.fronts/ledger.jsonl"
+check "y (reddit): the pinned version ran" "$(grep -c '"ev": "tool-run", "t": [0-9.]*, "tool": "REDDIT_CREATE_REDDIT_POST", "version": "20260410_00"' "$LOG")" 1
+check "y (reddit): flair_id reached the tool" "$(grep '"ev": "post"' "$LOG" | grep -c '"flair_id": "a1b2c3d4-flair"')" 1
+P=$TMPD/yes
 drive y2 end
 check "re-run after sent: exit 0" "$RC" 0
 expect_grep "re-run after sent: says already sent" 'already sent' "$TMPD/y2.out"
 check "re-run after sent: no prompt" "$(grep -c "$PROMPT" "$TMPD/y2.out")" 0
-check "re-run after sent: still one request" "$(requests /api/v3/tools/execute/)" 1
+check "re-run after sent: still one request" "$(requests /api/v3.1/tools/execute/TWITTER)" 1
 expect_exit "fronts ledger lists the entry" 0 "$FRONTS" ledger -C "$P"
 expect_grep "fronts ledger: sent" 'e[0-9a-f]{16}  sent' "$TMPD/out"
 
@@ -137,7 +146,7 @@ expect_grep "fronts ledger: sent" 'e[0-9a-f]{16}  sent' "$TMPD/out"
 start_fake cap ok
 proj cap 1 x:d1:1 x:d2:2
 drive cap "expect:$PROMPT" send:y end
-check "cap: one request" "$(requests /api/v3/tools/execute/)" 1
+check "cap: one request" "$(requests /api/v3.1/tools/execute/)" 1
 expect_grep "cap: the second post is refused by the legality engine" 'not offered: .*daily cap' "$TMPD/cap.out"
 check "cap: one prompt only" "$(grep -c "$PROMPT" "$TMPD/cap.out")" 1
 check "cap: exit 3 (refused)" "$RC" 3
@@ -221,12 +230,12 @@ for mode in stall reset; do
 	check "$mode: exit 5" "$RC" 5
 	expect_grep "$mode: unknown" 'UNKNOWN: the request may have reached' "$TMPD/$mode.out"
 	check "$mode: stops after the unknown" "$(grep -c "$PROMPT" "$TMPD/$mode.out")" 1
-	check "$mode: exactly one request" "$(requests /api/v3/tools/execute/)" 1
+	check "$mode: exactly one request" "$(requests /api/v3.1/tools/execute/)" 1
 	expect_grep "$mode: ledger unknown" '"record":"unknown"' "$P/.fronts/ledger.jsonl"
 	drive "$mode-again" end
 	check "$mode: re-run refuses (exit 3)" "$RC" 3
 	expect_grep "$mode: re-run names the entry" 'has no known outcome' "$TMPD/$mode-again.out"
-	check "$mode: re-run sends nothing" "$(requests /api/v3/tools/execute/)" 1
+	check "$mode: re-run sends nothing" "$(requests /api/v3.1/tools/execute/)" 1
 done
 
 # --- kill -9 at each step, then re-run -----------------------------------------
@@ -247,7 +256,7 @@ expect_grep "kill after intent: listed as unknown" 'unknown .*front x' "$TMPD/ou
 id=$(sed -n 's/^\(e[0-9a-f]\{16\}\) .*/\1/p' "$TMPD/out" | head -n 1)
 expect_exit "resolve --failed" 0 "$FRONTS" ledger resolve "$id" --failed -C "$P"
 drive k1c "expect:$PROMPT" send:y end
-check "after settling: sent once" "$(requests /api/v3/tools/execute/)" 1
+check "after settling: sent once" "$(requests /api/v3.1/tools/execute/)" 1
 check "after settling: two intents, one outcome, one settle" \
     "$(grep -c '"record":"intent"' "$P/.fronts/ledger.jsonl")/$(grep -c '"record":"sent"' "$P/.fronts/ledger.jsonl")/$(grep -c '"record":"settle"' "$P/.fronts/ledger.jsonl")" 2/1/1
 
@@ -263,7 +272,7 @@ for front in x mastodon bluesky; do
 	check "kill during request ($front): one post" "$(count '"ev": "post"')" 1
 done
 check "kill during request (x): one request to Composio" \
-    "$(grep '"ev": "request"' "$TMPD/k2x.log" | grep -c /api/v3/tools/execute/)" 1
+    "$(grep '"ev": "request"' "$TMPD/k2x.log" | grep -c /api/v3.1/tools/execute/)" 1
 
 # An operator who wrongly settles a Mastodon or Bluesky post as failed and
 # publishes again still gets one post: the platform sees the same key.
@@ -299,7 +308,7 @@ drive k3x "expect:$PROMPT" send:y expect:paused kill9
 unset FRONTS_TEST_PAUSE_AT
 drive k3x-b end
 check "kill after response (x): re-run refuses" "$RC" 3
-check "kill after response (x): one request to Composio" "$(requests /api/v3/tools/execute/)" 1
+check "kill after response (x): one request to Composio" "$(requests /api/v3.1/tools/execute/)" 1
 
 # --- sent, but the outcome cannot be written -----------------------------------
 # The test swaps the ledger for a directory while fronts waits after the

@@ -43,7 +43,7 @@ check_screen "publish: :open loads a plan" "opened $P/plan.json: 2 posts"
 tui_keys 4 P
 check_screen "publish: P opens the live dialog" "Publish (LIVE)"
 check_screen "publish: the dialog names the account" "account  @tidewaterdev"
-check_screen "publish: the dialog shows the request URL" "127.0.0.1:$PORT/api/v3/tools/execute/"
+check_screen "publish: the dialog shows the request URL" "127.0.0.1:$PORT/api/v3.1/tools/execute/"
 check_screen "publish: the dialog shows the text" "Tidewater 1.0 is out"
 if grep -qF "$SENTINEL" "$TMPD/screen"; then
 	fail "publish: the key is never on screen"
