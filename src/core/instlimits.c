@@ -15,18 +15,6 @@
 
 #define INSTLIMITS_FILE	".fronts/instance-limits.json"
 
-/* The instance URL as the cache keys it: without trailing slashes. */
-static char *
-instlimits_key(const char *instance)
-{
-	char *k = xstrdup(instance);
-	size_t n = strlen(k);
-
-	while (n > 0 && k[n - 1] == '/')
-		k[--n] = '\0';
-	return k;
-}
-
 /* The cache as parsed (an empty object when there is none). */
 static int
 instlimits_read(const char *dir, cJSON **out, struct error *err)
@@ -97,7 +85,7 @@ int
 instlimits_find(const char *dir, const char *instance,
     struct instlimits *out, struct error *err)
 {
-	char *key = instlimits_key(instance);
+	char *key = xstrdup_rtrim(instance, '/');
 	const cJSON *e;
 	cJSON *j;
 	int rc = -1;
@@ -119,7 +107,7 @@ int
 instlimits_store(const char *dir, const char *instance,
     const struct instlimits *l, struct error *err)
 {
-	char *key = instlimits_key(instance), *path, *fdir, *text, t[32];
+	char *key = xstrdup_rtrim(instance, '/'), *path, *fdir, *text, t[32];
 	cJSON *j, *all, *e;
 	int rc;
 

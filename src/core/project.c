@@ -351,7 +351,8 @@ static int
 load_front(const struct loc *l, const cJSON *obj, int i, struct front *fr)
 {
 	static const char *known[] = { "id", "platform", "account", "composio",
-	    "limits", "instance", "handle", NULL };
+	    "limits", "instance", "handle", "service", "visibility",
+	    "token_env", "password_env", "api_key_env", NULL };
 	char prefix[64], f[128], *platform = NULL, *s = NULL;
 	int pl;
 

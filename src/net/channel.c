@@ -141,17 +141,32 @@ channel_tid(time_t at, const char *entry_id, char out[14])
 	out[13] = '\0';
 }
 
-static int
-channel_secret(struct channel_call *c, const char *env_field,
-    const char *default_env)
+const char *
+channel_secret_var(const struct front *f)
 {
-	const char *name = channel_front_str(c->front, NULL, env_field);
+	const char *name;
+
+	switch (f->platform) {
+	case PLATFORM_MASTODON:
+		name = channel_front_str(f, NULL, "token_env");
+		return name != NULL ? name : "MASTODON_ACCESS_TOKEN";
+	case PLATFORM_BLUESKY:
+		name = channel_front_str(f, NULL, "password_env");
+		return name != NULL ? name : "BLUESKY_APP_PASSWORD";
+	default:
+		name = channel_front_str(f, NULL, "api_key_env");
+		return name != NULL ? name : "COMPOSIO_API_KEY";
+	}
+}
+
+static void
+channel_secret(struct channel_call *c)
+{
 	const char *v;
 
-	c->secret_env = xstrdup(name != NULL ? name : default_env);
+	c->secret_env = xstrdup(channel_secret_var(c->front));
 	v = getenv(c->secret_env);
 	c->secret = v != NULL && v[0] != '\0' ? xstrdup(v) : NULL;
-	return 0;
 }
 
 int
@@ -173,20 +188,20 @@ channel_open(const struct front *f, const char *text, const char *entry_id,
 		xasprintf(&c->name, "composio/%s",
 		    channel_front_str(f, "composio", "tool"));
 		c->key = xstrdup(entry_id);
-		channel_secret(c, "api_key_env", "COMPOSIO_API_KEY");
+		channel_secret(c);
 		rc = channel_composio_build(c, text, err);
 		break;
 	case CHANNEL_MASTODON:
 		c->name = xstrdup(kind);
 		xasprintf(&c->key, "fronts-%s", entry_id);
-		channel_secret(c, "token_env", "MASTODON_ACCESS_TOKEN");
+		channel_secret(c);
 		rc = channel_mastodon_build(c, text, err);
 		break;
 	default:
 		c->name = xstrdup(kind);
 		c->key = xmalloc(14);
 		channel_tid(at, entry_id, c->key);
-		channel_secret(c, "password_env", "BLUESKY_APP_PASSWORD");
+		channel_secret(c);
 		rc = channel_bluesky_build(c, text, now, err);
 		break;
 	}

@@ -20,15 +20,24 @@
 #define BLUESKY_COLLECTION	"app.bsky.feed.post"
 #define BLUESKY_MAX_FACETS	32
 
-static char *
-bluesky_service(const struct front *f)
+char *
+channel_bluesky_service(const struct front *f)
 {
 	const char *s = channel_front_str(f, NULL, "service");
-	char *out = xstrdup(s != NULL ? s : BLUESKY_DEFAULT_SERVICE);
 
-	while (out[0] != '\0' && out[strlen(out) - 1] == '/')
-		out[strlen(out) - 1] = '\0';
-	return out;
+	return xstrdup_rtrim(s != NULL ? s : BLUESKY_DEFAULT_SERVICE, '/');
+}
+
+const char *
+channel_bluesky_handle(const struct front *f)
+{
+	const char *h = channel_front_str(f, NULL, "handle");
+
+	if (h == NULL)
+		h = f->account;
+	if (h == NULL || h[0] == '\0')
+		return NULL;
+	return h[0] == '@' ? h + 1 : h;
 }
 
 static char *
@@ -100,18 +109,16 @@ channel_bluesky_build(struct channel_call *c, const char *text, time_t now,
     struct error *err)
 {
 	const struct front *f = c->front;
-	const char *handle = channel_front_str(f, NULL, "handle");
+	const char *handle = channel_bluesky_handle(f);
 	char *service, *url, created[40];
 	cJSON *body, *rec;
 	struct tm tm;
 
 	if (handle == NULL)
-		handle = f->account;
-	if (handle == NULL || handle[0] == '\0')
 		return error_set(err, EXIT_ERROR, "fronts.json: front \"%s\": "
 		    "\"handle\" is missing", f->id);
-	c->handle = xstrdup(handle[0] == '@' ? handle + 1 : handle);
-	service = bluesky_service(f);
+	c->handle = xstrdup(handle);
+	service = channel_bluesky_service(f);
 	if (channel_url_check(service, "fronts.json: bluesky \"service\"",
 	    err) != 0) {
 		free(service);
@@ -227,7 +234,7 @@ bluesky_lookup(struct channel_call *c, char **uri, char **why)
 	struct http_request q = { 0 };
 	struct http_response resp;
 	struct error err = { 0 };
-	char *service = bluesky_service(c->front), *url;
+	char *service = channel_bluesky_service(c->front), *url;
 	const char *have, *want;
 	const cJSON *u, *cid, *e;
 	cJSON *j, *sent;

@@ -15,12 +15,13 @@
 
 #define COMPOSIO_DEFAULT_BASE	"https://backend.composio.dev"
 
-static const char *
-composio_base(void)
+char *
+channel_composio_base(void)
 {
 	const char *b = getenv("COMPOSIO_BASE_URL");
 
-	return b != NULL && b[0] != '\0' ? b : COMPOSIO_DEFAULT_BASE;
+	return xstrdup_rtrim(b != NULL && b[0] != '\0' ? b :
+	    COMPOSIO_DEFAULT_BASE, '/');
 }
 
 /* A fixed argument: from composio.arguments, or (the older spelling) the
@@ -117,7 +118,7 @@ channel_composio_build(struct channel_call *c, const char *text,
 	    "version" };
 	const struct front *f = c->front;
 	cJSON *body = cJSON_CreateObject(), *args;
-	char *url, *base = xstrdup(composio_base());
+	char *url, *base = channel_composio_base();
 	size_t i;
 
 	args = cJSON_AddObjectToObject(body, "arguments");
@@ -131,8 +132,6 @@ channel_composio_build(struct channel_call *c, const char *text,
 		if (channel_front_str(f, "composio", top[i]) != NULL)
 			cJSON_AddStringToObject(body, top[i],
 			    channel_front_str(f, "composio", top[i]));
-	while (base[0] != '\0' && base[strlen(base) - 1] == '/')
-		base[strlen(base) - 1] = '\0';
 	xasprintf(&url, "%s/api/v3.1/tools/execute/%s", base,
 	    channel_front_str(f, "composio", "tool"));
 	channel_req_set(&c->post, url, cJSON_PrintUnformatted(body),

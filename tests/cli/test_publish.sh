@@ -6,7 +6,6 @@
 . "$(dirname "$0")/../lib.sh"
 
 PY=/usr/bin/python3
-FAKE=$TOP/tests/servers/fake_social.py
 DRIVE=$TOP/tests/pty_drive.py
 FIX=$TOP/tests/cli/publish_fixture.py
 
@@ -21,32 +20,8 @@ export FAKE_BLUESKY_PASSWORD="$BLUESKY_APP_PASSWORD"
 unset FRONTS_TEST_PAUSE_AT
 EXTRA=
 
-FAKE_PID=
-stop_fake() {
-	[ -n "$FAKE_PID" ] && kill "$FAKE_PID" 2>/dev/null && wait "$FAKE_PID" 2>/dev/null
-	FAKE_PID=
-}
+. "$TOP/tests/cli/fake_social.sh"
 trap 'stop_fake; [ -n "$KEEP" ] || rm -rf "$TMPD"' EXIT
-
-# start_fake NAME MODE — fake server logging to $TMPD/NAME.log; sets PORT.
-start_fake() {
-	stop_fake
-	LOG=$TMPD/$1.log
-	rm -f "$LOG" "$TMPD/$1.port"
-	: >"$LOG"
-	$PY "$FAKE" --port-file "$TMPD/$1.port" --log "$LOG" --mode "$2" &
-	FAKE_PID=$!
-	i=0
-	while [ ! -s "$TMPD/$1.port" ] && [ $i -lt 100 ]; do
-		sleep 0.05; i=$((i + 1))
-	done
-	PORT=$(cat "$TMPD/$1.port")
-	export COMPOSIO_BASE_URL="http://127.0.0.1:$PORT"
-}
-
-# count PATTERN — lines of the current fake's log matching PATTERN.
-count() { grep -c -- "$1" "$LOG"; }
-requests() { grep '"ev": "request"' "$LOG" | grep -c -- "$1"; }
 
 # proj NAME [CAP] [POSTS...] — a fresh project $TMPD/NAME with plan.json.
 proj() {

@@ -8,24 +8,15 @@
 . "$(dirname "$0")/tmux.sh"
 
 PY=/usr/bin/python3
-FAKE=$TOP/tests/servers/fake_social.py
 FIX=$TOP/tests/cli/publish_fixture.py
 SENTINEL=SENTINEL-7c1d
 export COMPOSIO_API_KEY="ck-$SENTINEL-composio"
 export FAKE_COMPOSIO_KEY="$COMPOSIO_API_KEY"
 export FRONTS_THEMES="$TOP/themes"
-FAKE_PID=
-trap 'tui_stop; [ -n "$FAKE_PID" ] && kill "$FAKE_PID" 2>/dev/null; rm -rf "$TMPD"' EXIT
+. "$TOP/tests/cli/fake_social.sh"
+trap 'tui_stop; stop_fake; rm -rf "$TMPD"' EXIT
 
-LOG=$TMPD/fake.log
-: >"$LOG"
-$PY "$FAKE" --port-file "$TMPD/port" --log "$LOG" --mode ok &
-FAKE_PID=$!
-i=0
-while [ ! -s "$TMPD/port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-PORT=$(cat "$TMPD/port")
-export COMPOSIO_BASE_URL="http://127.0.0.1:$PORT"
-count() { grep -c -- "$1" "$LOG"; }
+start_fake fake ok
 check_count() {
 	got=$(count "$2")
 	if [ "$got" -eq "$3" ]; then pass "$1"
