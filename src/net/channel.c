@@ -220,6 +220,7 @@ channel_close(struct channel_call *c)
 	free(c->secret_env);
 	free(c->handle);
 	free(c->did);
+	free(c->notes);
 	if (c->secret != NULL) {
 		explicit_bzero(c->secret, strlen(c->secret));
 		free(c->secret);
@@ -247,8 +248,8 @@ channel_describe(const struct channel_call *c)
 	if (!c->has_session)
 		return post;
 	session = channel_req_describe(&c->session);
-	xasprintf(&out, "%s\n(then, with the session's token)\n%s", session,
-	    post);
+	xasprintf(&out, "%s%s\n(then, with the session's token)\n%s",
+	    c->notes != NULL ? c->notes : "", session, post);
 	free(session);
 	free(post);
 	return out;

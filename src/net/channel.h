@@ -47,6 +47,8 @@ struct channel_call {
 	char			*secret;	/* its value; NULL when unset */
 	char			*handle;	/* bluesky */
 	char			*did;		/* bluesky: from the session */
+	char			*notes;		/* "warning: …\n" lines for the
+						   operator (unresolved mentions) */
 	bool			 has_session;	/* bluesky: session request first */
 	struct channel_req	 session;
 	struct channel_req	 post;

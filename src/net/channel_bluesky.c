@@ -8,6 +8,9 @@
  * our key with our text is the post (an earlier attempt's, or this one's
  * when the PDS failed after writing it).
  */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +21,9 @@
 
 #define BLUESKY_DEFAULT_SERVICE	"https://bsky.social"
 #define BLUESKY_COLLECTION	"app.bsky.feed.post"
-#define BLUESKY_MAX_FACETS	32
+#define BLUESKY_MAX_FACETS	32	/* links */
+#define BLUESKY_TAG_GRAPHEMES	64
+#define BLUESKY_TAG_BYTES	640
 
 char *
 channel_bluesky_service(const struct front *f)
@@ -69,10 +74,149 @@ bluesky_facet(cJSON *facets, const struct text_span *sp, const char *type,
 	cJSON_AddItemToArray(facets, f);
 }
 
-/* Bluesky shows links and hashtags as such only where the record says so:
- * rich-text facets over UTF-8 byte ranges. */
+/* A line for whoever reads the request: what fronts left as plain text. */
 static void
-bluesky_facets(cJSON *rec, const char *text)
+bluesky_note(struct channel_call *c, const char *fmt, ...)
+{
+	char *line, *all;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&line, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	xasprintf(&all, "%swarning: %s\n", c->notes != NULL ? c->notes : "",
+	    line);
+	free(c->notes);
+	free(line);
+	c->notes = all;
+}
+
+/* Hashtags as tag facets, within the lexicon's limits on a tag
+ * (app.bsky.richtext.facet#tag: 64 graphemes, 640 bytes, without the
+ * "#"); a longer one stays plain text, as Bluesky's own client leaves it. */
+static void
+bluesky_tags(struct channel_call *c, cJSON *facets, const char *text)
+{
+	struct text_span *sp;
+	const char *tag;
+	char *v;
+	int n, i;
+
+	n = text_extract_hashtags(text, NULL, 0);
+	sp = xcalloc((size_t)n + 1, sizeof *sp);
+	n = text_extract_hashtags(text, sp, n);
+	for (i = 0; i < n; i++) {
+		v = xstrndup(text + sp[i].start, sp[i].end - sp[i].start);
+		tag = v[0] == '#' ? v + 1 : v;
+		if (text_grapheme_count(tag) > BLUESKY_TAG_GRAPHEMES ||
+		    strlen(tag) > BLUESKY_TAG_BYTES)
+			bluesky_note(c, "#%.40s… is longer than a Bluesky tag may "
+			    "be (%d graphemes, %d bytes): it stays plain text",
+			    tag, BLUESKY_TAG_GRAPHEMES, BLUESKY_TAG_BYTES);
+		else
+			bluesky_facet(facets, &sp[i],
+			    "app.bsky.richtext.facet#tag", "tag", tag);
+		free(v);
+	}
+	free(sp);
+}
+
+/* The "@handle" at text[at], as Bluesky's client finds mentions: after
+ * the start, a space or "(", letters, digits, dots and hyphens ending in a
+ * letter or digit, with a dot (a handle is a domain). Its length, or 0. */
+static size_t
+bluesky_mention_at(const char *text, size_t at)
+{
+	size_t e = at + 1;
+
+	if (text[at] != '@' || (at > 0 && !isspace((unsigned char)text[at - 1])
+	    && text[at - 1] != '('))
+		return 0;
+	while (isalnum((unsigned char)text[e]) || text[e] == '.' ||
+	    text[e] == '-')
+		e++;
+	while (e > at + 1 && !isalnum((unsigned char)text[e - 1]))
+		e--;
+	if (memchr(text + at + 1, '.', e - at - 1) == NULL || text[e] == '@')
+		return 0;
+	return e - at;
+}
+
+/* The DID a handle resolves to (com.atproto.identity.resolveHandle on the
+ * front's service), or NULL with why. */
+static char *
+bluesky_resolve(struct channel_call *c, const char *handle, char **why)
+{
+	struct http_request q = { 0 };
+	struct http_response resp;
+	struct error err = { 0 };
+	char *service = channel_bluesky_service(c->front), *url, *did = NULL;
+	const cJSON *d;
+	cJSON *j;
+
+	xasprintf(&url, "%s/xrpc/com.atproto.identity.resolveHandle?handle=%s",
+	    service, handle);
+	q.method = "GET";
+	q.url = url;
+	q.connect_timeout_ms = 10000;
+	q.timeout_ms = c->post.http.timeout_ms;
+	q.max_response = 1 << 16;
+	*why = NULL;
+	if (http_perform(&q, &resp, &err) != 0)
+		*why = xstrdup(err.msg);
+	else if (resp.status != 200)
+		*why = channel_error_text(&resp);
+	else {
+		j = cJSON_Parse(resp.body);
+		d = cJSON_GetObjectItemCaseSensitive(j, "did");
+		if (cJSON_IsString(d) && strncmp(d->valuestring, "did:", 4) == 0)
+			did = xstrdup(d->valuestring);
+		else
+			*why = xstrdup("the answer has no DID");
+		cJSON_Delete(j);
+	}
+	http_response_free(&resp);
+	free(url);
+	free(service);
+	return did;
+}
+
+/* Mentions as mention facets with the DID each handle resolves to; a
+ * handle that does not resolve stays plain text, with a warning. */
+static void
+bluesky_mentions(struct channel_call *c, cJSON *facets, const char *text)
+{
+	struct text_span sp;
+	char *handle, *did, *why, *h;
+	size_t i, n;
+
+	for (i = 0; text[i] != '\0'; i++) {
+		if ((n = bluesky_mention_at(text, i)) == 0)
+			continue;
+		handle = xstrndup(text + i + 1, n - 1);
+		for (h = handle; *h != '\0'; h++)
+			*h = (char)tolower((unsigned char)*h);
+		if ((did = bluesky_resolve(c, handle, &why)) != NULL) {
+			sp.start = i;
+			sp.end = i + n;
+			bluesky_facet(facets, &sp,
+			    "app.bsky.richtext.facet#mention", "did", did);
+		} else
+			bluesky_note(c, "@%s does not resolve to an account "
+			    "(%s): it stays plain text, not a mention", handle,
+			    why);
+		free(did);
+		free(why);
+		free(handle);
+		i += n - 1;
+	}
+}
+
+/* Bluesky shows links, hashtags and mentions as such only where the
+ * record says so: rich-text facets over UTF-8 byte ranges. */
+static void
+bluesky_facets(struct channel_call *c, cJSON *rec, const char *text)
 {
 	struct text_span sp[BLUESKY_MAX_FACETS];
 	cJSON *facets = cJSON_CreateArray();
@@ -91,13 +235,8 @@ bluesky_facets(cJSON *rec, const char *text)
 		free(uri);
 		free(v);
 	}
-	n = text_extract_hashtags(text, sp, BLUESKY_MAX_FACETS);
-	for (i = 0; i < n && i < BLUESKY_MAX_FACETS; i++) {
-		v = xstrndup(text + sp[i].start, sp[i].end - sp[i].start);
-		bluesky_facet(facets, &sp[i], "app.bsky.richtext.facet#tag",
-		    "tag", v[0] == '#' ? v + 1 : v);
-		free(v);
-	}
+	bluesky_tags(c, facets, text);
+	bluesky_mentions(c, facets, text);
 	if (cJSON_GetArraySize(facets) > 0)
 		cJSON_AddItemToObject(rec, "facets", facets);
 	else
@@ -142,7 +281,7 @@ channel_bluesky_build(struct channel_call *c, const char *text, time_t now,
 	cJSON_AddStringToObject(rec, "$type", BLUESKY_COLLECTION);
 	cJSON_AddStringToObject(rec, "text", text);
 	cJSON_AddStringToObject(rec, "createdAt", created);
-	bluesky_facets(rec, text);
+	bluesky_facets(c, rec, text);
 	xasprintf(&url, "%s/xrpc/com.atproto.repo.createRecord", service);
 	/* The bearer token exists only after the session request. */
 	channel_req_set(&c->post, url, cJSON_PrintUnformatted(body),

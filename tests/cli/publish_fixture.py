@@ -23,6 +23,8 @@ DRAFTS = [
     ("d2", "How we cut sync conflicts by 80% - a short write-up."),
     ("d3", "Field teams: what breaks first when the network drops?"),
     ("d4", "Office hours on Thursday. Bring your sync questions."),
+    ("d5", "Thanks @alice.bsky.social and @nobody.example (and @tidewater@mastodon.example) #sync"),
+    ("d6", "#" + "a" * 64 + " fits, #" + "b" * 65 + " does not"),
 ]
 
 

@@ -70,6 +70,23 @@ expect_exit "--live without a terminal: exit 2" 2 "$FRONTS" publish "$P/plan.jso
 expect_grep "--live without a terminal: says why" 'terminal' "$TMPD/err"
 check "--live without a terminal: zero connections" "$(count '"ev": "connect"')" 0
 
+# --- Bluesky mentions and tags as facets ----------------------------------------
+start_fake facets ok
+proj facets 5 bluesky:d5:1 bluesky:d6:2
+expect_exit "facets: dry run exits 0" 0 "$FRONTS" publish "$P/plan.json" -C "$P"
+O=$TMPD/facets.out
+cp "$TMPD/out" "$O"
+expect_grep "mention: a resolved handle is a mention facet" '\{"index":\{"byteStart":7,"byteEnd":25\},"features":\[\{"\$type":"app.bsky.richtext.facet#mention","did":"did:plc:alicealicealice"\}\]\}' "$O"
+expect_grep "mention: an unresolved handle is named in the dry run" 'warning: @nobody.example does not resolve to an account \(HandleNotFound: Unable to resolve handle\): it stays plain text' "$O"
+check "mention: the unresolved handle gets no facet" "$(grep -c '"byteStart":30,' "$O")" 0
+check "mention: a Mastodon address is no Bluesky mention" "$(grep -c 'tidewater@mastodon' "$TMPD/facets.log")" 0
+check "mention: each handle resolved once" "$(requests resolveHandle)" 2
+expect_grep "tag: a hashtag is a tag facet" '"\$type":"app.bsky.richtext.facet#tag","tag":"sync"' "$O"
+expect_grep "tag: 64 graphemes is a tag" '"tag":"a{64}"' "$O"
+check "tag: 65 graphemes is not" "$(grep -cE '"tag":"b{65}"' "$O")" 0
+expect_grep "tag: the long one is named" 'warning: #b{40}… is longer than a Bluesky tag may be \(64 graphemes, 640 bytes\): it stays plain text' "$O"
+check "facets: the dry run posts nothing" "$(requests createRecord)" 0
+
 # --- n sends nothing; q stops -------------------------------------------------
 start_fake keys ok
 proj keys 5 x:d1:1 mastodon:d3:2
