@@ -238,6 +238,26 @@ publish_unresolved_notice(struct publish *pub, bool live)
 	return EXIT_OK;
 }
 
+/* A Mastodon front whose instance's own limits were never read is
+ * counted against Mastodon's defaults; say so once per front. */
+static void
+publish_limits_notice(const struct project *p)
+{
+	const struct front *f;
+	int i;
+
+	for (i = 0; i < p->nfronts; i++) {
+		f = &p->fronts[i];
+		if (f->platform == PLATFORM_MASTODON &&
+		    f->limits.instance_length <= 0 &&
+		    f->limits.max_length == LIMIT_UNSET)
+			fprintf(stderr, "fronts publish: front %s: the "
+			    "instance's own limits have not been read; Mastodon's "
+			    "defaults (500 characters, URLs 23) are assumed until "
+			    "`fronts check` reads and caches them\n", f->id);
+	}
+}
+
 static int
 publish_run(struct publish *pub, const struct publish_opts *o)
 {
@@ -247,6 +267,7 @@ publish_run(struct publish *pub, const struct publish_opts *o)
 
 	if ((rc = publish_unresolved_notice(pub, o->live)) != EXIT_OK)
 		return rc;
+	publish_limits_notice(pub->project);
 	printf("%s: plan %s, %d post%s%s\n", o->live ? "LIVE" : "DRY RUN "
 	    "(nothing is sent; --live publishes)", pub->plan_id,
 	    pub->plan->nposts, pub->plan->nposts == 1 ? "" : "s",

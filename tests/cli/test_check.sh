@@ -86,6 +86,11 @@ check "a URL counts as the instance says (5 + 30), limit 5000" "$(head -n 1 "$TM
 $PY "$FIX" plan "$P" "$P/plan.json" mastodon:d3:1
 expect_exit "publish dry run after check" 0 "$FRONTS" publish "$P/plan.json" -C "$P"
 expect_grep "publish counts against the cached limit" 'length 54/5000 graphemes' "$TMPD/out"
+check "publish: no notice once the limits are cached" "$(grep -c 'limits have not been read' "$TMPD/err")" 0
+rm "$P/.fronts/instance-limits.json"
+expect_exit "publish dry run without the cache" 0 "$FRONTS" publish "$P/plan.json" -C "$P"
+expect_grep "publish: the defaults without the cache" 'length 54/500 graphemes' "$TMPD/out"
+expect_grep "publish: says the limits were never read" 'front mastodon: the instance.s own limits have not been read; .*`fronts check`' "$TMPD/err"
 
 expect_exit "--json: exit 0" 0 "$FRONTS" check -C "$P" --json
 $PY - "$TMPD/out" >"$TMPD/json.sum" <<'PYEOF'
