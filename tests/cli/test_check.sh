@@ -153,6 +153,16 @@ expect_grep "retired model: not in the list" 'FAIL  3 models listed, but not cla
 expect_grep "retired model: says set provider.model" 'to do: set provider.model' "$TMPD/version.out"
 check "unknown version: nothing is posted" "$(posts)" 0
 
+# --- OpenAI: its own variable and bearer token -------------------------------------
+start_fake openai ok
+proj openai 'f["provider"] = {"name": "openai", "model": "gpt-5.1"}'
+( export OPENAI_API_KEY="$FAKE_LLM_KEY" OPENAI_BASE_URL="http://127.0.0.1:$PORT/v1"
+  unset ANTHROPIC_API_KEY
+  "$FRONTS" check -C "$P" >"$TMPD/openai.out" 2>&1 )
+expect_grep "openai: names its variable" 'PASS  OPENAI_API_KEY is set' "$TMPD/openai.out"
+expect_grep "openai: lists the models" 'PASS  3 models listed, gpt-5.1 among them' "$TMPD/openai.out"
+check "openai: the bearer token was accepted" "$(grep '"path": "/v1/models"' "$LOG" | grep -c '"auth": "ok"')" 1
+
 # --- no credential anywhere ----------------------------------------------------------
 stop_fake
 expect_no_grep "no sentinel key in any file or output" "$SENTINEL" "$TMPD"
