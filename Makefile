@@ -55,6 +55,11 @@ MAIN_OBJ := $(BUILD)/src/core/main.o
 LIB_OBJS := $(filter-out $(MAIN_OBJ),$(OBJS))
 LIB      := $(BUILD)/libfronts.a
 BIN      := $(BUILD)/fronts
+# The assume-breach build: the model gets the real builtins, os, socket
+# and ctypes (see namespace.c). Only `make test` builds it; never `all`
+# or `install`.
+BREACH_OBJ := $(BUILD)/breach/namespace.o
+BREACH_BIN := $(BUILD)/fronts-breach
 
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -80,6 +85,13 @@ $(LIB): $(LIB_OBJS)
 $(BIN): $(MAIN_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB) $(DEP_LIBS)
 
+$(BREACH_OBJ): src/sandbox/namespace.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DFRONTS_TEST_BREACH -MMD -MP -c $< -o $@
+
+$(BREACH_BIN): $(MAIN_OBJ) $(BREACH_OBJ) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(BREACH_OBJ) $(LIB) $(DEP_LIBS)
+
 $(BUILD)/tests/%: tests/unit/%.c $(LIB) tests/unit/testutil.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(call pc_cflags,$(TEST_PKGS)) $(LDFLAGS) -o $@ $< $(LIB) $(DEP_LIBS) $(TEST_LIBS)
@@ -90,8 +102,8 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 
 # The README's test command: unit tests, then integration tests against the
 # real binary (CLI and TUI through tmux).
-test: $(BIN) $(UNIT_BINS)
-	FRONTS_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh tests/run.sh $(UNIT_BINS)
+test: $(BIN) $(BREACH_BIN) $(UNIT_BINS)
+	FRONTS_BIN=$(abspath $(BIN)) FRONTS_BREACH_BIN=$(abspath $(BREACH_BIN)) BUILD=$(BUILD) sh tests/run.sh $(UNIT_BINS)
 
 unit: $(UNIT_BINS)
 	FRONTS_BIN=$(abspath $(BIN)) BUILD=$(BUILD) FRONTS_ONLY_UNIT=1 sh tests/run.sh $(UNIT_BINS)
@@ -116,8 +128,8 @@ fuzz:
 		tail -n 2 build-fuzz/$$n.log; \
 	done
 
-bench: $(BIN) $(BENCH_BINS)
-	FRONTS_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh bench/run.sh $(BENCH_BINS)
+bench: $(BIN) $(BREACH_BIN) $(BENCH_BINS)
+	FRONTS_BIN=$(abspath $(BIN)) FRONTS_BREACH_BIN=$(abspath $(BREACH_BIN)) BUILD=$(BUILD) sh bench/run.sh $(BENCH_BINS)
 
 check-deps:
 	@sh tools/deps.sh check $(DEPS)
@@ -151,4 +163,4 @@ $(BUILD)/src/core/demo_data.o: $(wildcard fixtures/demo/*)
 # .incbin'd prompt templates, likewise.
 $(BUILD)/src/net/prompts.o: $(wildcard src/net/prompts/*.txt)
 
--include $(OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(BREACH_OBJ:.o=.d)

@@ -4,8 +4,11 @@
  * trivial model (the guard's overhead at its largest share) and on the
  * demo model's apply(), in thread CPU time. (2) The same random-rollout
  * job in this process and in the sandbox worker: wall time end to end
- * (spawn and load included) and the rollout loop alone. Repeats
- * interleave and the best of each is kept.
+ * (spawn and load included) and the rollout loop alone. (3) Worker
+ * start-up (spawn to the result of one rollout) with every layer, against
+ * the layer set of earlier releases (rlimits and seccomp only: the
+ * assume-breach build with namespaces, Landlock and the empty root taken
+ * away). Repeats interleave and the best of each is kept.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,6 +184,53 @@ bench_rollout(struct project *p, const char *dir, const char *src, size_t len,
 	    (unsigned long long)rollouts, ip, ipl, wk, wkl, wk / ip, wkl / ipl);
 }
 
+/* Best and median of REPEATS start-ups with bin as the worker. */
+static void
+startup_times(const char *bin, const char *skip, const char *dir,
+    const char *src, size_t len, double *best, double *median)
+{
+	double t[REPEATS], l, x;
+	int i, j;
+
+	worker_set_binary(bin);
+	if (skip != NULL)
+		setenv("FRONTS_BREACH_SKIP", skip, 1);
+	for (i = 0; i < REPEATS; i++)
+		t[i] = rollout_worker(dir, src, len, 1, &l);
+	unsetenv("FRONTS_BREACH_SKIP");
+	for (i = 1; i < REPEATS; i++)
+		for (j = i; j > 0 && t[j - 1] > t[j]; j--) {
+			x = t[j];
+			t[j] = t[j - 1];
+			t[j - 1] = x;
+		}
+	*best = t[0];
+	*median = t[REPEATS / 2];
+}
+
+static void
+bench_startup(const char *bin, const char *dir, const char *src, size_t len)
+{
+	const char *breach = getenv("FRONTS_BREACH_BIN");
+	double nb, nm, bb, bm, ob, om;
+
+	if (bin == NULL || breach == NULL) {
+		printf("startup: needs FRONTS_BIN and FRONTS_BREACH_BIN "
+		    "(make bench sets both)\n");
+		return;
+	}
+	/* The assume-breach build imports os, socket and ctypes as well, so
+	 * its two runs are the fair pair. */
+	startup_times(bin, NULL, dir, src, len, &nb, &nm);
+	startup_times(breach, NULL, dir, src, len, &bb, &bm);
+	startup_times(breach, "userns,landlock,root", dir, src, len, &ob, &om);
+	printf("startup  fronts %.1f ms (median %.1f)  fronts-breach: every "
+	    "layer %.1f ms (median %.1f), rlimits+seccomp only %.1f ms "
+	    "(median %.1f)  ratio %.2f\n", nb * 1e3, nm * 1e3, bb * 1e3,
+	    bm * 1e3, ob * 1e3, om * 1e3, bb / ob);
+	worker_set_binary(bin);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -202,6 +252,7 @@ main(int argc, char **argv)
 	bench_guard(p, "demo", src, len, 50000);
 	bench_rollout(p, dir, src, len, 1);
 	bench_rollout(p, dir, src, len, 3000);
+	bench_startup(bin, dir, src, len);
 	free(src);
 	project_free(p);
 	return 0;

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "core/cli.h"
+#include "sandbox/namespace.h"
+#include "sandbox/pyhost.h"
 
 const struct cmd cli_commands[] = {
 	{ "init", "scaffold a project from the bundled demo",
@@ -23,7 +25,7 @@ const struct cmd cli_commands[] = {
 	{ "approve", "review and approve the world model's exact bytes",
 	  "[-C DIR] [--model FILE] [--yes]", cmd_approve, false },
 	{ "validate", "check the model's conformance and calibration",
-	  "[-C DIR] [--model FILE] [--json]", cmd_validate, false },
+	  "[-C DIR] [--model FILE] [--isolation process|thread] [--json]", cmd_validate, false },
 	{ "drafts", "each draft's length per front against its limit",
 	  "[-C DIR] [--json]", cmd_drafts, false },
 	{ "plan", "search for the best posting plan",
@@ -38,6 +40,8 @@ const struct cmd cli_commands[] = {
 	  "[-C DIR] [--json]", cmd_check, false },
 	{ "tui", "the interactive planner (also: fronts alone on a terminal)",
 	  "[-C DIR] [--live] [--theme NAME]", cmd_tui, false },
+	{ "sandbox", "list the worker's sandbox layers on this machine",
+	  "[-C DIR] [--json]", cmd_sandbox, false },
 	{ "__worker", "sandbox worker (internal)", "", cmd_worker, true },
 	{ NULL, NULL, NULL, NULL, false }
 };
@@ -142,7 +146,10 @@ cli_main(int argc, char **argv)
 			return EXIT_OK;
 		}
 		if (strcmp(argv[i], "--version") == 0) {
-			printf("fronts %s\n", FRONTS_VERSION);
+			printf("fronts %s\nlibpython %s\n%s", FRONTS_VERSION,
+			    pyhost_version(), namespace_breach_build() ?
+			    "assume-breach TEST BUILD: never run a real "
+			    "model with it\n" : "");
 			return EXIT_OK;
 		}
 		if (strcmp(argv[i], "-C") == 0 && i + 1 < argc) {

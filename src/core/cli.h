@@ -49,5 +49,6 @@ int	cmd_ledger(struct cli *, int, char **);
 int	cmd_check(struct cli *, int, char **);
 int	cmd_tui(struct cli *, int, char **);
 int	cmd_worker(struct cli *, int, char **);
+int	cmd_sandbox(struct cli *, int, char **);
 
 #endif

@@ -229,6 +229,8 @@ plan_print(const struct project *p, const struct plan *pl)
 	    pl->stats.workers == 1 ? "" : "s",
 	    pl->stats.isolation == ISOLATION_THREAD ? "thread" : "process",
 	    (unsigned long long)pl->stats.seed, pl->stats.seconds);
+	if (pl->stats.sandbox[0] != '\0')
+		printf("sandbox: %s\n", pl->stats.sandbox);
 	if (pl->stats.stopped)
 		printf("stopped early: this is the best plan the search had "
 		    "found so far\n");

@@ -1,7 +1,9 @@
 /*
  * cmd_validate — `fronts validate`: runs the approved world model's
  * conformance checks and its calibration against history.jsonl, prints the
- * report (or --json) and exits 1 when a conformance check failed.
+ * report (or --json) and exits 1 when a conformance check failed. Like
+ * `plan`, it runs the model in a sandboxed worker unless the operator asks
+ * for --isolation thread.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -13,26 +15,41 @@
 #include "core/validate.h"
 #include "sandbox/approval.h"
 #include "sandbox/wmodel.h"
+#include "sandbox/worker_validate.h"
+
+struct validate_opts {
+	const char	*dir;
+	const char	*model;
+	bool		 json;
+	bool		 thread;	/* --isolation thread */
+};
 
 static int
-validate_options(struct cli *cli, int argc, char **argv, const char **dir,
-    const char **model, bool *json)
+validate_options(struct cli *cli, int argc, char **argv,
+    struct validate_opts *o)
 {
 	static const struct option opts[] = {
 		{ "model", required_argument, NULL, 'm' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "isolation", required_argument, NULL, 'i' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
 
-	*dir = cli->dir;
-	*model = NULL;
-	*json = false;
+	memset(o, 0, sizeof *o);
+	o->dir = cli->dir;
 	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
 		switch (c) {
-		case 'C': *dir = optarg; break;
-		case 'm': *model = optarg; break;
-		case 'j': *json = true; break;
+		case 'C': o->dir = optarg; break;
+		case 'm': o->model = optarg; break;
+		case 'j': o->json = true; break;
+		case 'i':
+			if (strcmp(optarg, "thread") == 0)
+				o->thread = true;
+			else if (strcmp(optarg, "process") != 0)
+				return cli_usage_error("validate",
+				    "--isolation takes process or thread");
+			break;
 		default:
 			return cli_usage_error("validate", "unknown option");
 		}
@@ -62,47 +79,75 @@ validate_print(const struct project *p, const struct validate_report *r,
 	free(s);
 }
 
-int
-cmd_validate(struct cli *cli, int argc, char **argv)
+/* In this process, under the guard: only when the operator asked. */
+static int
+validate_in_thread(const struct project *p, const char *src, size_t len,
+    struct validate_report *r, struct error *err)
 {
 	struct validate_params vp = { 20, 30, 1 };
 	struct validate_hooks hooks = wmodel_validate_hooks;
-	struct validate_report r;
-	struct project *p = NULL;
-	struct wmodel *wm = NULL;
-	struct error err = { 0 };
-	const char *dir, *model;
-	char *path, *src = NULL, sha[65];
-	size_t len;
-	bool json;
+	struct wmodel *wm;
 	int rc;
 
-	if ((rc = validate_options(cli, argc, argv, &dir, &model, &json)) != 0)
-		return rc;
-	memset(&r, 0, sizeof r);
-	path = model != NULL ? xstrdup(model) : path_join(dir, "model.py");
-	rc = -1;
-	if (project_load(dir, &p, &err) != 0 ||
-	    file_read(path, &src, &len, &err) != 0)
-		goto out;
-	sha256_hex(src, len, sha);
-	if (approval_check(dir, sha, &err) != 0 ||
-	    wmodel_load(p, src, len, 1000, &wm, &err) != 0)
-		goto out;
+	if (wmodel_load(p, src, len, 1000, &wm, err) != 0)
+		return -1;
 	hooks.source = src;
 	hooks.source_len = len;
 	wmodel_enter(wm);
-	rc = validate_run(p, &wmodel_ops, wm, &hooks, &vp, &r, &err);
+	rc = validate_run(p, &wmodel_ops, wm, &hooks, &vp, r, err);
 	wmodel_leave(wm);
+	wmodel_free(wm);
+	return rc;
+}
+
+static int
+validate_in_worker(const struct project *p, const char *dir, const char *src,
+    size_t len, struct validate_report *r, struct error *err)
+{
+	struct worker_validate_job vj = { .project_dir = dir, .src = src,
+	    .len = len };
+	cJSON *j;
+	int rc;
+
+	if (worker_validate(&vj, &j, err) != 0)
+		return -1;
+	rc = validate_report_from_json(p, j, r, err);
+	cJSON_Delete(j);
+	return rc;
+}
+
+int
+cmd_validate(struct cli *cli, int argc, char **argv)
+{
+	struct validate_opts o;
+	struct validate_report r;
+	struct project *p = NULL;
+	struct error err = { 0 };
+	char *path, *src = NULL, sha[65];
+	size_t len;
+	int rc;
+
+	if ((rc = validate_options(cli, argc, argv, &o)) != 0)
+		return rc;
+	memset(&r, 0, sizeof r);
+	path = o.model != NULL ? xstrdup(o.model) : path_join(o.dir, "model.py");
+	rc = -1;
+	if (project_load(o.dir, &p, &err) != 0 ||
+	    file_read(path, &src, &len, &err) != 0)
+		goto out;
+	sha256_hex(src, len, sha);
+	if (approval_check(o.dir, sha, &err) != 0)
+		goto out;
+	rc = o.thread ? validate_in_thread(p, src, len, &r, &err) :
+	    validate_in_worker(p, o.dir, src, len, &r, &err);
 	if (rc == 0) {
-		validate_print(p, &r, json);
+		validate_print(p, &r, o.json);
 		if (!r.conformant)
 			rc = error_set(&err, EXIT_ERROR, "the model does not "
 			    "conform to the contract (see the failed checks)");
 	}
 out:
 	validate_report_free(&r);
-	wmodel_free(wm);
 	project_free(p);
 	free(src);
 	free(path);

@@ -132,6 +132,8 @@ plan_to_json(const struct project *p, const struct plan *pl)
 	    pl->stats.isolation == ISOLATION_THREAD ? "thread" : "process");
 	cJSON_AddNumberToObject(st, "seed", (double)pl->stats.seed);
 	cJSON_AddBoolToObject(st, "stopped", pl->stats.stopped);
+	if (pl->stats.sandbox[0] != '\0')
+		cJSON_AddStringToObject(st, "sandbox", pl->stats.sandbox);
 	return o;
 }
 
@@ -315,6 +317,9 @@ plan_parse_stats(const cJSON *st, struct plan_stats *s, struct error *err)
 	    &s->model_seconds, err))
 		return -1;
 	s->stopped = cJSON_IsTrue(cJSON_GetObjectItem(st, "stopped"));
+	if (cJSON_IsString(cJSON_GetObjectItem(st, "sandbox")))
+		snprintf(s->sandbox, sizeof s->sandbox, "%s",
+		    cJSON_GetObjectItem(st, "sandbox")->valuestring);
 	iso = cJSON_GetObjectItem(st, "isolation");
 	s->isolation = cJSON_IsString(iso) &&
 	    strcmp(iso->valuestring, "thread") == 0 ? ISOLATION_THREAD :

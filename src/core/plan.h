@@ -48,6 +48,7 @@ struct plan_stats {
 	enum isolation	isolation;
 	uint64_t	seed;
 	bool		stopped;	/* stopped early: the search so far */
+	char		sandbox[256];	/* the worker's layers; "": none */
 };
 
 struct plan {

@@ -22,6 +22,7 @@
 #include "core/legal.h"
 #include "core/planner.h"
 #include "sandbox/wmodel.h"
+#include "sandbox/lockdown.h"
 #include "sandbox/worker.h"
 
 #define PLANNER_ALTS		3
@@ -289,6 +290,24 @@ planner_run_process(struct planner *pl)
 
 /* ---- the plan -------------------------------------------------------- */
 
+/* The layers the first worker that came up put up; every worker runs the
+ * same code on the same kernel, so they agree. */
+static void
+planner_sandbox(const struct planner *pl, char *buf, size_t size)
+{
+	const struct lockdown *ld;
+	int i;
+
+	snprintf(buf, size, "none: the model ran in this process");
+	for (i = 0; i < pl->nworkers && pl->workers != NULL; i++) {
+		if (pl->workers[i] == NULL ||
+		    (ld = worker_lockdown(pl->workers[i])) == NULL)
+			continue;
+		lockdown_describe(ld, buf, size);
+		return;
+	}
+}
+
 static void
 planner_build(struct planner *pl)
 {
@@ -311,6 +330,8 @@ planner_build(struct planner *pl)
 	pl->plan.stats.isolation = pl->params.isolation;
 	pl->plan.stats.seed = pl->params.seed;
 	pl->plan.stats.stopped = snap->state == SEARCH_STOPPED || pl->stopping;
+	planner_sandbox(pl, pl->plan.stats.sandbox,
+	    sizeof pl->plan.stats.sandbox);
 	memcpy(pl->plan.model_sha256, pl->sha, sizeof pl->sha);
 	free(snap);
 }

@@ -6,7 +6,14 @@
  * condition variable while none does. It never takes the GIL while holding
  * its own lock: slot bookkeeping happens with the GIL held, so the
  * opposite order would deadlock.
+ *
+ * The backstop is a second thread that never takes the GIL (the watchdog
+ * may be waiting for it behind a long C-level operation). It samples the
+ * same call counters on its own clock, and a call it sees running for its
+ * timeout plus the grace ends the process through the overrun handler.
  */
+#include <stdio.h>
+#include <unistd.h>
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
@@ -24,6 +31,7 @@ static struct {
 	bool			running;
 	int			started;
 	PyObject		*exc;	/* fronts.ModelTimeout */
+	guard_overrun_fn	 overrun;
 	struct guard_slot	slots[GUARD_MAX_SLOTS];
 } guard = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -128,6 +136,90 @@ guard_main(void *arg)
 	return NULL;
 }
 
+int64_t
+guard_grace_ns(int64_t timeout_ns)
+{
+	int64_t min = (int64_t)GUARD_GRACE_MIN_MS * 1000000;
+
+	return timeout_ns > min ? timeout_ns : min;
+}
+
+void
+guard_set_overrun(guard_overrun_fn fn)
+{
+	pthread_mutex_lock(&guard.lock);
+	guard.overrun = fn;
+	pthread_mutex_unlock(&guard.lock);
+}
+
+static void
+guard_overrun_default(const char *msg)
+{
+	char line[512];
+	int n;
+
+	n = snprintf(line, sizeof line, "fronts: %s\n", msg);
+	if (n > 0 && write(2, line, (size_t)n < sizeof line ? (size_t)n :
+	    sizeof line - 1) < 0) {
+		/* the exit status still says it */
+	}
+	_exit(EXIT_MODEL);
+}
+
+/* One pass of the backstop, guard.lock held; the first overrunning slot
+ * found is described in msg. */
+static bool
+guard_backstop_scan(int64_t now, char *msg, size_t size)
+{
+	struct guard_slot *s;
+	const char *what;
+	uint64_t q;
+	int i;
+
+	for (i = 0; i < GUARD_MAX_SLOTS; i++) {
+		s = &guard.slots[i];
+		if (!s->in_use || s->timeout_ns == 0)
+			continue;
+		q = atomic_load_explicit(&s->seq, memory_order_acquire);
+		if ((q & 1) == 0 || q != s->bs_seq) {
+			s->bs_seq = q;
+			s->bs_at = now;
+			continue;
+		}
+		if (now - s->bs_at < s->timeout_ns +
+		    guard_grace_ns(s->timeout_ns))
+			continue;
+		what = atomic_load_explicit(&s->what, memory_order_relaxed);
+		snprintf(msg, size, "the model's %s ran past its deadline of "
+		    "%lld ms and did not stop within %lld ms more; stopped "
+		    "here", what != NULL ? what : "call",
+		    (long long)(s->timeout_ns / 1000000),
+		    (long long)(guard_grace_ns(s->timeout_ns) / 1000000));
+		return true;
+	}
+	return false;
+}
+
+static void *
+guard_backstop_main(void *arg)
+{
+	struct timespec ts = { 0, (long)GUARD_BACKSTOP_MS * 1000000 };
+	guard_overrun_fn fn;
+	char msg[256];
+	bool over;
+
+	for (;;) {
+		nanosleep(&ts, NULL);
+		pthread_mutex_lock(&guard.lock);
+		over = guard_backstop_scan(guard_now_ns(), msg, sizeof msg);
+		fn = guard.overrun;
+		pthread_mutex_unlock(&guard.lock);
+		if (over)
+			(fn != NULL ? fn : guard_overrun_default)(msg);
+	}
+	return NULL;
+}
+
 /* The watchdog's condition variable measures CLOCK_MONOTONIC, like the
  * deadlines; signals stay with the program's own threads. */
 static int
@@ -136,7 +228,7 @@ guard_spawn(struct error *err)
 	pthread_condattr_t ca;
 	pthread_attr_t attr;
 	sigset_t all, old;
-	pthread_t t;
+	pthread_t t, b;
 	int rc;
 
 	pthread_condattr_init(&ca);
@@ -151,6 +243,8 @@ guard_spawn(struct error *err)
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	rc = pthread_create(&t, &attr, guard_main, NULL);
+	if (rc == 0)
+		rc = pthread_create(&b, &attr, guard_backstop_main, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&attr);
 	if (rc != 0)
@@ -205,6 +299,9 @@ guard_slot_new(int timeout_ms, struct error *err)
 		s->seen_seq = 0;
 		s->seen_at = 0;
 		s->refire_at = 0;
+		s->bs_seq = 0;
+		s->bs_at = 0;
+		atomic_store(&s->what, NULL);
 		s->in_use = true;
 		pthread_cond_signal(&guard.cond);
 	}

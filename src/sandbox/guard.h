@@ -32,18 +32,31 @@
 #define GUARD_MAX_SLOTS	64
 #define GUARD_REFIRE_MS	20
 #define GUARD_SAMPLES	8	/* samples per timeout period */
+#define GUARD_GRACE_MIN_MS	1000
+#define GUARD_BACKSTOP_MS	50	/* the backstop's sampling period */
 
 struct guard_slot {
 	_Atomic uint64_t seq;		/* odd: inside a call */
 	int64_t		timeout_ns;	/* 0: calls have no deadline */
 	unsigned long	thread_id;	/* the calling thread (GIL held) */
 	atomic_int	fired;		/* the watchdog raised in this call */
+	_Atomic(const char *) what;	/* what the call is, for the backstop */
 	/* watchdog-private */
 	uint64_t	seen_seq;
 	int64_t		seen_at;
 	int64_t		refire_at;
 	bool		in_use;
+	/* backstop-private */
+	uint64_t	bs_seq;
+	int64_t		bs_at;
 };
+
+/* What happens to a call that runs on GUARD_GRACE past its deadline
+ * although the watchdog kept raising in it (a finalizer or a C callback
+ * that swallows the timeout, or one long C-level operation): msg says
+ * which call. The handler must end the process; the default writes msg to
+ * stderr and exits with EXIT_MODEL. */
+typedef void (*guard_overrun_fn)(const char *msg);
 
 static inline int64_t
 guard_now_ns(void)
@@ -88,9 +101,23 @@ guard_disarm(struct guard_slot *s)
 	return guard_disarm_slow(s);
 }
 
+/* Names the slot's current call ("apply") for the backstop's message;
+ * what must be a string that lives for the whole process. */
+static inline void
+guard_slot_what(struct guard_slot *s, const char *what)
+{
+	atomic_store_explicit(&s->what, what, memory_order_relaxed);
+}
+
+/* The process-wide overrun handler (NULL: the default). */
+void			 guard_set_overrun(guard_overrun_fn);
+/* The grace past a call's deadline: max(GUARD_GRACE_MIN_MS, its timeout). */
+int64_t			 guard_grace_ns(int64_t timeout_ns);
+
 /* Is exc (an exception type) fronts.ModelTimeout? */
 bool			 guard_is_timeout(void *exc_type);
-/* Number of watchdog threads ever started (0 or 1), for tests. */
+/* Number of watchdog threads ever started (0 or 1; the backstop thread
+ * that comes with it is not counted), for tests. */
 int			 guard_threads_started(void);
 
 #endif

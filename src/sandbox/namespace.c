@@ -24,8 +24,10 @@ const char *const namespace_builtin_names[] = {
 	"enumerate", "filter", "hash", "hex", "id", "isinstance",
 	"issubclass", "iter", "len", "map", "max", "min", "next", "oct",
 	"ord", "pow", "repr", "reversed", "round", "sorted", "sum", "zip",
-	/* constants */
-	"Ellipsis", "NotImplemented",
+	/* constants; not NotImplemented: a comparison that returns it after
+	 * mutating its operand reaches use-after-free bugs of this libpython
+	 * (SECURITY.md, "The interpreter's own bugs") */
+	"Ellipsis",
 	/* exceptions a model raises or catches; never BaseException, which
 	 * would catch the call timeout (the gate's CATCHABLE lists these) */
 	"ArithmeticError", "AssertionError", "AttributeError",
@@ -36,7 +38,10 @@ const char *const namespace_builtin_names[] = {
 	NULL
 };
 
-/* Pre-bound values: each is looked up in its module by the host. */
+/* Pre-bound values: each is looked up in its module by the host. Left
+ * out for memory-safety bugs of this libpython that a model can reach
+ * (SECURITY.md): OrderedDict, itertools.groupby, islice, pairwise and
+ * zip_longest. */
 const struct namespace_value namespace_values[] = {
 	{ "dataclass", "dataclasses", "dataclass" },
 	{ "field", "dataclasses", "field" },
@@ -80,7 +85,6 @@ const struct namespace_value namespace_values[] = {
 	{ "deque", "collections", "deque" },
 	{ "defaultdict", "collections", "defaultdict" },
 	{ "Counter", "collections", "Counter" },
-	{ "OrderedDict", "collections", "OrderedDict" },
 	{ "namedtuple", "collections", "namedtuple" },
 	{ "heappush", "heapq", "heappush" },
 	{ "heappop", "heapq", "heappop" },
@@ -105,12 +109,8 @@ const struct namespace_value namespace_values[] = {
 	{ "accumulate", "itertools", "accumulate" },
 	{ "chain", "itertools", "chain" },
 	{ "combinations", "itertools", "combinations" },
-	{ "groupby", "itertools", "groupby" },
-	{ "islice", "itertools", "islice" },
-	{ "pairwise", "itertools", "pairwise" },
 	{ "permutations", "itertools", "permutations" },
 	{ "product", "itertools", "product" },
-	{ "zip_longest", "itertools", "zip_longest" },
 	{ NULL, NULL, NULL }
 };
 
@@ -174,6 +174,53 @@ namespace_add_values(PyObject *globals, struct error *err)
 	return 0;
 }
 
+#ifdef FRONTS_TEST_BREACH
+/*
+ * Test builds only (build/fronts-breach, made for `make test`; never by
+ * `make all` or `make install`): the model is handed what an escape from
+ * the namespace would give it — the real builtins (open, __import__,
+ * getattr), os, socket and ctypes, imported now, before the lockdown, as
+ * an attacker with arbitrary memory access would find them. The
+ * assume-breach tests then show what the worker's layers still stop.
+ */
+static int
+namespace_add_breach(PyObject *globals, struct error *err)
+{
+	static const char *const mods[][2] = {
+		{ "breach_os", "os" }, { "breach_socket", "socket" },
+		{ "breach_ctypes", "ctypes" }
+	};
+	PyObject *real = PyEval_GetBuiltins(), *m;
+	size_t i;
+
+	if (PyDict_SetItemString(globals, "breach_builtins", real) != 0 ||
+	    PyDict_SetItemString(globals, "breach_open",
+	    PyDict_GetItemString(real, "open")) != 0 ||
+	    PyDict_SetItemString(globals, "breach_import",
+	    PyDict_GetItemString(real, "__import__")) != 0)
+		return pyhost_error(err, EXIT_ERROR, "namespace: breach");
+	for (i = 0; i < sizeof mods / sizeof *mods; i++) {
+		if ((m = PyImport_ImportModule(mods[i][1])) == NULL) {
+			PyErr_Clear();
+			continue;
+		}
+		PyDict_SetItemString(globals, mods[i][0], m);
+		Py_DECREF(m);
+	}
+	return 0;
+}
+#endif
+
+bool
+namespace_breach_build(void)
+{
+#ifdef FRONTS_TEST_BREACH
+	return true;
+#else
+	return false;
+#endif
+}
+
 PyObject *
 namespace_new(struct error *err)
 {
@@ -196,30 +243,33 @@ namespace_new(struct error *err)
 		Py_DECREF(globals);
 		return NULL;
 	}
+#ifdef FRONTS_TEST_BREACH
+	if (namespace_add_breach(globals, err) != 0) {
+		Py_DECREF(globals);
+		return NULL;
+	}
+#endif
 	return globals;
 }
 
 PyObject *
-namespace_exec_model(const char *src, size_t len, const char *filename,
+namespace_compile_model(const char *src, size_t len, const char *filename,
     struct error *err)
 {
 	PyCompilerFlags flags = _PyCompilerFlags_INIT;
-	PyObject *text, *fname, *code, *globals, *r;
+	PyObject *text, *fname, *code;
 
 	if (memchr(src, '\0', len) != NULL) {
 		error_set(err, EXIT_MODEL, "%s: source contains a NUL byte",
 		    filename);
 		return NULL;
 	}
-	if ((globals = namespace_new(err)) == NULL)
-		return NULL;
 	/* Strict UTF-8, coding cookie ignored: what the gate parsed. */
 	text = PyUnicode_DecodeUTF8(src, (Py_ssize_t)len, "strict");
 	fname = PyUnicode_DecodeFSDefault(filename);
 	if (text == NULL || fname == NULL) {
 		Py_XDECREF(text);
 		Py_XDECREF(fname);
-		Py_DECREF(globals);
 		pyhost_error(err, EXIT_MODEL, "%s", filename);
 		return NULL;
 	}
@@ -228,18 +278,34 @@ namespace_exec_model(const char *src, size_t len, const char *filename,
 	    Py_file_input, &flags, -1);
 	Py_DECREF(text);
 	Py_DECREF(fname);
-	if (code == NULL) {
-		Py_DECREF(globals);
+	if (code == NULL)
 		pyhost_error(err, EXIT_MODEL, "%s", filename);
-		return NULL;
-	}
-	r = PyEval_EvalCode(code, globals, globals);
-	Py_DECREF(code);
-	if (r == NULL) {
-		Py_DECREF(globals);
-		pyhost_error(err, EXIT_MODEL, "%s", filename);
-		return NULL;
-	}
+	return code;
+}
+
+int
+namespace_run_model(PyObject *code, PyObject *globals, const char *filename,
+    struct error *err)
+{
+	PyObject *r;
+
+	if ((r = PyEval_EvalCode(code, globals, globals)) == NULL)
+		return pyhost_error(err, EXIT_MODEL, "%s", filename);
 	Py_DECREF(r);
+	return 0;
+}
+
+PyObject *
+namespace_exec_model(const char *src, size_t len, const char *filename,
+    struct error *err)
+{
+	PyObject *code, *globals;
+
+	if ((code = namespace_compile_model(src, len, filename, err)) == NULL)
+		return NULL;
+	if ((globals = namespace_new(err)) != NULL &&
+	    namespace_run_model(code, globals, filename, err) != 0)
+		Py_CLEAR(globals);
+	Py_DECREF(code);
 	return globals;
 }

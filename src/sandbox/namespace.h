@@ -8,6 +8,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdbool.h>
 
 #include "core/util.h"
 
@@ -27,6 +28,17 @@ PyObject	*namespace_new(struct error *err);
  * Needs the GIL. */
 PyObject	*namespace_exec_model(const char *src, size_t len,
 		    const char *filename, struct error *err);
+/* The two halves of namespace_exec_model, for a worker that compiles
+ * before its lockdown and runs the module body only after it: the code
+ * object (new reference; a syntax error is EXIT_MODEL), then its execution
+ * in globals. Both need the GIL. */
+PyObject	*namespace_compile_model(const char *src, size_t len,
+		    const char *filename, struct error *err);
+int		 namespace_run_model(PyObject *code, PyObject *globals,
+		    const char *filename, struct error *err);
+
+/* True only in the assume-breach test build (fronts-breach). */
+bool		 namespace_breach_build(void);
 
 /* The allowlists, NULL-terminated, for SECURITY.md's tables, the synthesis
  * prompt and tests: the builtins a model may name (the restricted

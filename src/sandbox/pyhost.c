@@ -122,6 +122,12 @@ out:
 	return rc;
 }
 
+const char *
+pyhost_version(void)
+{
+	return Py_GetVersion();
+}
+
 void
 pyhost_fini(void)
 {

@@ -28,6 +28,9 @@
 /* Initialises the interpreter once (thread-safe); later calls return 0 at
  * once. Returns with the GIL released. */
 int	pyhost_init(struct error *err);
+/* The embedded libpython's version line ("3.11.2 (main, …) [GCC …]"),
+ * known without starting the interpreter. */
+const char *pyhost_version(void);
 /* Finalises the interpreter at process exit. The interpreter cannot be
  * initialised again afterwards; call it at most once, from the thread that
  * may take the GIL, with no other thread inside Python. */

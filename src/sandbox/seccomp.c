@@ -1,7 +1,8 @@
 /*
  * seccomp — the worker's allowlist filter (see seccomp.h).
  *
- * Allowed: reading, writing to the output pipe and stderr, memory
+ * Allowed: reading, writing to the output pipe and stderr, fstat of a
+ * descriptor (newfstatat only with AT_EMPTY_PATH), memory
  * (brk, mmap/mprotect without PROT_EXEC, munmap, mremap, madvise), futex
  * and scheduling for the watchdog thread, clocks, signal return and mask,
  * getrandom, and exiting. Refused by omission, among everything else:
@@ -10,6 +11,7 @@
  * unlink, setrlimit/prlimit, ioctl.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -42,7 +44,7 @@ seccomp_trap(int sig, siginfo_t *si, void *uc)
 }
 
 static const char *const seccomp_allowed[] = {
-	"read", "readv", "pread64", "close", "lseek", "fstat", "newfstatat",
+	"read", "readv", "pread64", "close", "lseek", "fstat",
 	"brk", "munmap", "mremap", "madvise",
 	"futex", "sched_yield", "sched_getaffinity",
 	"clock_gettime", "clock_getres", "gettimeofday", "time", "nanosleep",
@@ -73,6 +75,11 @@ seccomp_rules(scmp_filter_ctx ctx, int out_fd)
 	    SCMP_A0(SCMP_CMP_EQ, 2))) != 0 ||
 	    (rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(writev), 1,
 	    SCMP_A0(SCMP_CMP_EQ, 2))) != 0)
+		return rc;
+	/* stat of a descriptor held (glibc's fstat is newfstatat(fd, "",
+	 * AT_EMPTY_PATH)), never of a path: no probing the file system. */
+	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(newfstatat), 1,
+	    SCMP_A3(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH))) != 0)
 		return rc;
 	/* Memory, but never executable. */
 	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1,

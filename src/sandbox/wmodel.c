@@ -43,6 +43,7 @@ static const char *wm_fn_names[FN_COUNT] = {
 struct wmodel {
 	const struct project	*p;
 	PyObject		*globals;
+	PyObject		*code;		/* the module body, until it ran */
 	PyObject		*fn[FN_COUNT];	/* NULL where undefined */
 	PyObject		*ctx;
 	PyObject		*rng;
@@ -55,6 +56,7 @@ struct wmodel {
 	struct guard_slot	*slot;
 	int			 timeout_ms;
 	struct model_error	 error;
+	bool			 poisoned;	/* a release overran: stop */
 	/* wmodel_enter */
 	int			 depth;
 	pthread_t		 owner;
@@ -131,31 +133,65 @@ wm_model_line(PyObject *tb)
 	return line;
 }
 
-/* The message without running model code: only an exact str or number
- * as the exception's first argument is shown (str() of anything else, and
- * of the model's own exception classes, could run the model's code). */
+/* The message without running model code: only the exception's
+ * arguments that are an exact str or number are shown, joined by ", "
+ * (str() of anything else, and of the model's own exception classes,
+ * could run the model's code). */
 static void
 wm_exc_message(struct wmodel *m, PyObject *value)
 {
-	PyObject *args, *a0, *s = NULL;
+	PyObject *args, *a, *s;
 	const char *u;
+	Py_ssize_t i;
+	size_t off = 0;
 
 	m->error.message[0] = '\0';
 	if (value == NULL || !PyExceptionInstance_Check(value) ||
 	    (args = ((PyBaseExceptionObject *)value)->args) == NULL)
 		return;
 	Py_INCREF(args);
-	if (PyTuple_CheckExact(args) && PyTuple_GET_SIZE(args) > 0) {
-		a0 = PyTuple_GET_ITEM(args, 0);
-		if (PyUnicode_CheckExact(a0) || PyLong_CheckExact(a0) ||
-		    PyFloat_CheckExact(a0))
-			s = PyObject_Str(a0);
+	for (i = 0; PyTuple_CheckExact(args) && i < PyTuple_GET_SIZE(args) &&
+	    off < sizeof m->error.message; i++) {
+		a = PyTuple_GET_ITEM(args, i);
+		if (!PyUnicode_CheckExact(a) && !PyLong_CheckExact(a) &&
+		    !PyFloat_CheckExact(a))
+			continue;
+		s = PyObject_Str(a);
+		if (s != NULL && (u = PyUnicode_AsUTF8(s)) != NULL)
+			off += (size_t)snprintf(m->error.message + off,
+			    sizeof m->error.message - off, "%s%s",
+			    off > 0 ? ", " : "", u);
+		Py_XDECREF(s);
 	}
-	if (s != NULL && (u = PyUnicode_AsUTF8(s)) != NULL)
-		wm_copy(m->error.message, sizeof m->error.message, u);
-	Py_XDECREF(s);
 	Py_DECREF(args);
 	PyErr_Clear();
+}
+
+/* Releasing a model object can run the model's code (a generator's
+ * finalizer, a dict of them), so it happens under the deadline too. A
+ * release that overran poisons the model: the next call reports it. */
+static void
+wm_poison(struct wmodel *m, const char *what)
+{
+	PyErr_Clear();
+	if (m->poisoned)
+		return;
+	m->poisoned = true;
+	wm_copy(m->error.function, sizeof m->error.function, what);
+	wm_copy(m->error.type, sizeof m->error.type, "TimeoutError");
+	snprintf(m->error.message, sizeof m->error.message,
+	    "%s ran longer than %d ms", what, m->timeout_ms);
+	m->error.line = 0;
+}
+
+static void
+wm_decref(struct wmodel *m, PyObject *o)
+{
+	guard_slot_what(m->slot, "release of a model object");
+	guard_arm(m->slot);
+	Py_XDECREF(o);
+	if (guard_disarm(m->slot))
+		wm_poison(m, "releasing a model object");
 }
 
 static int
@@ -183,9 +219,9 @@ wm_raised(struct wmodel *m, enum wm_fn fn)
 		    "%s() ran longer than %d ms", wm_fn_names[fn], m->timeout_ms);
 	else
 		wm_exc_message(m, value);
-	Py_XDECREF(type);
-	Py_XDECREF(value);
-	Py_XDECREF(tb);
+	wm_decref(m, type);
+	wm_decref(m, value);
+	wm_decref(m, tb);
 	return rc;
 }
 
@@ -221,10 +257,13 @@ wm_call(struct wmodel *m, enum wm_fn fn, PyObject *const *args, size_t nargs,
 {
 	PyObject *r;
 
+	if (m->poisoned)
+		return MODEL_TIMEOUT;
+	guard_slot_what(m->slot, wm_fn_names[fn]);
 	guard_arm(m->slot);
 	r = PyObject_Vectorcall(m->fn[fn], args, nargs, NULL);
 	if (guard_disarm(m->slot)) {
-		Py_XDECREF(r);
+		wm_decref(m, r);
 		return wm_timeout(m, fn);
 	}
 	if (r == NULL)
@@ -242,10 +281,16 @@ wm_seed(void *mv, uint64_t seed)
 	bool took;
 
 	took = wm_acquire(m, &st);
+	/* Seeding replaces values the model may have stored on its rng. */
+	guard_slot_what(m->slot, "rng seeding");
+	guard_arm(m->slot);
 	arg = PyLong_FromUnsignedLongLong(seed);
-	r = arg != NULL ? PyObject_CallOneArg(m->rng_seed, arg) : NULL;
+	r = arg != NULL ? PyObject_CallFunctionObjArgs(m->rng_seed, m->rng,
+	    arg, NULL) : NULL;
 	Py_XDECREF(arg);
 	Py_XDECREF(r);
+	if (guard_disarm(m->slot))
+		wm_poison(m, "seeding the rng");
 	PyErr_Clear();
 	wm_release(took, st);
 }
@@ -346,7 +391,7 @@ wm_legal_actions(void *mv, model_state *s, struct action *out, int max,
 		goto out;
 	if (!PyList_Check(r) && !PyTuple_Check(r)) {
 		rc = wm_badtype(m, FN_LEGAL, "a list of actions", r);
-		Py_DECREF(r);
+		wm_decref(m, r);
 		goto out;
 	}
 	len = PySequence_Fast_GET_SIZE(r);
@@ -357,7 +402,7 @@ wm_legal_actions(void *mv, model_state *s, struct action *out, int max,
 		else if (*n < max)
 			wm_action_of(m, ix, &out[(*n)++]);
 	}
-	Py_DECREF(r);
+	wm_decref(m, r);
 out:
 	wm_release(took, st);
 	return rc;
@@ -410,12 +455,12 @@ wm_apply(void *mv, model_state *s, const struct action *a, model_state **next,
 	    !wm_number(PyTuple_GET_ITEM(r, 1), reward)) {
 		rc = wm_badtype(m, FN_APPLY,
 		    "(next_state, reward) with a finite number as reward", r);
-		Py_DECREF(r);
+		wm_decref(m, r);
 		goto out;
 	}
 	*next = (model_state *)PyTuple_GET_ITEM(r, 0);
 	Py_INCREF((PyObject *)*next);
-	Py_DECREF(r);
+	wm_decref(m, r);
 out:
 	wm_release(took, st);
 	return rc;
@@ -436,7 +481,7 @@ wm_is_terminal(void *mv, model_state *s, bool *out)
 			*out = PyObject_IsTrue(r) == 1;
 		else
 			rc = wm_badtype(m, FN_TERMINAL, "a bool", r);
-		Py_DECREF(r);
+		wm_decref(m, r);
 	}
 	wm_release(took, st);
 	return rc;
@@ -459,7 +504,7 @@ wm_value(void *mv, model_state *s, double *out)
 	if ((rc = wm_call(m, FN_VALUE, args, 1, &r)) == MODEL_OK) {
 		if (!wm_number(r, out))
 			rc = wm_badtype(m, FN_VALUE, "a finite number", r);
-		Py_DECREF(r);
+		wm_decref(m, r);
 	}
 	wm_release(took, st);
 	return rc;
@@ -474,7 +519,7 @@ wm_state_free(void *mv, model_state *s)
 	if (s == NULL)
 		return;
 	took = wm_acquire(mv, &st);
-	Py_DECREF((PyObject *)s);
+	wm_decref(mv, (PyObject *)s);
 	wm_release(took, st);
 }
 
@@ -577,18 +622,49 @@ wm_build_ctx(struct wmodel *m, struct error *err)
 	return 0;
 }
 
+/*
+ * The rng handed to the model is an instance of a Random class of the
+ * host's own: random.py executed once more into a module object that is
+ * in no sys.modules and bound nowhere the model can look. So a model that
+ * patches the pre-bound Random (Random.seed = ..., at top level or in a
+ * call) changes nothing the host runs when it seeds, and the seed method
+ * is taken from that private class before any model code exists.
+ */
+static const char wm_rng_code[] =
+	"import importlib.util as u\n"
+	"s = u.find_spec('random')\n"
+	"m = u.module_from_spec(s)\n"
+	"s.loader.exec_module(m)\n"
+	"cls = m.Random\n";
+
+static PyObject *
+wm_private_random_class(void)
+{
+	static PyObject *cls;
+	PyObject *d, *r;
+
+	if (cls != NULL)
+		return cls;
+	if ((d = PyDict_New()) == NULL)
+		return NULL;
+	PyDict_SetItemString(d, "__builtins__", PyEval_GetBuiltins());
+	r = PyRun_String(wm_rng_code, Py_file_input, d, d);
+	if (r != NULL && (cls = PyDict_GetItemString(d, "cls")) != NULL)
+		Py_INCREF(cls);	/* process-wide, like the interpreter */
+	Py_XDECREF(r);
+	Py_DECREF(d);
+	return cls;
+}
+
 static int
 wm_build_rng(struct wmodel *m, struct error *err)
 {
-	PyObject *mod, *cls;
+	PyObject *cls;
 
-	mod = PyImport_ImportModule("random");
-	cls = mod != NULL ? PyObject_GetAttrString(mod, "Random") : NULL;
+	cls = wm_private_random_class();
 	m->rng = cls != NULL ? PyObject_CallNoArgs(cls) : NULL;
 	m->rng_seed = m->rng != NULL ?
-	    PyObject_GetAttrString(m->rng, "seed") : NULL;
-	Py_XDECREF(cls);
-	Py_XDECREF(mod);
+	    PyObject_GetAttrString(cls, "seed") : NULL;
 	if (m->rng_seed == NULL) {
 		PyErr_Clear();
 		return error_set(err, EXIT_ERROR, "cannot create the model's rng");
@@ -716,24 +792,27 @@ wm_load_timeout_ms(int call_timeout_ms)
 
 /* The module body runs under the guard too, with the load's deadline. */
 static int
-wm_exec(struct wmodel *m, const char *src, size_t len, struct error *err)
+wm_exec(struct wmodel *m, struct error *err)
 {
 	int load_ms = wm_load_timeout_ms(m->timeout_ms);
 	bool fired;
+	int rc;
 
 	guard_slot_set_timeout(m->slot, load_ms);
+	guard_slot_bind(m->slot);
+	guard_slot_what(m->slot, "top-level code");
 	guard_arm(m->slot);
-	m->globals = namespace_exec_model(src, len, WM_FILENAME, err);
+	rc = namespace_run_model(m->code, m->globals, WM_FILENAME, err);
 	fired = guard_disarm(m->slot);
 	guard_slot_set_timeout(m->slot, m->timeout_ms);
+	Py_CLEAR(m->code);
 	if (fired) {
 		PyErr_Clear();
-		Py_CLEAR(m->globals);
 		return error_set(err, EXIT_MODEL,
 		    "%s: the module's top-level code ran longer than %d ms",
 		    WM_FILENAME, load_ms);
 	}
-	if (m->globals == NULL) {
+	if (rc != 0) {
 		PyErr_Clear();
 		if (err != NULL && err->code == 0)
 			err->code = EXIT_MODEL;
@@ -742,13 +821,35 @@ wm_exec(struct wmodel *m, const char *src, size_t len, struct error *err)
 	return 0;
 }
 
+/* Everything that needs the file system or builds host objects, and no
+ * line of the model: the interpreter, the gate, the code object, the
+ * namespace (every module it takes values from is imported here), ctx,
+ * the rng and the action table. */
+static int
+wm_prepare(struct wmodel *m, const char *src, size_t len, struct error *err)
+{
+	if ((m->slot = guard_slot_new(m->timeout_ms, err)) == NULL)
+		return -1;
+	if ((m->code = namespace_compile_model(src, len, WM_FILENAME,
+	    err)) == NULL) {
+		PyErr_Clear();
+		return -1;
+	}
+	if ((m->globals = namespace_new(err)) == NULL)
+		return -1;
+	if (wm_build_ctx(m, err) != 0 || wm_build_rng(m, err) != 0 ||
+	    wm_build_actions(m, err) != 0)
+		return -1;
+	return 0;
+}
+
 int
-wmodel_load(const struct project *p, const char *src, size_t len,
+wmodel_prepare(const struct project *p, const char *src, size_t len,
     int call_timeout_ms, struct wmodel **out, struct error *err)
 {
 	PyGILState_STATE st;
 	struct wmodel *m;
-	int rc = -1;
+	int rc;
 
 	*out = NULL;
 	if (pyhost_init(err) != 0 || wm_gate(src, len, err) != 0)
@@ -759,19 +860,43 @@ wmodel_load(const struct project *p, const char *src, size_t len,
 	m->p = p;
 	m->timeout_ms = call_timeout_ms;
 	st = PyGILState_Ensure();
-	if ((m->slot = guard_slot_new(call_timeout_ms, err)) != NULL &&
-	    wm_exec(m, src, len, err) == 0 &&
-	    wm_find_functions(m, err) == 0 &&
-	    wm_build_ctx(m, err) == 0 &&
-	    wm_build_rng(m, err) == 0 &&
-	    wm_build_actions(m, err) == 0)
-		rc = 0;
+	rc = wm_prepare(m, src, len, err);
 	PyGILState_Release(st);
 	if (rc != 0) {
 		wmodel_free(m);
 		return -1;
 	}
 	*out = m;
+	return 0;
+}
+
+int
+wmodel_run_body(struct wmodel *m, struct error *err)
+{
+	PyGILState_STATE st;
+	int rc = -1;
+
+	if (m->code == NULL)
+		return error_set(err, EXIT_ERROR,
+		    "the model's top-level code has run already");
+	st = PyGILState_Ensure();
+	if (wm_exec(m, err) == 0 && wm_find_functions(m, err) == 0)
+		rc = 0;
+	PyGILState_Release(st);
+	return rc;
+}
+
+int
+wmodel_load(const struct project *p, const char *src, size_t len,
+    int call_timeout_ms, struct wmodel **out, struct error *err)
+{
+	if (wmodel_prepare(p, src, len, call_timeout_ms, out, err) != 0)
+		return -1;
+	if (wmodel_run_body(*out, err) != 0) {
+		wmodel_free(*out);
+		*out = NULL;
+		return -1;
+	}
 	return 0;
 }
 
@@ -791,6 +916,7 @@ wmodel_free(struct wmodel *m)
 	for (i = 0; m->acts != NULL && i < m->nacts; i++)
 		Py_XDECREF(m->acts[i]);
 	free(m->acts);
+	Py_XDECREF(m->code);
 	Py_XDECREF(m->globals);
 	Py_XDECREF(m->ctx);
 	Py_XDECREF(m->rng_seed);
@@ -858,6 +984,7 @@ wm_state_repr(void *mv, model_state *s, char **out)
 	int rc = -1;
 
 	took = wm_acquire(m, &st);
+	guard_slot_what(m->slot, "repr of a state");
 	guard_arm(m->slot);
 	r = PyObject_Repr((PyObject *)s);
 	fired = guard_disarm(m->slot);
@@ -865,7 +992,7 @@ wm_state_repr(void *mv, model_state *s, char **out)
 		*out = xstrdup(u);
 		rc = 0;
 	}
-	Py_XDECREF(r);
+	wm_decref(m, r);
 	PyErr_Clear();
 	wm_release(took, st);
 	return rc;

@@ -30,6 +30,14 @@ extern const struct validate_hooks wmodel_validate_hooks;
 /* Gates and loads src for project p. A gate refusal is EXIT_REFUSED. */
 int	wmodel_load(const struct project *p, const char *src, size_t len,
 	    int call_timeout_ms, struct wmodel **out, struct error *err);
+/* wmodel_load in two steps, for a worker that locks itself down in
+ * between: prepare gates and compiles src and builds everything the model
+ * will be handed, running none of its lines; run_body then executes the
+ * module's top-level code (under the load deadline) and finds its
+ * functions. Only a model whose body ran may be called. */
+int	wmodel_prepare(const struct project *p, const char *src, size_t len,
+	    int call_timeout_ms, struct wmodel **out, struct error *err);
+int	wmodel_run_body(struct wmodel *, struct error *err);
 void	wmodel_free(struct wmodel *);
 
 /* Holds the GIL on this thread until the matching wmodel_leave(). Nests. */

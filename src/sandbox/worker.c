@@ -43,6 +43,10 @@
 #include "core/project.h"
 #include "core/validate.h"
 #include "sandbox/frame.h"
+#include "sandbox/guard.h"
+#include "sandbox/pyhost.h"
+#include "sandbox/lockdown.h"
+#include "sandbox/namespace.h"
 #include "sandbox/rollout.h"
 #include "sandbox/seccomp.h"
 #include "sandbox/wmodel.h"
@@ -74,6 +78,8 @@ struct worker {
 	bool			finished;	/* result or error seen */
 	bool			reaped;
 	int			status;
+	struct lockdown		ld;		/* from its ready frame */
+	bool			ready;
 };
 
 static const char *worker_binary_path;
@@ -289,6 +295,7 @@ struct worker_child {
 	struct wmodel		*m;
 	struct legal_past	*past;		/* PLAN: history and sent posts */
 	int			 npast;
+	struct lockdown		 ld;
 };
 
 static void
@@ -312,61 +319,6 @@ worker_send_error(const struct error *err)
 	cJSON_AddStringToObject(j, "message", err->msg);
 	worker_send_json(FRAME_ERROR, j);
 	return err->code != 0 ? err->code : EXIT_ERROR;
-}
-
-/* Address space: what is mapped now (interpreter, project, model) plus
- * the job's budget, so the budget means the same under sanitizers that
- * reserve terabytes up front. */
-static rlim_t
-worker_address_limit(long mb)
-{
-	unsigned long pages = 0;
-	FILE *f;
-
-	if ((f = fopen("/proc/self/statm", "r")) != NULL) {
-		if (fscanf(f, "%lu", &pages) != 1)
-			pages = 0;
-		fclose(f);
-	}
-	return (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) +
-	    (rlim_t)(mb > 0 ? mb : WORKER_DEFAULT_MB) * 1024 * 1024;
-}
-
-static int
-worker_setrlimit(int res, rlim_t soft, rlim_t hard, const char *name,
-    struct error *err)
-{
-	struct rlimit rl = { soft, hard };
-
-	if (setrlimit(res, &rl) != 0)
-		return error_set(err, EXIT_ERROR, "setrlimit(%s): %s", name,
-		    strerror(errno));
-	return 0;
-}
-
-static int
-worker_limits(const struct worker_job *job, struct error *err)
-{
-	rlim_t as = worker_address_limit(job->memory_mb), cpu;
-
-	if (worker_setrlimit(RLIMIT_AS, as, as, "RLIMIT_AS", err) != 0 ||
-	    worker_setrlimit(RLIMIT_FSIZE, 0, 0, "RLIMIT_FSIZE", err) != 0 ||
-	    worker_setrlimit(RLIMIT_CORE, 0, 0, "RLIMIT_CORE", err) != 0 ||
-	    worker_setrlimit(RLIMIT_NOFILE, WORKER_FD_OUT + 1,
-	    WORKER_FD_OUT + 1, "RLIMIT_NOFILE", err) != 0 ||
-	    worker_setrlimit(RLIMIT_NPROC, 0, 0, "RLIMIT_NPROC", err) != 0)
-		return -1;
-	if (job->deadline > 0) {
-		/* A backstop: the parent's SIGKILL at the deadline comes first. */
-		cpu = (rlim_t)ceil(job->deadline) + 2;
-		if (worker_setrlimit(RLIMIT_CPU, cpu, cpu + 1, "RLIMIT_CPU",
-		    err) != 0)
-			return -1;
-	}
-	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
-		return error_set(err, EXIT_ERROR, "PR_SET_DUMPABLE: %s",
-		    strerror(errno));
-	return 0;
 }
 
 static int
@@ -475,7 +427,9 @@ worker_run_plan(struct worker_child *c, struct error *err)
 			    err);
 	}
 	free(buf);
-	search_free(s);
+	/* The tree is not freed: releasing its states would run model code
+	 * (finalizers) for nothing, and the worker exits next. */
+	(void)s;
 	return rc;
 }
 
@@ -575,6 +529,64 @@ worker_signals(struct error *err)
 	return 0;
 }
 
+/* The layers, then the model: lockdown_apply() comes after everything
+ * that needs the file system and before the module body. */
+/* Only the assume-breach test build lets a test take layers away. */
+static unsigned
+worker_skip(void)
+{
+	if (!namespace_breach_build())
+		return 0;
+	return lockdown_skip_parse(getenv("FRONTS_BREACH_SKIP"));
+}
+
+static int
+worker_lock(struct worker_child *c, struct error *err)
+{
+	struct lockdown_limits lim = {
+		.memory_mb = c->job.memory_mb,
+		.cpu_s = c->job.deadline,
+		.keep_fd = WORKER_FD_OUT,
+		.skip = worker_skip()
+	};
+
+	return lockdown_apply(&c->ld, &lim, err);
+}
+
+/*
+ * The guard's backstop, on its own thread: a call that would not stop.
+ * The main thread is inside that call, so this is the only writer; the
+ * frame is built without allocating (the stuck thread may hold a lock of
+ * the allocator) and the message is fronts' own text, with nothing to
+ * escape.
+ */
+static void
+worker_overrun(const char *msg)
+{
+	char f[FRAME_HEADER + 512];
+	int n;
+
+	n = snprintf(f + FRAME_HEADER, sizeof f - FRAME_HEADER,
+	    "{\"code\":%d,\"message\":\"%s\"}", EXIT_MODEL, msg);
+	if (n > 0 && (size_t)n < sizeof f - FRAME_HEADER) {
+		frame_header((unsigned char *)f, FRAME_ERROR, (size_t)n);
+		if (write(WORKER_FD_OUT, f, FRAME_HEADER + (size_t)n) < 0) {
+			/* the exit status still says it */
+		}
+	}
+	_exit(EXIT_MODEL);
+}
+
+static void
+worker_send_ready(const struct worker_child *c)
+{
+	worker_send_json(FRAME_READY, lockdown_json(&c->ld));
+}
+
+/* In order: the job; the project and what the job reads from disk; the
+ * interpreter; namespaces (still one thread); the gate, the code object
+ * and every module the namespace binds (the watchdog starts here); the
+ * lockdown; and only then the model's first line. */
 int
 worker_main(int argc, char **argv)
 {
@@ -584,25 +596,68 @@ worker_main(int argc, char **argv)
 	if (worker_signals(&err) != 0 ||
 	    worker_receive(&c, &err) != 0 ||
 	    project_load(c.job.project_dir, &c.p, &err) != 0 ||
-	    wmodel_load(c.p, c.src, c.len, c.job.params.call_timeout_ms, &c.m,
-	    &err) != 0 ||
 	    worker_prepare(&c, &err) != 0 ||
-	    worker_limits(&c.job, &err) != 0 ||
-	    seccomp_install(WORKER_FD_OUT, &err) != 0)
+	    pyhost_init(&err) != 0)
 		_exit(worker_send_error(&err));
-	frame_write(WORKER_FD_OUT, FRAME_READY, "", 0, NULL);
-	if (worker_run(&c, &err) != 0) {
+	guard_set_overrun(worker_overrun);
+	if (lockdown_namespaces(&c.ld, worker_skip(), &err) != 0 ||
+	    wmodel_prepare(c.p, c.src, c.len, c.job.params.call_timeout_ms,
+	    &c.m, &err) != 0 ||
+	    worker_lock(&c, &err) != 0)
+		_exit(worker_send_error(&err));
+	worker_send_ready(&c);
+	if (wmodel_run_body(c.m, &err) != 0 || worker_run(&c, &err) != 0) {
 		worker_name_memory(&c, &err);
 		_exit(worker_send_error(&err));
 	}
+	/* Nothing is released: a state's release could run model code, and
+	 * the process ends here anyway. */
 	_exit(EXIT_OK);
 }
 
 /* ---- the parent ----------------------------------------------------------- */
 
+/*
+ * The worker's whole environment: nothing of the parent's but the names
+ * below, none of which is a secret. No API key or token, no PYTHON*
+ * variable (the interpreter ignores them anyway), no PATH or HOME.
+ */
+static const char *const worker_env_names[] = {
+	"TZDIR", "LANG", "LC_ALL", "LC_CTYPE",
+	/* sanitizer builds: where reports go and what they suppress */
+	"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS",
+	/* read by the assume-breach test build only (namespace.c) */
+	"FRONTS_BREACH_SKIP",
+	NULL
+};
+
+#define WORKER_ENV_MAX	16
+
+/* Built before the fork: the child may only make async-signal-safe calls. */
+static void
+worker_env(char **env, char *store, size_t size)
+{
+	const char *const *n;
+	const char *v;
+	size_t off = 0, k = 0;
+	int len;
+
+	for (n = worker_env_names; *n != NULL && k < WORKER_ENV_MAX - 2; n++) {
+		if ((v = getenv(*n)) == NULL)
+			continue;
+		len = snprintf(store + off, size - off, "%s=%s", *n, v);
+		if (len < 0 || (size_t)len >= size - off)
+			continue;
+		env[k++] = store + off;
+		off += (size_t)len + 1;
+	}
+	env[k] = NULL;
+}
+
 /* In the forked child, before exec: only async-signal-safe calls. */
 static void
-worker_exec(const char *bin, int in, int out, int errw, pid_t parent)
+worker_exec(const char *bin, char *const *env, int in, int out, int errw,
+    pid_t parent)
 {
 	char *const argv[] = { "fronts", "__worker", NULL };
 	int nul;
@@ -622,7 +677,7 @@ worker_exec(const char *bin, int in, int out, int errw, pid_t parent)
 		_exit(127);
 	close_range(WORKER_FD_OUT + 1, ~0U, 0);
 	signal(SIGPIPE, SIG_DFL);
-	execv(bin, argv);
+	execve(bin, argv, env);
 	_exit(127);
 }
 
@@ -657,6 +712,7 @@ worker_spawn(const struct worker_job *job, struct worker **out,
     struct error *err)
 {
 	int in[2], res[2], errp[2];
+	char *env[WORKER_ENV_MAX], envstore[4096];
 	sigset_t stop, old;
 	const char *bin;
 	struct worker *w;
@@ -683,11 +739,12 @@ worker_spawn(const struct worker_job *job, struct worker **out,
 	}
 	/* The stop signal is blocked from the fork on (inherited across exec)
 	 * until the child's handler is in place; unblocked here right after. */
+	worker_env(env, envstore, sizeof envstore);
 	sigemptyset(&stop);
 	sigaddset(&stop, WORKER_STOP_SIGNAL);
 	pthread_sigmask(SIG_BLOCK, &stop, &old);
 	if ((pid = fork()) == 0)
-		worker_exec(bin, in[0], res[1], errp[1], self);
+		worker_exec(bin, env, in[0], res[1], errp[1], self);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	close(in[0]);
 	close(res[1]);
@@ -908,9 +965,17 @@ worker_frame(struct worker *w, int type, char *buf, size_t len,
     struct error *err)
 {
 	switch (type) {
-	case FRAME_READY:
+	case FRAME_READY: {
+		cJSON *j = cJSON_ParseWithLength(buf, len);
+		int rc = lockdown_from_json(j, &w->ld);
+
+		cJSON_Delete(j);
 		free(buf);
+		if (rc != 0 || w->ready)
+			return worker_malformed(w, "a bad ready frame", err);
+		w->ready = true;
 		return WORKER_MORE;
+	}
 	case FRAME_SNAPSHOT:
 		if (worker_snapshot_parse(buf, snap) != 0) {
 			free(buf);
@@ -1016,6 +1081,12 @@ worker_poll(struct worker *w, int timeout_ms, struct search_snapshot *snap,
 		if (until > 0 && clock_seconds() >= until)
 			return WORKER_EVENT_NONE;
 	}
+}
+
+const struct lockdown *
+worker_lockdown(const struct worker *w)
+{
+	return w->ready ? &w->ld : NULL;
 }
 
 void

@@ -58,7 +58,11 @@ int	worker_poll(struct worker *, int timeout_ms,
  * worker_poll() fails saying it did not answer the stop. */
 void	worker_cancel(struct worker *, double grace_s);
 void	worker_kill(struct worker *);
-void	worker_free(struct worker *);	/* kills and reaps if still running */
+void	worker_free(struct worker *);
+/* The layers the worker put up before the model's first line, from its
+ * ready frame; NULL before that frame. */
+struct lockdown;
+const struct lockdown *worker_lockdown(const struct worker *);	/* kills and reaps if still running */
 
 /* The binary to re-execute (default: cli_self_path()); for tests whose
  * own binary is not fronts. */

@@ -51,3 +51,65 @@ done
 # The worker entry point refuses to run without its pipes.
 expect_exit "__worker by hand: usage" 2 "$FRONTS" __worker
 expect_grep "__worker by hand: says why" "not by hand" "$TMPD/err"
+
+# A public libpython bug the gate cannot see (gh-120384: an out-of-bounds
+# write from an extended-slice assignment): the worker crashes, fronts
+# reports it and survives. In thread mode it would crash fronts itself,
+# which is why the worker, not the gate, is the boundary.
+cp "$TOP/tests/hostile/slice_oob.py" "$P/model.py"
+expect_exit "slice_oob: the gate accepts it" 0 "$FRONTS" gate "$P/model.py"
+"$FRONTS" approve -C "$P" --yes >/dev/null 2>&1
+expect_exit "slice_oob process: exit 4" 4 "$FRONTS" plan -C "$P" \
+    --iterations 5 --workers 1
+expect_grep "slice_oob process: the crash is named" \
+    "worker crashed with signal|ran out of memory|malformed" "$TMPD/err"
+
+# The lockdown is up before the module body runs: a top-level import of a
+# codec from disk fails in the worker; in process it works.
+cp "$TOP/tests/hostile/codec_import.py" "$P/model.py"
+"$FRONTS" approve -C "$P" --yes >/dev/null 2>&1
+expect_exit "codec_import process: exit 4" 4 "$FRONTS" plan -C "$P" \
+    --iterations 5 --workers 1
+expect_grep "codec_import process: the read was refused" \
+    "seccomp filter: it called (openat|newfstatat)" "$TMPD/err"
+expect_exit "codec_import thread: works in process" 0 "$FRONTS" plan -C "$P" \
+    --iterations 5 --isolation thread
+expect_exit "codec_import validate: exit 4 in the worker" 4 "$FRONTS" \
+    validate -C "$P"
+expect_exit "codec_import validate --isolation thread: runs" 0 "$FRONTS" \
+    validate -C "$P" --isolation thread
+
+# Host code never runs what a model patched (the rng it seeds is of a
+# class of its own), and releasing a model's objects is guarded: a
+# finalizer that spins ends in exit 4, bounded by the call's deadline and
+# the guard's grace. `timeout` turns a hang into a failure.
+for iso in process thread; do
+	cp "$TOP/tests/hostile/patch_random.py" "$P/model.py"
+	"$FRONTS" approve -C "$P" --yes >/dev/null 2>&1
+	expect_exit "patch_random $iso: the host's rng is untouched" 0 \
+	    timeout 60 "$FRONTS" plan -C "$P" --iterations 5 --workers 1 \
+	    --isolation "$iso" --call-timeout-ms 300
+
+	cp "$TOP/tests/hostile/finalizer.py" "$P/model.py"
+	"$FRONTS" approve -C "$P" --yes >/dev/null 2>&1
+	expect_exit "finalizer $iso: exit 4" 4 timeout 60 "$FRONTS" plan \
+	    -C "$P" --iterations 5 --workers 1 --isolation "$iso" \
+	    --call-timeout-ms 300
+	expect_grep "finalizer $iso: names the release" \
+	    "releasing a model object ran longer than 300 ms|release of a model object ran past its deadline" \
+	    "$TMPD/err"
+done
+
+# One long C-level operation (10**10**8 and the like) holds the interpreter
+# lock, so the watchdog cannot raise in it; the backstop needs no lock and
+# ends even the fronts process itself at the deadline plus the grace.
+cp "$TOP/tests/hostile/bigpow.py" "$P/model.py"
+"$FRONTS" approve -C "$P" --yes >/dev/null 2>&1
+for iso in process thread; do
+	expect_exit "bigpow $iso: the backstop ends it, exit 4" 4 timeout 60 \
+	    "$FRONTS" plan -C "$P" --iterations 5 --workers 1 --isolation "$iso" \
+	    --call-timeout-ms 200
+	expect_grep "bigpow $iso: names the call" \
+	    "apply ran past its deadline of 200 ms and did not stop within 1000 ms more" \
+	    "$TMPD/err"
+done

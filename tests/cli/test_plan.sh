@@ -271,7 +271,8 @@ EOF2
 expect_exit "process: an uninterruptible model is killed, exit 4" 4 \
     "$FRONTS" plan -C "$TMPD/cspin" --workers 1 --iterations 10 \
     --call-timeout-ms 100
-expect_grep "stall is explained" "no progress" "$TMPD/err"
+expect_grep "stall is explained" \
+    "legal_actions ran past its deadline of 100 ms and did not stop" "$TMPD/err"
 
 # children PID — the pids of PID's children (from /proc, no procps needed).
 children() {
@@ -319,8 +320,9 @@ expect_grep "Ctrl-C: says it stopped early" "stopped early" "$TMPD/err"
 expect_no_grep "Ctrl-C: no tree was lost" "lost" "$TMPD/err"
 
 # One worker of two hangs in a C-level operation (which of them depends on
-# its first draw: with seed 1, worker 1): it cannot answer the stop, is
-# killed after the grace period, and the plan is built from worker 0's tree.
+# its first draw: with seed 1, worker 1): it cannot answer the stop and
+# ends at its call's deadline plus the guard's grace (or the planner's stop
+# grace, whichever comes first); the plan is built from worker 0's tree.
 new_demo "$TMPD/half"
 cat >>"$TMPD/half/model.py" <<'EOF2'
 
@@ -337,12 +339,12 @@ def sample_hidden(ctx, rng):
     return demo_sample_hidden(ctx, rng)
 EOF2
 "$FRONTS" approve -C "$TMPD/half" --yes >/dev/null 2>&1
-interrupt "Ctrl-C, one worker stuck" 3 -C "$TMPD/half" --workers 2 --seed 1 \
-    --call-timeout-ms 1000
+interrupt "Ctrl-C, one worker stuck" 1 -C "$TMPD/half" --workers 2 --seed 1 \
+    --call-timeout-ms 1500
 if [ "$rc" -eq 0 ]; then pass "Ctrl-C, one worker stuck: exit 0"
 else fail "Ctrl-C, one worker stuck: exit 0" "exit $rc: $(cat "$TMPD/err")"; fi
 expect_grep "Ctrl-C, one worker stuck: its tree was lost" \
-    "worker 1: the model's worker did not answer the stop within 3.0 s and was killed; its tree was lost" \
+    "worker 1: .*(sample_hidden ran past its deadline|did not answer the stop).*; its tree was lost" \
     "$TMPD/err"
 expect_grep "Ctrl-C, one worker stuck: a plan from the other" \
     "^  .* (x|linkedin|bluesky|mastodon) " "$TMPD/out"

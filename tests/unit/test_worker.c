@@ -230,8 +230,19 @@ test_hostile_spin_deadline(void **state)
 static void
 test_hostile_bigpow(void **state)
 {
-	/* One C-level operation: only the process boundary ends it. */
-	expect_death(TOP "/tests/hostile/bigpow.py", 200, 1.5, 0, EXIT_MODEL,
+	/* One C-level operation: the watchdog cannot raise in it, the
+	 * backstop (no GIL needed) ends the worker at the call's deadline
+	 * plus the grace, before the job's deadline. */
+	expect_death(TOP "/tests/hostile/bigpow.py", 200, 30, 0, EXIT_MODEL,
+	    "apply ran past its deadline of 200 ms and did not stop within "
+	    "1000 ms more");
+}
+
+static void
+test_hostile_bigpow_no_call_deadline(void **state)
+{
+	/* Without a per-call deadline only the job's deadline ends it. */
+	expect_death(TOP "/tests/hostile/bigpow.py", 0, 1.5, 0, EXIT_MODEL,
 	    "deadline of 1.5 s");
 }
 
@@ -239,6 +250,13 @@ static void
 test_hostile_membomb(void **state)
 {
 	expect_death(TOP "/tests/hostile/membomb.py", 20000, 30, 200,
+	    EXIT_MODEL, "out of memory (limit 200 MiB)");
+}
+
+static void
+test_hostile_toplevel_memory(void **state)
+{
+	expect_death(TOP "/tests/hostile/toplevel_memory.py", 20000, 30, 200,
 	    EXIT_MODEL, "out of memory (limit 200 MiB)");
 }
 
@@ -619,7 +637,9 @@ main(void)
 		cmocka_unit_test(test_hostile_spin_guard),
 		cmocka_unit_test(test_hostile_spin_deadline),
 		cmocka_unit_test(test_hostile_bigpow),
+		cmocka_unit_test(test_hostile_bigpow_no_call_deadline),
 		cmocka_unit_test(test_hostile_membomb),
+		cmocka_unit_test(test_hostile_toplevel_memory),
 		cmocka_unit_test(test_hostile_recursion),
 		cmocka_unit_test(test_hostile_gated),
 		cmocka_unit_test(test_seccomp_open),

@@ -1,0 +1,30 @@
+/*
+ * worker_validate — validate_run() on a model inside a fresh sandbox
+ * worker (WORKER_JOB_VALIDATE), never in this process. Used by `fronts
+ * validate` (process isolation, the default) and by synthesis, which
+ * validates candidates nobody has approved yet.
+ */
+#ifndef FRONTS_WORKER_VALIDATE_H
+#define FRONTS_WORKER_VALIDATE_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/util.h"
+
+struct worker_validate_job {
+	const char	*project_dir;
+	const char	*src;		/* the exact bytes to gate and run */
+	size_t		 len;
+	double		 deadline;	/* seconds; 0: 120 */
+	long		 memory_mb;	/* 0: the worker's default */
+	int		 call_timeout_ms;	/* 0: 1000 */
+};
+
+/* The report as validate_report_json() made it (*report: the caller's).
+ * Every way the worker can die is err (EXIT_MODEL), as worker_poll says. */
+int	worker_validate(const struct worker_validate_job *, cJSON **report,
+	    struct error *err);
+
+#endif
