@@ -16,21 +16,29 @@
 #define PCHECK_ANTHROPIC_VERSION	"2023-06-01"
 #define PCHECK_OPENAI_BASE		"https://api.openai.com/v1"
 
-/* Is model among the answer's data[].id? Counts them into *n. */
+/* Is model among the answer's data[].id? Counts them into *n; *shutdown
+ * gets the model's announced shutdown_date (OpenAI), if any. */
 static bool
-pcheck_has_model(const cJSON *j, const char *model, int *n)
+pcheck_has_model(const cJSON *j, const char *model, int *n,
+    const char **shutdown)
 {
-	const cJSON *m, *id;
+	const cJSON *m, *id, *sd;
 	bool found = false;
 
 	*n = 0;
+	*shutdown = NULL;
 	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(j, "data")) {
 		id = cJSON_GetObjectItemCaseSensitive(m, "id");
 		if (!cJSON_IsString(id))
 			continue;
 		(*n)++;
-		if (model != NULL && strcmp(id->valuestring, model) == 0)
+		if (model != NULL && strcmp(id->valuestring, model) == 0) {
 			found = true;
+			sd = cJSON_GetObjectItemCaseSensitive(m,
+			    "shutdown_date");
+			if (cJSON_IsString(sd))
+				*shutdown = sd->valuestring;
+		}
 	}
 	return found;
 }
@@ -43,7 +51,7 @@ pcheck_models(const struct project *p, const char *api,
 	struct http_response resp;
 	struct error err = { 0 };
 	char *base, *url, *auth = NULL, *why;
-	const char *model = p->provider_model;
+	const char *model = p->provider_model, *shutdown;
 	cJSON *j;
 	int rc, n;
 	bool anthropic = strcmp(api, "anthropic") == 0;
@@ -73,9 +81,13 @@ pcheck_models(const struct project *p, const char *api,
 		free(why);
 	} else {
 		j = check_json(&resp);
-		if (pcheck_has_model(j, model, &n))
+		if (pcheck_has_model(j, model, &n, &shutdown))
 			check_add(t, true, "models", NULL, "%d models listed, "
-			    "%s among them", n, model);
+			    "%s among them%s%s%s", n, model, shutdown != NULL ?
+			    " (it shuts down on " : "", shutdown != NULL ?
+			    shutdown : "", shutdown != NULL ? ": move "
+			    "provider.model to a current model before then)" :
+			    "");
 		else if (model == NULL)
 			check_add(t, true, "models", NULL, "%d models listed; "
 			    "provider.model is not set, so synth uses its "

@@ -162,6 +162,10 @@ proj openai 'f["provider"] = {"name": "openai", "model": "gpt-5.1"}'
 expect_grep "openai: names its variable" 'PASS  OPENAI_API_KEY is set' "$TMPD/openai.out"
 expect_grep "openai: lists the models" 'PASS  3 models listed, gpt-5.1 among them' "$TMPD/openai.out"
 check "openai: the bearer token was accepted" "$(grep '"path": "/v1/models"' "$LOG" | grep -c '"auth": "ok"')" 1
+proj openai41 'f["provider"] = {"name": "openai", "model": "gpt-4.1"}'
+( export OPENAI_API_KEY="$FAKE_LLM_KEY" OPENAI_BASE_URL="http://127.0.0.1:$PORT/v1"
+  "$FRONTS" check -C "$P" >"$TMPD/openai41.out" 2>&1 )
+expect_grep "openai: a model with a shutdown date says so" 'PASS  3 models listed, gpt-4.1 among them \(it shuts down on 2027-02-17: move provider.model' "$TMPD/openai41.out"
 
 # --- no credential anywhere ----------------------------------------------------------
 stop_fake

@@ -366,10 +366,10 @@ class Handler(BaseHTTPRequestHandler):
                                               "created_at": "2026-02-04T00:00:00Z"}
                                              for i in ids],
                                     "has_more": False, "first_id": ids[0], "last_id": ids[-1]})
-        ids = ["gpt-5.1", "gpt-5-mini", "gpt-4.1"]
+        ids = {"gpt-5.1": None, "gpt-5-mini": None, "gpt-4.1": "2027-02-17"}
         return self.reply(200, {"object": "list", "data": [
-            {"id": i, "object": "model", "created": 1750000000, "owned_by": "openai"}
-            for i in ids]})
+            {"id": i, "object": "model", "created": 1750000000, "owned_by": "openai",
+             "shutdown_date": sd} for i, sd in ids.items()]})
 
     def bluesky_read(self, path, q, auth):
         if path == "/xrpc/com.atproto.identity.resolveHandle":
