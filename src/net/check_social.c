@@ -252,7 +252,8 @@ mastodon_scopes(struct check_target *t, const char *base, const char *auth)
 }
 
 static void
-mastodon_limits(struct check_target *t, const char *base, const char *dir)
+mastodon_limits(struct check_target *t, const char *base, const char *dir,
+    const struct front *f)
 {
 	struct instlimits l;
 	struct error err = { 0 };
@@ -293,10 +294,12 @@ mastodon_limits(struct check_target *t, const char *base, const char *dir)
 	else
 		check_add(t, true, "instance_limits", NULL, "%d characters, "
 		    "URLs count %d%s; cached in .fronts/instance-limits.json "
-		    "(read %s)", l.max_characters, l.url_characters,
+		    "(read %s)%s", l.max_characters, l.url_characters,
 		    l.max_characters != MASTODON_DEFAULT_CHARS ||
 		    l.url_characters != MASTODON_DEFAULT_URL ?
-		    " (not Mastodon's defaults, 500 and 23)" : "", at);
+		    " (not Mastodon's defaults, 500 and 23)" : "", at,
+		    f->limits.max_length != LIMIT_UNSET ? "; the front's own "
+		    "limits.max_length wins" : "");
 }
 
 static void
@@ -317,7 +320,7 @@ check_mastodon(struct check_target *t, const struct project *p,
 		return;
 	}
 	base = xstrdup_rtrim(instance, '/');
-	mastodon_limits(t, base, p->dir);
+	mastodon_limits(t, base, p->dir, f);
 	if (!t->variable_set) {
 		free(base);
 		return;
