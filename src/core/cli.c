@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/cli.h"
+#include "core/termsafe.h"
 #include "sandbox/namespace.h"
 #include "sandbox/pyhost.h"
 
@@ -85,12 +86,16 @@ cli_usage_error(const char *name, const char *fmt, ...)
 {
 	const struct cmd *c = cli_find(name);
 	va_list ap;
+	char *msg;
 
-	fprintf(stderr, "fronts %s: ", name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
 	va_end(ap);
-	fputc('\n', stderr);
+	/* The message may quote an argument or a file's contents. */
+	termsafe_fprintf(stderr, "fronts %s: %s\n", name, msg != NULL ? msg :
+	    "usage error");
+	free(msg);
 	if (c != NULL)
 		fprintf(stderr, "usage: fronts %s %s\n", c->name, c->usage);
 	return EXIT_USAGE;
@@ -99,7 +104,8 @@ cli_usage_error(const char *name, const char *fmt, ...)
 int
 cli_report(const char *name, const struct error *err)
 {
-	fprintf(stderr, "fronts %s: %s\n", name,
+	/* Messages quote models, files and servers: shown, never obeyed. */
+	termsafe_fprintf(stderr, "fronts %s: %s\n", name,
 	    err->msg[0] != '\0' ? err->msg : "failed");
 	return err->code != 0 ? err->code : EXIT_ERROR;
 }
@@ -157,7 +163,8 @@ cli_main(int argc, char **argv)
 			i += 2;
 			continue;
 		}
-		fprintf(stderr, "fronts: unknown option %s\n", argv[i]);
+		termsafe_fprintf(stderr, "fronts: unknown option %s\n",
+		    argv[i]);
 		cli_print_help(stderr);
 		return EXIT_USAGE;
 	}
@@ -169,7 +176,8 @@ cli_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if ((c = cli_find(argv[i])) == NULL) {
-		fprintf(stderr, "fronts: unknown command '%s'\n", argv[i]);
+		termsafe_fprintf(stderr, "fronts: unknown command '%s'\n",
+		    argv[i]);
 		cli_print_help(stderr);
 		return EXIT_USAGE;
 	}

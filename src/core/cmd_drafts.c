@@ -13,6 +13,7 @@
 #include "core/cli.h"
 #include "core/project.h"
 #include "core/text.h"
+#include "core/termsafe.h"
 
 #define PREVIEW_COLUMNS 60
 
@@ -117,7 +118,7 @@ draft_report(const struct project *p, const struct draft *d, cJSON *json,
 		cJSON_AddItemToArray(json, o);
 	} else {
 		preview(d->text, pv, sizeof pv);
-		printf("%-*s  %s\n", t->id_width, d->id, pv);
+		termsafe_fprintf(stdout, "%-*s  %s\n", t->id_width, d->id, pv);
 	}
 	for (f = 0; f < p->nfronts; f++) {
 		if (!project_draft_allows(p, (int)(d - p->drafts), f))
@@ -184,7 +185,8 @@ cmd_drafts(struct cli *cli, int argc, char **argv)
 	if (project_load(cli->dir, &p, &err) != 0)
 		return cli_report("drafts", &err);
 	for (i = 0; i < p->nwarnings; i++)
-		fprintf(stderr, "fronts drafts: warning: %s\n", p->warnings[i]);
+		termsafe_fprintf(stderr, "fronts drafts: warning: %s\n",
+		    p->warnings[i]);
 	for (i = 0; i < p->ndrafts; i++)
 		if ((int)strlen(p->drafts[i].id) > t.id_width &&
 		    strlen(p->drafts[i].id) <= 16)
@@ -200,7 +202,7 @@ cmd_drafts(struct cli *cli, int argc, char **argv)
 		}
 	if (json) {
 		out = cJSON_PrintUnformatted(root);
-		printf("%s\n", out);
+		termsafe_json_puts(out, stdout);
 		free(out);
 	} else
 		printf("\n%d drafts; %d over the limit on some front, %d on every "

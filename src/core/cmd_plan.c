@@ -22,6 +22,7 @@
 #include "core/plan.h"
 #include "core/planner.h"
 #include "core/project.h"
+#include "core/termsafe.h"
 #include "core/timeutil.h"
 #include "core/trajectory.h"
 #include "sandbox/approval.h"
@@ -187,8 +188,8 @@ plan_print_alts(const struct project *p, const struct plan *pl, int i)
 			printf("wait (mean %.1f, %llu visits)", a->mean,
 			    (unsigned long long)a->visits);
 		else
-			printf("%s on %s at slot %d (mean %.1f, %llu visits)",
-			    p->drafts[a->action.draft].id,
+			termsafe_fprintf(stdout, "%s on %s at slot %d (mean "
+			    "%.1f, %llu visits)", p->drafts[a->action.draft].id,
 			    p->fronts[a->action.front].id, a->slot, a->mean,
 			    (unsigned long long)a->visits);
 	}
@@ -203,8 +204,8 @@ plan_print(const struct project *p, const struct plan *pl)
 	char when[64], ex[64], rw[64];
 	int i;
 
-	printf("plan for %s: %d post%s, expected total %.1f\n\n", p->name,
-	    pl->nposts, pl->nposts == 1 ? "" : "s", pl->expected_total);
+	termsafe_fprintf(stdout, "plan for %s: %d post%s, expected total "
+	    "%.1f\n\n", p->name, pl->nposts, pl->nposts == 1 ? "" : "s", pl->expected_total);
 	if (pl->nposts > 0)
 		printf("  %-24s %-10s %-8s %-24s %8s  %s\n", "time", "front",
 		    "draft", "expected reward (95%)", "visits", "text");
@@ -214,8 +215,8 @@ plan_print(const struct project *p, const struct plan *pl)
 		plan_excerpt(pp->text, ex, sizeof ex);
 		snprintf(rw, sizeof rw, "%.1f [%.1f, %.1f]", pp->expected_reward,
 		    pp->ci_lo, pp->ci_hi);
-		printf("  %-24s %-10s %-8s %-24s %8llu  %s\n", when,
-		    p->fronts[pp->front].id, p->drafts[pp->draft].id, rw,
+		termsafe_fprintf(stdout, "  %-24s %-10s %-8s %-24s %8llu  %s\n",
+		    when, p->fronts[pp->front].id, p->drafts[pp->draft].id, rw,
 		    (unsigned long long)pp->visits, ex);
 		plan_print_alts(p, pl, i);
 	}
@@ -301,15 +302,15 @@ plan_report_side(struct planner *pr)
 
 	n = planner_notes(pr, &dropped);
 	for (i = 0; i < n; i++)
-		fprintf(stderr, "fronts plan: %s\n", dropped[i]);
+		termsafe_fprintf(stderr, "fronts plan: %s\n", dropped[i]);
 	n = planner_dropped(pr, &dropped);
 	for (i = 0; i < n; i++)
-		fprintf(stderr, "fronts plan: legality re-check: %s\n",
+		termsafe_fprintf(stderr, "fronts plan: legality re-check: %s\n",
 		    dropped[i]);
 	n = planner_errors(pr, errs, SEARCH_MAX_ERRORS);
 	for (i = 0; i < n; i++)
-		fprintf(stderr, "fronts plan: model error: %s: %s (model line "
-		    "%d, in %s)\n", errs[i].type, errs[i].message, errs[i].line,
+		termsafe_fprintf(stderr, "fronts plan: model error: %s: %s "
+		    "(model line %d, in %s)\n", errs[i].type, errs[i].message, errs[i].line,
 		    errs[i].function);
 }
 
@@ -342,7 +343,7 @@ plan_output(const struct project *p, const struct plan_opts *o,
 			fprintf(stderr, "fronts plan: stopped early: this is the "
 			    "best plan the search had found so far\n");
 		if (o->json)
-			printf("%s\n", s);
+			termsafe_json_puts(s, stdout);
 		else
 			plan_print(p, pl);
 	}

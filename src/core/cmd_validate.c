@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/cli.h"
+#include "core/termsafe.h"
 #include "core/project.h"
 #include "core/validate.h"
 #include "sandbox/approval.h"
@@ -70,11 +71,11 @@ validate_print(const struct project *p, const struct validate_report *r,
 	if (json) {
 		j = validate_report_json(p, r);
 		s = cJSON_Print(j);
-		printf("%s\n", s);
+		termsafe_json_puts(s, stdout);
 		cJSON_Delete(j);
 	} else {
 		s = validate_report_text(p, r);
-		fputs(s, stdout);
+		termsafe_fputs(s, stdout);
 	}
 	free(s);
 }

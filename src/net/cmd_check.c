@@ -16,6 +16,7 @@
 
 #include "core/cli.h"
 #include "core/project.h"
+#include "core/termsafe.h"
 #include "net/check.h"
 
 static void
@@ -23,11 +24,13 @@ check_print(const struct check_target *t, bool provider)
 {
 	int i;
 
-	printf("%s %s (%s)\n", provider ? "provider" : "front", provider ?
-	    t->what : t->id, provider ? "language model" : t->what);
+	/* Details quote servers and fronts.json: shown made safe. */
+	termsafe_fprintf(stdout, "%s %s (%s)\n", provider ? "provider" :
+	    "front", provider ? t->what : t->id, provider ? "language model" :
+	    t->what);
 	for (i = 0; i < t->nsteps; i++) {
-		printf("  %s  %s\n", t->steps[i].ok ? "PASS" : "FAIL",
-		    t->steps[i].detail);
+		termsafe_fprintf(stdout, "  %s  %s\n", t->steps[i].ok ? "PASS" :
+		    "FAIL", t->steps[i].detail);
 		if (t->steps[i].fix != NULL)
 			printf("        to do: %s\n", t->steps[i].fix);
 	}
@@ -93,7 +96,7 @@ cmd_check(struct cli *cli, int argc, char **argv)
 		for (i = 1; i < n; i++)
 			cJSON_AddItemToArray(fronts, check_target_json(&t[i]));
 		s = cJSON_Print(out);
-		printf("%s\n", s);
+		termsafe_json_puts(s, stdout);
 		free(s);
 		cJSON_Delete(out);
 	} else {

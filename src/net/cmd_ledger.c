@@ -11,6 +11,7 @@
 
 #include "core/cli.h"
 #include "core/ledger.h"
+#include "core/termsafe.h"
 
 static void
 ledger_print_entry(const struct ledger_entry *e)
@@ -19,18 +20,21 @@ ledger_print_entry(const struct ledger_entry *e)
 
 	ledger_time_format(e->at, at);
 	ledger_time_format(e->attempted, tried);
-	printf("%s  %-7s  front %s  draft %s  slot %d  planned %s\n", e->id,
+	termsafe_fprintf(stdout, "%s  %-7s  front %s  draft %s  slot %d  "
+	    "planned %s\n", e->id,
 	    ledger_state_name(e->state), e->front, e->draft, e->slot, at);
-	printf("    plan %s  channel %s  attempts %d  last attempt %s%s\n",
+	termsafe_fprintf(stdout, "    plan %s  channel %s  attempts %d  "
+	    "last attempt %s%s\n",
 	    e->plan, e->channel, e->attempts, tried,
 	    e->settled ? "  (settled by the operator)" : "");
 	if (e->state == LEDGER_SENT && (e->url != NULL || e->post_id != NULL))
-		printf("    %s\n", e->url != NULL ? e->url : e->post_id);
+		termsafe_fprintf(stdout, "    %s\n", e->url != NULL ? e->url :
+		    e->post_id);
 	if (e->state == LEDGER_PENDING)
 		printf("    no outcome recorded: the request may or may not "
 		    "have reached the platform\n");
 	else if (e->reason != NULL && e->state != LEDGER_SENT)
-		printf("    %s\n", e->reason);
+		termsafe_fprintf(stdout, "    %s\n", e->reason);
 }
 
 static int
@@ -39,11 +43,12 @@ ledger_list(struct ledger *l)
 	int i;
 
 	if (l->nentries == 0 && l->nproblems == 0)
-		printf("the ledger is empty (%s)\n", l->path);
+		termsafe_fprintf(stdout, "the ledger is empty (%s)\n", l->path);
 	for (i = 0; i < l->nentries; i++)
 		ledger_print_entry(&l->entries[i]);
 	for (i = 0; i < l->nproblems; i++)
-		fprintf(stderr, "fronts ledger: %s\n", l->problems[i]);
+		termsafe_fprintf(stderr, "fronts ledger: %s\n",
+		    l->problems[i]);
 	if (ledger_unresolved(l) > 0)
 		printf("\n%d unresolved: check the platform, then `fronts ledger "
 		    "resolve ID --sent URL` or `--failed`\n", ledger_unresolved(l));

@@ -21,6 +21,7 @@
 #include "core/cli.h"
 #include "core/plan.h"
 #include "core/project.h"
+#include "core/termsafe.h"
 #include "core/timeutil.h"
 #include "net/publish.h"
 
@@ -73,12 +74,13 @@ publish_show(struct publish *pub, int i, const struct publish_item *it)
 	char at[40];
 
 	time_format_local(post->at, at, sizeof at);
-	printf("\n== post %d/%d: front %s (%s, %s) at %s, slot %d, draft %s\n",
+	termsafe_fprintf(stdout,
+	    "\n== post %d/%d: front %s (%s, %s) at %s, slot %d, draft %s\n",
 	    i + 1, pub->plan->nposts, it->front->id,
 	    platform_name(it->front->platform),
 	    it->front->account != NULL ? it->front->account : "-", at,
 	    post->slot, pub->project->drafts[post->draft].id);
-	printf("%s\n", post->text);
+	termsafe_fprintf(stdout, "%s\n", post->text);
 	printf("-- length %d/%d %s%s, ledger entry %s\n", m->length, m->limit,
 	    text_unit_name(m->unit), m->ok ? "" : " (OVER THE LIMIT)",
 	    it->entry);
@@ -91,10 +93,12 @@ publish_show_request(struct publish *pub, int i, time_t now)
 	char *req = publish_describe(pub, i, now, &err);
 
 	if (req == NULL) {
-		printf("request: cannot be built: %s\n", err.msg);
+		termsafe_fprintf(stdout, "request: cannot be built: %s\n",
+		    err.msg);
 		return;
 	}
-	printf("request:\n%s", req);
+	printf("request:\n");
+	termsafe_json_fputs(req, stdout);	/* the body is JSON */
 	free(req);
 }
 
@@ -109,7 +113,7 @@ publish_dry_one(struct publish *pub, int i, time_t now, bool future)
 	case PUBLISH_SENT:
 	case PUBLISH_UNRESOLVED:
 	case PUBLISH_REFUSED:
-		printf("status: %s\n", it.why);
+		termsafe_fprintf(stdout, "status: %s\n", it.why);
 		break;
 	case PUBLISH_FUTURE:
 		printf("status: planned for later (a live run offers it then, "
@@ -128,19 +132,22 @@ publish_report(const struct channel_result *r, struct publish_tally *t)
 	switch (r->state) {
 	case LEDGER_SENT:
 		t->sent++;
-		printf("SENT: %s%s%s\n", r->url != NULL ? r->url :
-		    r->post_id != NULL ? r->post_id : "(no id returned)",
+		termsafe_fprintf(stdout, "SENT: %s%s%s\n", r->url != NULL ?
+		    r->url : r->post_id != NULL ? r->post_id :
+		    "(no id returned)",
 		    r->message != NULL ? " — " : "",
 		    r->message != NULL ? r->message : "");
 		break;
 	case LEDGER_FAILED:
 		t->failed++;
-		printf("FAILED (not posted): %s\n", r->message);
+		termsafe_fprintf(stdout, "FAILED (not posted): %s\n",
+		    r->message);
 		break;
 	default:
 		t->unknown++;
 		t->stopped = true;
-		printf("UNKNOWN: %s\nThe post may be online. Nothing is retried: "
+		termsafe_fprintf(stdout, "UNKNOWN: %s\nThe post may be "
+		    "online. Nothing is retried: "
 		    "check the platform, then settle it with `fronts ledger "
 		    "resolve ID --sent URL` or `--failed`. Stopping.\n",
 		    r->message);
@@ -166,7 +173,7 @@ publish_live_one(struct publish *pub, int i, bool future,
 		return;
 	}
 	if (it.status != PUBLISH_READY) {
-		printf("not offered: %s\n", it.why);
+		termsafe_fprintf(stdout, "not offered: %s\n", it.why);
 		if (it.status == PUBLISH_REFUSED)
 			t->refused++;
 		return;
@@ -192,13 +199,13 @@ publish_live_one(struct publish *pub, int i, bool future,
 		publish_report(&r, t);
 		break;
 	case PUBLISH_UNRECORDED:
-		printf("SENT, OUTCOME NOT RECORDED: %s\nThe post may be "
-		    "online. Stopping.\n", err.msg);
+		termsafe_fprintf(stdout, "SENT, OUTCOME NOT RECORDED: %s\nThe "
+		    "post may be online. Stopping.\n", err.msg);
 		t->unrecorded++;
 		t->stopped = true;
 		break;
 	default:
-		printf("not sent: %s\n", err.msg);
+		termsafe_fprintf(stdout, "not sent: %s\n", err.msg);
 		t->refused++;
 		if (err.code != EXIT_REFUSED)
 			t->stopped = true;
@@ -214,7 +221,8 @@ publish_unresolved_notice(struct publish *pub, bool live)
 	int k;
 
 	for (k = 0; k < l->nproblems; k++)
-		fprintf(stderr, "fronts publish: %s\n", l->problems[k]);
+		termsafe_fprintf(stderr, "fronts publish: %s\n",
+		    l->problems[k]);
 	if (l->nproblems > 0) {
 		fprintf(stderr, "fronts publish: the ledger is damaged; nothing "
 		    "is published until it is repaired (check the platform for "
@@ -224,7 +232,8 @@ publish_unresolved_notice(struct publish *pub, bool live)
 	for (k = 0; k < l->nentries; k++)
 		if (l->entries[k].state == LEDGER_PENDING ||
 		    l->entries[k].state == LEDGER_UNKNOWN)
-			fprintf(stderr, "fronts publish: ledger entry %s (front "
+			termsafe_fprintf(stderr, "fronts publish: ledger entry "
+			    "%s (front "
 			    "%s, draft %s) has no known outcome; check the "
 			    "platform, then `fronts ledger resolve %s --sent URL` "
 			    "or `--failed`\n", l->entries[k].id,
@@ -251,7 +260,7 @@ publish_limits_notice(const struct project *p)
 		if (f->platform == PLATFORM_MASTODON &&
 		    f->limits.instance_length <= 0 &&
 		    f->limits.max_length == LIMIT_UNSET)
-			fprintf(stderr, "fronts publish: front %s: the "
+			termsafe_fprintf(stderr, "fronts publish: front %s: the "
 			    "instance's own limits have not been read; Mastodon's "
 			    "defaults (500 characters, URLs 23) are assumed until "
 			    "`fronts check` reads and caches them\n", f->id);
@@ -268,7 +277,8 @@ publish_run(struct publish *pub, const struct publish_opts *o)
 	if ((rc = publish_unresolved_notice(pub, o->live)) != EXIT_OK)
 		return rc;
 	publish_limits_notice(pub->project);
-	printf("%s: plan %s, %d post%s%s\n", o->live ? "LIVE" : "DRY RUN "
+	termsafe_fprintf(stdout, "%s: plan %s, %d post%s%s\n",
+	    o->live ? "LIVE" : "DRY RUN "
 	    "(nothing is sent; --live publishes)", pub->plan_id,
 	    pub->plan->nposts, pub->plan->nposts == 1 ? "" : "s",
 	    o->now ? ", offering future posts now" : "");

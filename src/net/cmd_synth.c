@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "core/cli.h"
+#include "core/termsafe.h"
 #include "core/project.h"
 #include "net/provider.h"
 #include "net/synth.h"
@@ -43,7 +44,7 @@ struct synth_args {
 static void
 synth_progress(void *arg, const char *line)
 {
-	fprintf(stderr, "%s\n", line);
+	termsafe_fprintf(stderr, "%s\n", line);
 }
 
 static int

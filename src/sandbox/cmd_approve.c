@@ -1,17 +1,22 @@
 /*
  * cmd_approve — `fronts approve [-C DIR] [--model FILE] [--yes]`: shows
- * the model's gate verdicts and a summary of its source, then records the
- * sha256 of its exact bytes in DIR/.fronts/approved after the operator
- * types `y` on a terminal (or with --yes). A model the gate refuses cannot
- * be approved.
+ * the exact bytes being approved (numbered lines, the gate's verdicts under
+ * the lines they refuse, control and bidi characters visible; through
+ * $PAGER on a terminal) and a summary, then records the sha256 of those
+ * bytes in DIR/.fronts/approved after the operator types `y` on a terminal
+ * (or with --yes). A model the gate refuses cannot be approved.
  */
+#include <sys/wait.h>
+
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "core/cli.h"
+#include "core/termsafe.h"
 #include "sandbox/approval.h"
 #include "sandbox/gate.h"
 
@@ -33,53 +38,116 @@ approve_has(const struct gate_summary *s, const char *name)
 }
 
 static void
-approve_print_names(const char *label, char **names, int n)
+approve_print_names(FILE *f, const char *label, char **names, int n)
 {
 	int i;
 
-	printf("%-10s", label);
+	fprintf(f, "%-10s", label);
 	for (i = 0; i < n; i++)
-		printf("%s%s", i > 0 ? ", " : " ", names[i]);
-	printf("%s\n", n == 0 ? " (none)" : "");
+		fprintf(f, "%s%s", i > 0 ? ", " : " ", names[i]);
+	fprintf(f, "%s\n", n == 0 ? " (none)" : "");
 }
 
+/* Each line of src numbered, each verdict under the line it refuses. */
 static void
-approve_print_source(const char *src)
+approve_print_source(FILE *f, const char *src, size_t len,
+    const struct gate_result *r)
 {
-	const char *p = src, *nl;
-	int line = 1;
+	const char *p = src, *end = src + len, *nl;
+	const struct gate_verdict *v;
+	int line = 1, k = 0;
 
-	while (*p != '\0') {
-		nl = strchr(p, '\n');
-		printf("%5d  %.*s\n", line++, nl != NULL ? (int)(nl - p) :
-		    (int)strlen(p), p);
-		if (nl == NULL)
-			break;
-		p = nl + 1;
+	while (p < end || k < r->nverdicts) {
+		if (p < end) {
+			nl = memchr(p, '\n', (size_t)(end - p));
+			fprintf(f, "%5d  ", line);
+			fwrite(p, 1, nl != NULL ? (size_t)(nl - p) :
+			    (size_t)(end - p), f);
+			fputc('\n', f);
+			p = nl != NULL ? nl + 1 : end;
+		}
+		/* Verdicts past the last line go after it. */
+		for (; k < r->nverdicts && (r->verdicts[k].line <= line ||
+		    p >= end); k++) {
+			v = &r->verdicts[k];
+			fprintf(f, "       ^-- gate: line %d col %d: %s: %s\n",
+			    v->line, v->col, v->rule, v->message);
+		}
+		line++;
 	}
-	putchar('\n');
+	fputc('\n', f);
 }
 
 static void
-approve_print_summary(const char *path, const struct gate_result *r,
+approve_print_summary(FILE *f, const char *path, const struct gate_result *r,
     const struct gate_summary *s)
 {
 	char *text;
 	int i;
 
-	printf("model:     %s\nsha256:    %s\nlines:     %d\n", path, r->sha256,
-	    s->lines);
-	approve_print_names("functions:", s->functions, s->nfunctions);
-	approve_print_names("classes:", s->classes, s->nclasses);
+	fprintf(f, "model:     %s\nsha256:    %s\nlines:     %d\n", path,
+	    r->sha256, s->lines);
+	approve_print_names(f, "functions:", s->functions, s->nfunctions);
+	approve_print_names(f, "classes:", s->classes, s->nclasses);
 	for (i = 0; i < 4; i++)
 		if (!approve_has(s, approve_contract[i]))
-			printf("warning:   `%s` is not defined (the contract "
-			    "needs it)\n", approve_contract[i]);
-	printf("gate:      %s (%d verdict%s)\n", r->accepted ? "accepted" :
+			fprintf(f, "warning:   `%s` is not defined (the "
+			    "contract needs it)\n", approve_contract[i]);
+	fprintf(f, "gate:      %s (%d verdict%s)\n", r->accepted ? "accepted" :
 	    "refused", r->nverdicts, r->nverdicts == 1 ? "" : "s");
 	text = gate_result_text(path, r);
-	fputs(text, stdout);
+	fputs(text, f);
 	free(text);
+}
+
+/*
+ * The whole screen, made safe in one piece: the source exactly as its
+ * bytes are, every control and bidi character shown visibly, so what the
+ * operator reads is what gets approved.
+ */
+static char *
+approve_screen(const char *path, const char *src, size_t len,
+    const struct gate_result *r, const struct gate_summary *s)
+{
+	char *buf = NULL, *out;
+	size_t n = 0;
+	FILE *f;
+
+	if ((f = open_memstream(&buf, &n)) == NULL)
+		return NULL;
+	approve_print_source(f, src, len, r);
+	approve_print_summary(f, path, r, s);
+	fclose(f);
+	out = termsafe_ndup(buf, n, 0);
+	free(buf);
+	return out;
+}
+
+/* Shows text through $PAGER (default less); prints it when no pager
+ * runs. */
+static void
+approve_page(const char *text)
+{
+	const char *pager = getenv("PAGER");
+	void (*oldpipe)(int), (*oldint)(int);
+	FILE *p;
+	int st = -1;
+
+	if (pager == NULL || *pager == '\0')
+		pager = "less";
+	fflush(stdout);
+	oldpipe = signal(SIGPIPE, SIG_IGN);	/* a pager quit early */
+	if ((p = popen(pager, "w")) != NULL) {
+		/* A Ctrl-C in the pager is the pager's, not a reason to leave
+		 * it running on the terminal without us. */
+		oldint = signal(SIGINT, SIG_IGN);
+		fputs(text, p);
+		st = pclose(p);
+		signal(SIGINT, oldint);
+	}
+	signal(SIGPIPE, oldpipe);
+	if (st == -1 || (WIFEXITED(st) && WEXITSTATUS(st) == 127))
+		fputs(text, stdout);	/* no pager ran */
 }
 
 /* Asks on the terminal; only `y` (or `yes`) approves. */
@@ -103,7 +171,7 @@ approve_run(const char *dir, const char *path, int yes)
 	struct gate_result r;
 	struct gate_summary s;
 	struct error err = { 0 };
-	char *src;
+	char *src, *screen;
 	size_t len;
 	int rc = EXIT_OK, interactive;
 
@@ -115,18 +183,25 @@ approve_run(const char *dir, const char *path, int yes)
 		return cli_report("approve", &err);
 	}
 	interactive = !yes && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+	if ((screen = approve_screen(path, src, len, &r, &s)) == NULL) {
+		error_set(&err, EXIT_ERROR, "cannot lay out %s", path);
+		rc = cli_report("approve", &err);
+		goto out;
+	}
 	if (interactive)
-		approve_print_source(src);
-	approve_print_summary(path, &r, &s);
+		approve_page(screen);
+	else
+		fputs(screen, stdout);
+	free(screen);
 	if (!r.accepted) {
-		fprintf(stderr, "fronts approve: %s: the gate refuses this model; "
-		    "it cannot be approved\n", path);
+		termsafe_fprintf(stderr, "fronts approve: %s: the gate refuses "
+		    "this model; it cannot be approved\n", path);
 		rc = EXIT_REFUSED;
 	} else if (approval_is_approved(dir, r.sha256))
-		printf("already approved in %s\n", dir);
+		termsafe_fprintf(stdout, "already approved in %s\n", dir);
 	else if (!yes && !interactive) {
-		fprintf(stderr, "fronts approve: not a terminal: pass --yes to "
-		    "approve %s (sha256 %s) non-interactively\n", path,
+		termsafe_fprintf(stderr, "fronts approve: not a terminal: pass "
+		    "--yes to approve %s (sha256 %s) non-interactively\n", path,
 		    r.sha256);
 		rc = EXIT_USAGE;
 	} else if (!yes && !approve_ask(r.sha256)) {
@@ -135,7 +210,9 @@ approve_run(const char *dir, const char *path, int yes)
 	} else if (approval_add(dir, r.sha256, &err) != 0)
 		rc = cli_report("approve", &err);
 	else
-		printf("approved: %s (sha256 %s)\n", path, r.sha256);
+		termsafe_fprintf(stdout, "approved: %s (sha256 %s)\n", path,
+		    r.sha256);
+out:
 	gate_summary_free(&s);
 	gate_result_free(&r);
 	free(src);

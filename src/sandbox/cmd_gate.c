@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "core/cli.h"
+#include "core/termsafe.h"
 #include "sandbox/gate.h"
 
 static void
@@ -20,15 +21,15 @@ cmd_gate_print(const char *file, const struct gate_result *r, int json)
 	if (json) {
 		o = gate_result_json(r);
 		s = cJSON_PrintUnformatted(o);
-		printf("%s\n", s);
+		termsafe_json_puts(s, stdout);
 		cJSON_free(s);
 		cJSON_Delete(o);
 		return;
 	}
 	s = gate_result_text(file, r);
-	fputs(s, stdout);
+	termsafe_fputs(s, stdout);	/* verdicts quote the source */
 	free(s);
-	printf("%s: %s (sha256 %s, %d verdict%s)\n", file,
+	termsafe_fprintf(stdout, "%s: %s (sha256 %s, %d verdict%s)\n", file,
 	    r->accepted ? "accepted" : "refused", r->sha256, r->nverdicts,
 	    r->nverdicts == 1 ? "" : "s");
 }

@@ -1,7 +1,8 @@
 /*
  * dialog — modal boxes over the screen: questions that take one key (the
  * publish request, approval, quitting) and the help screen. While a dialog
- * waits, the panes underneath keep updating from the planner.
+ * waits, the panes underneath keep updating from the planner, so a
+ * question about the model or a post is bound to the one it showed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,6 +127,52 @@ dialog_ask(struct ui *ui, const char *title, const char *body)
 {
 	return dialog_run(ui, title, body,
 	    "y: yes   any other key: no");
+}
+
+void
+dialog_bind(const struct ui *ui, enum dialog_subject subject, int post,
+    struct dialog_bind *b)
+{
+	memset(b, 0, sizeof *b);
+	b->subject = subject;
+	snprintf(b->sha, sizeof b->sha, "%s", ui->model_sha);
+	b->plan_gen = ui->plan_gen;
+	b->post = post;
+	b->have_post = ui->have_plan && post >= 0 && post < ui->plan.nposts;
+}
+
+const char *
+dialog_bind_changed(const struct dialog_bind *shown,
+    const struct dialog_bind *now)
+{
+	if (shown->subject == DIALOG_MODEL)
+		return strcmp(shown->sha, now->sha) != 0 ? "model changed" :
+		    NULL;
+	if (shown->plan_gen != now->plan_gen)
+		return "plan changed";
+	if (!shown->have_post || !now->have_post || shown->post != now->post)
+		return "post no longer in the plan";
+	return NULL;
+}
+
+int
+dialog_ask_about(struct ui *ui, enum dialog_subject subject, int post,
+    const char *title, const char *body)
+{
+	struct dialog_bind shown, now;
+	const char *why;
+	int k;
+
+	dialog_bind(ui, subject, post, &shown);
+	k = dialog_ask(ui, title, body);
+	if (k != 'y' && k != 'Y')
+		return k;
+	dialog_bind(ui, subject, post, &now);
+	if ((why = dialog_bind_changed(&shown, &now)) == NULL)
+		return k;
+	ui_message(ui, THEME_ERROR, "%s while the dialog was open: nothing %s",
+	    why, subject == DIALOG_MODEL ? "approved" : "sent");
+	return DIALOG_STALE;
 }
 
 static const char dialog_help_text[] =

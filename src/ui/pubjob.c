@@ -162,9 +162,13 @@ pane_candidates_publish(struct ui *ui)
 	    item.measure.length, item.measure.limit,
 	    text_unit_name(item.measure.unit), w->plan.posts[i].text, req);
 	free(req);
-	k = dialog_ask(ui, ui->live ? "Publish (LIVE)" : "Publish (dry run)",
-	    body);
+	k = dialog_ask_about(ui, DIALOG_POST, i, ui->live ? "Publish (LIVE)" :
+	    "Publish (dry run)", body);
 	free(body);
+	if (k == DIALOG_STALE) {	/* a new plan: the status says so */
+		pubjob_free(w);
+		return;
+	}
 	if (k != 'y' && k != 'Y') {
 		pubjob_free(w);
 		ui_message(ui, THEME_NORMAL, "cancelled: nothing was sent");

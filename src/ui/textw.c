@@ -1,7 +1,9 @@
 /*
  * textw — cell widths, clipping and wrapping of UTF-8 text for the TUI.
- * Decoding goes through utf8proc so malformed input never stops a draw;
- * widths come from wcwidth so they agree with ncursesw's own accounting.
+ * Every character goes through termsafe first, so a control, a bidi
+ * character or a malformed byte is drawn as its visible form (`\x1b`,
+ * `<U+202E>`, `\xff`) and never reaches the terminal; widths come from
+ * wcwidth so they agree with ncursesw's own accounting.
  */
 #include <stdbool.h>
 #include <string.h>
@@ -9,55 +11,65 @@
 
 #include <utf8proc.h>
 
+#include "core/termsafe.h"
 #include "ui/textw.h"
 
 #define TEXTW_BAD 0xfffd
 
-/* Next code point at s[*i]; invalid bytes decode as U+FFFD, one byte each. */
-static int32_t
-textw_next(const char *s, size_t n, size_t *i)
+/* One character of the input as drawn: its wide characters (a control
+ * or bidi character is drawn as its visible form from termsafe), its
+ * cells and the bytes of the input it stands for. */
+struct textw_unit {
+	wchar_t	wc[TERMSAFE_MAX];
+	int	nwc;
+	int	cells;
+	size_t	bytes;
+};
+
+static void
+textw_unit(const char *s, size_t n, struct textw_unit *u)
 {
+	char shown[TERMSAFE_MAX];
 	utf8proc_int32_t cp;
-	utf8proc_ssize_t k;
+	bool kept;
+	int i, cw;
 
-	k = utf8proc_iterate((const utf8proc_uint8_t *)s + *i,
-	    (utf8proc_ssize_t)(n - *i), &cp);
-	if (k <= 0) {
-		(*i)++;
-		return TEXTW_BAD;
+	u->bytes = termsafe_next(s, n, TERMSAFE_NEWLINE, shown, &kept);
+	if (!kept) {
+		for (i = 0; shown[i] != '\0'; i++)
+			u->wc[i] = (wchar_t)(unsigned char)shown[i];
+		u->nwc = u->cells = i;
+		return;
 	}
-	*i += (size_t)k;
-	return cp;
-}
-
-/* The character actually drawn for cp and its width in cells. */
-static int32_t
-textw_shown(int32_t cp, int *w)
-{
-	int cw;
-
+	if (utf8proc_iterate((const utf8proc_uint8_t *)s,
+	    (utf8proc_ssize_t)u->bytes, &cp) <= 0)
+		cp = TEXTW_BAD;
 	if (cp == '\t') {
-		*w = TEXTW_TAB;
-		return ' ';
+		for (i = 0; i < TEXTW_TAB; i++)
+			u->wc[i] = L' ';
+		u->nwc = u->cells = TEXTW_TAB;
+		return;
 	}
-	cw = wcwidth((wchar_t)cp);
-	if (cw < 0) {
-		*w = 1;
-		return cp < 0x20 || cp == 0x7f ? '?' : TEXTW_BAD;
+	if ((cw = wcwidth((wchar_t)cp)) < 0) {	/* unknown here */
+		cp = TEXTW_BAD;
+		cw = 1;
 	}
-	*w = cw;
-	return cp;
+	u->wc[0] = (wchar_t)cp;
+	u->nwc = 1;
+	u->cells = cw;
 }
 
 int
 textw_width(const char *s, size_t n)
 {
+	struct textw_unit u;
 	size_t i = 0;
-	int w, total = 0;
+	int total = 0;
 
 	while (i < n) {
-		textw_shown(textw_next(s, n, &i), &w);
-		total += w;
+		textw_unit(s + i, n - i, &u);
+		total += u.cells;
+		i += u.bytes;
 	}
 	return total;
 }
@@ -66,27 +78,19 @@ int
 textw_decode(const char *s, size_t n, int maxcols, wchar_t *out, int outmax,
     int *cols, size_t *used)
 {
-	size_t i = 0, before;
-	int32_t ch;
-	int w, k, nout = 0, c = 0;
+	struct textw_unit u;
+	size_t i = 0;
+	int k, nout = 0, c = 0;
 
-	while (i < n && nout < outmax - 1) {
-		before = i;
-		ch = textw_shown(textw_next(s, n, &i), &w);
-		if (c + w > maxcols || (w == 0 && nout == 0 && maxcols == 0)) {
-			i = before;
+	while (i < n) {
+		textw_unit(s + i, n - i, &u);
+		if (c + u.cells > maxcols || nout + u.nwc > outmax - 1 ||
+		    (u.cells == 0 && nout == 0 && maxcols == 0))
 			break;
-		}
-		if (w == TEXTW_TAB && ch == ' ' && s[before] == '\t') {
-			if (nout + TEXTW_TAB >= outmax) {
-				i = before;
-				break;
-			}
-			for (k = 0; k < TEXTW_TAB; k++)
-				out[nout++] = L' ';
-		} else
-			out[nout++] = (wchar_t)ch;
-		c += w;
+		for (k = 0; k < u.nwc; k++)
+			out[nout++] = u.wc[k];
+		c += u.cells;
+		i += u.bytes;
 	}
 	out[nout] = L'\0';
 	if (cols != NULL)
@@ -99,9 +103,10 @@ textw_decode(const char *s, size_t n, int maxcols, wchar_t *out, int outmax,
 size_t
 textw_wrap(const char *s, size_t n, int width, size_t *next)
 {
+	struct textw_unit u;
 	size_t i = 0, before, brk = 0, nl;
 	const char *p;
-	int w, c = 0;
+	int c = 0;
 	bool brk_seen = false;
 
 	if ((p = memchr(s, '\n', n)) != NULL)
@@ -110,12 +115,13 @@ textw_wrap(const char *s, size_t n, int width, size_t *next)
 		nl = n;
 	while (i < nl) {
 		before = i;
-		textw_shown(textw_next(s, nl, &i), &w);
+		textw_unit(s + i, nl - i, &u);
+		i += u.bytes;
 		if (s[before] == ' ') {
 			brk = before;
 			brk_seen = true;
 		}
-		if (c + w > width) {
+		if (c + u.cells > width) {
 			if (brk_seen && brk > 0)
 				i = brk;
 			else
@@ -125,7 +131,7 @@ textw_wrap(const char *s, size_t n, int width, size_t *next)
 				(*next)++;
 			return i;
 		}
-		c += w;
+		c += u.cells;
 	}
 	*next = nl < n ? nl + 1 : n;
 	return nl;

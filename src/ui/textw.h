@@ -11,8 +11,9 @@
 #include <stddef.h>
 #include <wchar.h>
 
-/* Cells needed for s (n bytes). Control characters and invalid bytes are
- * shown as one replacement cell each; a tab as TEXTW_TAB cells. */
+/* Cells needed for s (n bytes). Control and bidi characters and invalid
+ * bytes are shown as termsafe's visible forms (`\x1b` is four cells), a
+ * newline as `\n`, a tab as TEXTW_TAB cells. */
 #define TEXTW_TAB 4
 int	textw_width(const char *s, size_t n);
 /* Converts the longest prefix of s that fits in maxcols cells into wide

@@ -15,6 +15,7 @@
 
 #include "core/cli.h"
 #include "sandbox/approval.h"
+#include "sandbox/guard.h"
 #include "ui/textw.h"
 #include "ui/ui.h"
 
@@ -33,6 +34,18 @@ ui_fatal_signal(int sig)
 	ui_curses_on = 0;
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/* A model call under --isolation thread that the guard's backstop had to
+ * end: the terminal is given back before the process exits with 4. */
+static void
+ui_overrun(const char *msg)
+{
+	if (ui_curses_on)
+		endwin();
+	ui_curses_on = 0;
+	fprintf(stderr, "fronts: %s\n", msg);
+	_exit(EXIT_MODEL);
 }
 
 static void
@@ -707,7 +720,9 @@ ui_approve(struct ui *ui)
 	    "(%zu bytes, %s)\n\nApprove only code you have read. "
 	    "y approves; any other key cancels.", ui->model_path,
 	    ui->model_sha, ui->model_len, "gate: accepted");
-	k = dialog_ask(ui, "Approve model", body);
+	k = dialog_ask_about(ui, DIALOG_MODEL, -1, "Approve model", body);
+	if (k == DIALOG_STALE)
+		return;		/* the status line says why */
 	if (k != 'y' && k != 'Y') {
 		ui_message(ui, THEME_NORMAL, "not approved");
 		return;
@@ -781,6 +796,7 @@ ui_curses_start(struct ui *ui)
 	use_tioctl(TRUE);	/* the terminal's size over a stale $LINES */
 	initscr();
 	ui_curses_on = 1;
+	guard_set_overrun(ui_overrun);
 	raw();
 	noecho();
 	nonl();

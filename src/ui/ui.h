@@ -166,6 +166,32 @@ void	statusline_draw(struct ui *, WINDOW *, int w);
 int	dialog_ask(struct ui *, const char *title, const char *body);
 void	dialog_help(struct ui *);
 
+/*
+ * What a question is about, captured when its dialog opens. Background
+ * work keeps running under a dialog (a synthesis can load a new model, the
+ * planner can hand over a new plan), so a `y` applies only if the model or
+ * the plan and post it showed are still the ones on screen.
+ */
+enum dialog_subject { DIALOG_MODEL, DIALOG_POST };
+struct dialog_bind {
+	enum dialog_subject	 subject;
+	char			 sha[65];	/* "" if no model */
+	unsigned		 plan_gen;
+	int			 post;		/* in the plan */
+	bool			 have_post;	/* post < nposts */
+};
+#define DIALOG_STALE	(-2)
+void	dialog_bind(const struct ui *, enum dialog_subject, int post,
+	    struct dialog_bind *);
+/* NULL when now still holds what shown captured; else what changed. */
+const char *dialog_bind_changed(const struct dialog_bind *shown,
+	    const struct dialog_bind *now);
+/* dialog_ask about the current model or post `post` of the current plan:
+ * a `y` given after either changed is DIALOG_STALE, and the status line
+ * says that nothing was done and why. */
+int	dialog_ask_about(struct ui *, enum dialog_subject, int post,
+	    const char *title, const char *body);
+
 /* cmdline.c: readline outside curses mode. */
 void	cmdline_init(void);
 void	cmdline_end(void);

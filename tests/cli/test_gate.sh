@@ -89,11 +89,11 @@ expect_exit "approve a missing model exits 1" 1 "$FRONTS" approve -C "$P" --mode
 # On a terminal: only `y` approves.
 cp "$TMPD/good.py" "$P/model.py"
 printf '\n# v2\n' >>"$P/model.py"
-printf 'n\n' | script -qec "'$FRONTS' approve -C '$P'" /dev/null >"$TMPD/tty" 2>&1
+printf 'n\n' | PAGER=cat script -qec "'$FRONTS' approve -C '$P'" /dev/null >"$TMPD/tty" 2>&1
 expect_grep "terminal shows the numbered source" "^ +1  def initial_state" "$TMPD/tty"
 expect_grep "terminal asks" "Approve this model" "$TMPD/tty"
 expect_no_grep "n does not approve" "^$(sha256sum "$P/model.py" | cut -d' ' -f1)$" "$P/.fronts/approved"
-printf 'y\n' | script -qec "'$FRONTS' approve -C '$P'" /dev/null >"$TMPD/tty" 2>&1
+printf 'y\n' | PAGER=cat script -qec "'$FRONTS' approve -C '$P'" /dev/null >"$TMPD/tty" 2>&1
 expect_grep "y approves" "^$(sha256sum "$P/model.py" | cut -d' ' -f1)$" "$P/.fronts/approved"
 [ "$(wc -l <"$P/.fronts/approved")" -eq 2 ] && pass "second sha appended" || fail "second sha appended"
 

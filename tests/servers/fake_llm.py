@@ -18,6 +18,8 @@ serves N requests. Step fields:
   "raw": "..."           this exact body (with "status", default 200)
   "truncate": true       announce the full length, send half, close
   "stall": SECONDS       wait this long before answering
+  "hold_until": PATH     wait until PATH exists before answering (a test
+                         decides when the answer arrives)
 
 The script is read again (and the count restarts) whenever the file
 changes, so one server can serve a whole test file: replace the script
@@ -133,6 +135,8 @@ class Handler(BaseHTTPRequestHandler):
                               "message": "invalid x-api-key"}}
         if "stall" in step:
             time.sleep(step["stall"])
+        while "hold_until" in step and not os.path.exists(step["hold_until"]):
+            time.sleep(0.05)
         status = step.get("status", 200)
         if "raw" in step:
             data = step["raw"].encode()

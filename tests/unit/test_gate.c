@@ -136,6 +136,15 @@ static const struct gate_case cases[] = {
 	{ "try:\n    f()\nfinally:\n    x = 1\n", "finally", 4, 4 },
 	{ "for i in x:\n    try:\n        f()\n    except ValueError:\n"
 	  "        pass\n    finally:\n        continue\n", "finally", 7, 8 },
+	/* control and bidi characters (columns in UTF-8 bytes) */
+	{ "x = 1  # \x1b[2K\x1b[1Gx = 2\n", "control-char", 1, 9 },
+	{ "s = 'a\xe2\x80\xae" "b'\n", "control-char", 1, 6 },
+	{ "s = '\xc3\xa9\xe2\x81\xa6'\n", "control-char", 1, 7 },
+	{ "x = 1\r\ny = 2\n", "control-char", 1, 5 },
+	{ "x = 1\ny = 2 # \xc2\x9b" "2J\n", "control-char", 2, 8 },
+	{ "x = 1 # \x7f\n", "control-char", 1, 8 },
+	{ "x = 1 # \x0c\n", "control-char", 1, 8 },
+	{ "\x1b = 1\n", "control-char", 1, 0 },	/* and a syntax error */
 	/* errors are verdicts */
 	{ "def f(:\n", "syntax", 1, 6 },
 	{ "x = 1\ny = )\n", "syntax", 2, 4 },
@@ -157,7 +166,37 @@ static const struct gate_case cases[] = {
 	  "else:\n    pass\n", NULL, 0, 0 },
 	{ "class Full(Exception): pass\nraise Full('no slot')\n", NULL, 0, 0 },
 	{ "x = isinstance(e, (ValueError, TypeError))\n", NULL, 0, 0 },
+	{ "s = '\\x1b[2K \\u202e'\t# escapes, not the characters\n"
+	  "t = 'caf\xc3\xa9 \xe2\x80\xa8 \xf0\x9f\x91\x8b'\n", NULL, 0, 0 },
 };
+
+/* Source that shows one thing and runs another: each line ends in a
+ * comment that erases the line and prints an innocent one over it. */
+static void
+test_control_each_line(void **state)
+{
+	static const char src[] =
+	    "def apply(state, action, rng):\n"
+	    "    return state, 1e9  # \x1b[2K\x1b[1G    return state, 0\n"
+	    "x = 1\n"
+	    "y = 2  # \x1b[2K\x1b[1Gy = 3\n";
+	struct gate_result r;
+	struct error err = { 0 };
+
+	assert_int_equal(gate_check_source(src, sizeof src - 1, &r, &err), 0);
+	assert_false(r.accepted);
+	assert_int_equal(r.nverdicts, 2);
+	assert_string_equal(r.verdicts[0].rule, "control-char");
+	assert_int_equal(r.verdicts[0].line, 2);
+	assert_int_equal(r.verdicts[0].col, 25);
+	assert_non_null(strstr(r.verdicts[0].message, "U+001B ESCAPE (and 1 "
+	    "more on this line)"));
+	assert_non_null(strstr(r.verdicts[0].message, "CVE-2021-42574"));
+	assert_string_equal(r.verdicts[1].rule, "control-char");
+	assert_int_equal(r.verdicts[1].line, 4);
+	assert_int_equal(r.verdicts[1].col, 9);
+	gate_result_free(&r);
+}
 
 static void
 check_case(const struct gate_case *c)
@@ -462,6 +501,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules),
+		cmocka_unit_test(test_control_each_line),
 		cmocka_unit_test(test_catchable_in_step),
 		cmocka_unit_test(test_world_model_accepted),
 		cmocka_unit_test(test_json_and_text),

@@ -128,7 +128,8 @@ test_widths(void **state)
 	assert_int_equal(textw_width(emoji, strlen(emoji)), 4);
 	assert_int_equal(textw_width(comb, strlen(comb)), 2);	/* é x */
 	assert_int_equal(textw_width("a\tb", 3), 2 + TEXTW_TAB);
-	assert_int_equal(textw_width("\xff", 1), 1);	/* invalid byte */
+	assert_int_equal(textw_width("\xff", 1), 4);	/* invalid: \xff */
+	assert_int_equal(textw_width("\xe2\x80\xae", 3), 8);	/* <U+202E> */
 
 	/* A wide character never straddles the clip. */
 	n = textw_decode(cjk, strlen(cjk), 3, w, 32, &cols, &used);
@@ -140,9 +141,17 @@ test_widths(void **state)
 	assert_int_equal(n, 2);
 	assert_int_equal(cols, 1);
 	assert_true(w[0] == L'e' && w[1] == 0x301);
-	/* Control characters are made visible, never sent raw. */
+	/* Control and bidi characters are drawn visibly, never sent raw,
+	 * and a visible form is never cut by the clip. */
 	n = textw_decode("a\033[2Jb", 6, 10, w, 32, &cols, &used);
-	assert_true(w[1] == L'?');
+	assert_true(wcscmp(w, L"a\\x1b[2Jb") == 0);
+	assert_int_equal(cols, 9);
+	n = textw_decode("x\xe2\x80\xaey\xc2\x9b\n", 8, 40, w, 32, &cols,
+	    &used);
+	assert_true(wcscmp(w, L"x<U+202E>y<U+009B>\\n") == 0);
+	n = textw_decode("ab\033c", 4, 4, w, 32, &cols, &used);
+	assert_true(wcscmp(w, L"ab") == 0);
+	assert_int_equal(used, 2);
 	/* The output buffer bounds the count. */
 	n = textw_decode("abcdef", 6, 10, w, 4, &cols, &used);
 	assert_int_equal(n, 3);

@@ -95,6 +95,17 @@ CONVERT_WHY = ("turning the planner's call timeout into an error that "
 
 DUNDER_STRING = re.compile(r"\s*__\w+__\s*\Z")
 
+# Characters that change what a terminal or an editor shows rather than
+# showing themselves: C0 controls but tab and newline (a carriage return
+# lets a line overwrite itself), DEL, C1, and the bidirectional
+# embeddings, overrides and isolates. With them the source on screen can
+# differ from the bytes that run ("Trojan Source", CVE-2021-42574).
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e"
+                     "\u2066-\u2069]")
+CONTROL_NAMES = {"\r": "CARRIAGE RETURN", "\x1b": "ESCAPE", "\x7f": "DELETE",
+                 "\x08": "BACKSPACE", "\x07": "BELL", "\x0c": "FORM FEED",
+                 "\x0b": "LINE TABULATION"}
+
 
 def nfkc(name):
     return unicodedata.normalize("NFKC", name)
@@ -339,6 +350,30 @@ class Gate(ast.NodeVisitor):
                         "reflection" % node.value[:40])
 
 
+def control_verdicts(text):
+    """One verdict per line holding a control or bidi character, at the
+    first one (col in UTF-8 bytes, as ast counts); lines are split on
+    newlines only, as fronts shows them."""
+    out = []
+    for n, line in enumerate(text.split("\n"), 1):
+        bad = CONTROL.findall(line)
+        if not bad:
+            continue
+        ch = bad[0]
+        more = ("" if len(bad) == 1 else
+                " (and %d more on this line)" % (len(bad) - 1))
+        if ch == "\r":
+            more += " (CRLF line ends count: save the file with LF ones)"
+        out.append((n, len(line[:line.index(ch)].encode("utf-8")),
+                    "control-char",
+                    "U+%04X %s%s: control and bidirectional characters "
+                    "make the source shown differ from the bytes that run "
+                    "(Trojan Source, CVE-2021-42574)" %
+                    (ord(ch), CONTROL_NAMES.get(ch) or
+                     unicodedata.name(ch, "CONTROL"), more)))
+    return out
+
+
 def decode(source):
     """The model's text: strict UTF-8, no coding cookie honoured."""
     if isinstance(source, bytes):
@@ -359,14 +394,18 @@ def check(source):
     if "\0" in text:
         line = text[:text.index("\0")].count("\n") + 1
         return [(line, 0, "syntax", "the source contains a NUL character")]
+    controls = control_verdicts(text)
     try:
         tree = ast.parse(text, filename="model.py", mode="exec")
     except SyntaxError as e:
-        return [(e.lineno or 1, max((e.offset or 1) - 1, 0), "syntax",
-                 e.msg or "invalid syntax")]
+        return sorted(set(controls + [(e.lineno or 1,
+                                       max((e.offset or 1) - 1, 0),
+                                       "syntax", e.msg or "invalid syntax")]))
     except (ValueError, MemoryError, RecursionError) as e:
-        return [(1, 0, "syntax", "cannot parse: %s" % type(e).__name__)]
+        return sorted(set(controls + [(1, 0, "syntax", "cannot parse: %s" %
+                                       type(e).__name__)]))
     gate = Gate(text)
+    gate.verdicts.extend(controls)
     try:
         gate.visit(tree)
     except RecursionError:
