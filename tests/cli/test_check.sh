@@ -132,6 +132,17 @@ expect_grep "expired: says reconnect" 'to do: reconnect the account in Composio'
 ( export COMPOSIO_API_KEY="ck-$SENTINEL-revoked"; "$FRONTS" check -C "$P" >"$TMPD/ckey.out" 2>&1 )
 expect_grep "revoked: the Composio key" 'FAIL  tool TWITTER_CREATION_OF_A_POST at version latest: HTTP 401: Invalid API key' "$TMPD/ckey.out"
 
+# A server's words are shown escaped, never as raw controls.
+start_fake hostile ok --hostile
+proj hostile
+( export MASTODON_ACCESS_TOKEN="mt-$SENTINEL-revoked"
+  "$FRONTS" check -C "$P" >"$TMPD/hostile.out" 2>&1
+  "$FRONTS" check -C "$P" --json >"$TMPD/hostile.json" 2>&1 )
+expect_grep "hostile reason: shown escaped" 'The access token is invalid \\x1b\]0;pwned\\x07' "$TMPD/hostile.out"
+expect_grep "hostile reason: --json keeps the JSON escape" 'invalid \\u001b\]0;pwned\\u0007' "$TMPD/hostile.json"
+if LC_ALL=C grep -q "$(printf '\033')" "$TMPD/hostile.out" "$TMPD/hostile.json"; then
+	fail "hostile reason: no raw escape"; else pass "hostile reason: no raw escape"; fi
+
 # --- missing scopes ----------------------------------------------------------------
 start_fake noscope ok --mastodon-scopes "read"
 proj noscope

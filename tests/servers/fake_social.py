@@ -337,10 +337,9 @@ class Handler(BaseHTTPRequestHandler):
                                  "max_media_attachments": 4,
                                  "characters_reserved_per_url": args.mastodon_url_characters},
                     "media_attachments": {}, "polls": {}, "translation": {"enabled": False}}})
-        if auth == "none":
-            return self.reply(401, {"error": "The access token is invalid"})
         if auth != "ok":
-            return self.reply(401, {"error": "The access token is invalid"})
+            return self.reply(401, {"error": "The access token is invalid" +
+                                    (" \x1b]0;pwned\x07" if args.hostile else "")})
         scopes = args.mastodon_scopes.split()
         if path == "/api/v1/apps/verify_credentials":
             return self.reply(200, {"id": "563419", "name": "fronts", "website": None,
@@ -463,6 +462,8 @@ def main():
                     help="status of every Composio connected account")
     ap.add_argument("--mastodon-max-characters", type=int, default=500)
     ap.add_argument("--mastodon-url-characters", type=int, default=23)
+    ap.add_argument("--hostile", action="store_true",
+                    help="Mastodon's 401 reason carries an escape sequence")
     ap.add_argument("--mastodon-scopes", default="read write",
                     help="the app's scopes, space-separated")
     args = ap.parse_args()
