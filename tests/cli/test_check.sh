@@ -143,6 +143,13 @@ expect_grep "hostile reason: --json keeps the JSON escape" 'invalid \\u001b\]0;p
 if LC_ALL=C grep -q "$(printf '\033')" "$TMPD/hostile.out" "$TMPD/hostile.json"; then
 	fail "hostile reason: no raw escape"; else pass "hostile reason: no raw escape"; fi
 
+# X through Composio needs the operator's own X developer app.
+start_fake managed ok --x-managed
+proj managed
+run_check "X on Composio-managed credentials: exit 1" 1 "" managed
+expect_grep "X on Composio-managed credentials: named" 'FAIL  connected account ca_test_x uses Composio-managed X credentials' "$TMPD/managed.out"
+expect_grep "X on Composio-managed credentials: says what to do" 'to do: create an app in the X developer portal' "$TMPD/managed.out"
+
 # --- missing scopes ----------------------------------------------------------------
 start_fake noscope ok --mastodon-scopes "read"
 proj noscope

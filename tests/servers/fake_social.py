@@ -291,7 +291,8 @@ class Handler(BaseHTTPRequestHandler):
             out.append({"id": cid, "user_id": "tidewater", "status": status,
                         "toolkit": {"slug": toolkit},
                         "auth_config": {"id": "ac_" + toolkit, "auth_scheme": "OAUTH2",
-                                        "is_composio_managed": toolkit != "twitter",
+                                        "is_composio_managed": (toolkit != "twitter" or
+                                                                self.server.args.x_managed),
                                         "is_disabled": False},
                         "status_reason": None if status == "ACTIVE" else "token expired",
                         "is_disabled": False, "created_at": "2026-01-01T00:00:00Z",
@@ -462,6 +463,8 @@ def main():
                     help="status of every Composio connected account")
     ap.add_argument("--mastodon-max-characters", type=int, default=500)
     ap.add_argument("--mastodon-url-characters", type=int, default=23)
+    ap.add_argument("--x-managed", action="store_true",
+                    help="the X account's auth config is Composio-managed")
     ap.add_argument("--hostile", action="store_true",
                     help="Mastodon's 401 reason carries an escape sequence")
     ap.add_argument("--mastodon-scopes", default="read write",
