@@ -465,6 +465,29 @@ bluesky_refused(struct channel_call *c, const struct http_response *r,
 	free(said);
 }
 
+/* The request may have arrived but no answer came back: a record under
+ * our key with our text settles it as sent; anything else stays unknown
+ * (the write may still land). */
+static void
+bluesky_broken(struct channel_call *c, const struct error *err,
+    struct channel_result *out)
+{
+	char *uri, *why;
+
+	if (bluesky_lookup(c, &uri, &why) == BLUESKY_FOUND) {
+		bluesky_sent(c, uri, out);
+		xasprintf(&out->message, "the answer was lost (%s), but the "
+		    "record under this key is this post: %s", err->msg, why);
+	} else {
+		out->state = LEDGER_UNKNOWN;
+		xasprintf(&out->message, "the request may have reached the "
+		    "platform: %s; the record is not there (yet): %s",
+		    err->msg, why);
+	}
+	free(uri);
+	free(why);
+}
+
 void
 channel_bluesky_send(struct channel_call *c, struct channel_result *out)
 {
@@ -479,6 +502,8 @@ channel_bluesky_send(struct channel_call *c, struct channel_result *out)
 	rc = http_perform(&c->post.http, &resp, &err);
 	if (rc == 0 && (resp.status < 200 || resp.status >= 300))
 		bluesky_refused(c, &resp, out);
+	else if (rc != 0 && resp.phase != HTTP_NOT_CONNECTED)
+		bluesky_broken(c, &err, out);
 	else if (!channel_transport(&resp, rc, &err, out)) {
 		j = cJSON_Parse(resp.body);
 		uri = cJSON_GetObjectItemCaseSensitive(j, "uri");

@@ -214,6 +214,19 @@ for mode in created-500 http500 http400 other-record; do
 	esac
 done
 
+# A lost answer: the record under the key settles it.
+start_fake bsstall stall
+proj bsstall 5 bluesky:d4:1
+drive bsstall "expect:$PROMPT" send:y end
+check "bluesky lost answer: exit 0" "$RC" 0
+expect_grep "bluesky lost answer: the record found is the post" 'SENT: https://bsky.app/profile/tidewater.dev/post/[a-z2-7]{13} — the answer was lost \(.*\), but the record under this key is this post: at://' "$TMPD/bsstall.out"
+check "bluesky lost answer: one record" "$(count '"ev": "post"')" 1
+start_fake bsreset reset
+proj bsreset 5 bluesky:d4:1
+drive bsreset "expect:$PROMPT" send:y end
+check "bluesky reset: exit 0" "$RC" 0
+expect_grep "bluesky reset: the ledger says sent" '"record":"sent"' "$P/.fronts/ledger.jsonl"
+
 # --- stall and reset after the request: unknown, never retried ---------------
 for mode in stall reset; do
 	start_fake "$mode" "$mode"
