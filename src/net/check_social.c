@@ -88,15 +88,17 @@ composio_tool(struct check_target *t, const char *base, const char *key,
 	tk = cJSON_GetObjectItemCaseSensitive(j, "toolkit");
 	if (social_str(tk, "slug") != NULL)
 		*toolkit = xstrdup(social_str(tk, "slug"));
+	/* A pinned version is named with the latest, when that is newer. */
 	avail = cJSON_GetObjectItemCaseSensitive(j, "available_versions");
 	v = cJSON_GetArrayItem(avail, cJSON_GetArraySize(avail) - 1);
+	if (version == NULL || !cJSON_IsString(v) ||
+	    strcmp(v->valuestring, version) == 0)
+		v = NULL;
 	check_add(t, true, "tool", NULL, "tool %s exists at version %s%s%s%s",
 	    tool, social_str(j, "version") != NULL ? social_str(j, "version") :
 	    "?", version == NULL ? " (the latest: v3.1's default)" : "",
-	    version != NULL && cJSON_IsString(v) &&
-	    strcmp(v->valuestring, version) != 0 ? "; the latest is " : "",
-	    version != NULL && cJSON_IsString(v) &&
-	    strcmp(v->valuestring, version) != 0 ? v->valuestring : "");
+	    v != NULL ? "; the latest is " : "", v != NULL ? v->valuestring :
+	    "");
 	cJSON_Delete(j);
 }
 
