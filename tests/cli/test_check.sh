@@ -163,8 +163,9 @@ expect_grep "no read scope: says which scopes" 'to do: the token lacks the profi
 
 # --- an unknown tool version, a retired model ---------------------------------------
 start_fake version ok
-proj version 'fr("reddit")["composio"]["version"] = "19990101_00"; f["provider"]["model"] = "claude-sonnet-4-5"'
+proj version 'fr("reddit")["composio"]["version"] = "19990101_00"; fr("x")["composio"]["version"] = "20260301_00"; f["provider"]["model"] = "claude-sonnet-4-5"'
 run_check "unknown version: exit 1" 1 "" version
+expect_grep "an older pinned version: passes, naming the latest" 'PASS  tool TWITTER_CREATION_OF_A_POST exists at version 20260301_00; the latest is 20260403_00' "$TMPD/version.out"
 expect_grep "unknown version: named" 'FAIL  tool REDDIT_CREATE_REDDIT_POST at version 19990101_00: HTTP 404' "$TMPD/version.out"
 expect_grep "unknown version: says what to do" 'to do: fix composio.tool, or set composio.version' "$TMPD/version.out"
 expect_grep "retired model: not in the list" 'FAIL  3 models listed, but not claude-sonnet-4-5' "$TMPD/version.out"
