@@ -11,6 +11,7 @@
 #include <utf8proc.h>
 
 #include "core/cli.h"
+#include "core/legal.h"
 #include "core/project.h"
 #include "core/text.h"
 #include "core/termsafe.h"
@@ -137,6 +138,10 @@ draft_report(const struct project *p, const struct draft *d, cJSON *json,
 		cJSON_AddNumberToObject(e, "limit", m.limit);
 		cJSON_AddStringToObject(e, "unit", text_unit_name(m.unit));
 		cJSON_AddBoolToObject(e, "ok", m.ok);
+		cJSON_AddNumberToObject(e, "links", m.links);
+		cJSON_AddNumberToObject(e, "hashtags", m.hashtags);
+		cJSON_AddBoolToObject(e, "caps_ok",
+		    legal_caps(&p->fronts[f].limits, &m) == LEGAL_OK);
 		cJSON_AddItemToArray(fa, e);
 	}
 	if (nok < nfronts)

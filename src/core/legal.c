@@ -69,24 +69,29 @@ legal_is_quiet(const struct limits *l, int hour)
 	return hour >= a || hour < b;
 }
 
+enum legal_verdict
+legal_caps(const struct limits *l, const struct text_measure *m)
+{
+	if (l->max_links != LIMIT_UNSET && m->links > l->max_links)
+		return LEGAL_TOO_MANY_LINKS;
+	if (l->max_hashtags != LIMIT_UNSET && m->hashtags > l->max_hashtags)
+		return LEGAL_TOO_MANY_HASHTAGS;
+	return LEGAL_OK;
+}
+
 static enum legal_verdict
 legal_measure(const struct project *p, int d, int f)
 {
 	const struct front *fr = &p->fronts[f];
-	const struct limits *l = &fr->limits;
 	struct text_measure m;
 
 	if ((p->drafts[d].front_mask & ((uint64_t)1 << f)) == 0)
 		return LEGAL_NOT_ALLOWED;
-	if (text_measure(p->drafts[d].text, fr->platform, l, &m) != 0)
+	if (text_measure(p->drafts[d].text, fr->platform, &fr->limits, &m) != 0)
 		return LEGAL_BAD_TEXT;
 	if (!m.ok)
 		return LEGAL_TOO_LONG;
-	if (l->max_links != LIMIT_UNSET && m.links > l->max_links)
-		return LEGAL_TOO_MANY_LINKS;
-	if (l->max_hashtags != LIMIT_UNSET && m.hashtags > l->max_hashtags)
-		return LEGAL_TOO_MANY_HASHTAGS;
-	return LEGAL_OK;
+	return legal_caps(&fr->limits, &m);
 }
 
 /* The effect of one past post on every slot of its front. */

@@ -22,6 +22,7 @@
 
 #include "core/model.h"
 #include "core/project.h"
+#include "core/text.h"
 #include "core/util.h"
 
 /* A post already made: it counts toward caps and gaps at the start. */
@@ -77,6 +78,12 @@ int		 legal_past_from_history(const struct project *p,
  * call it before a sandbox drops the right to. */
 int		 legal_past_load(const struct project *p,
 		    struct legal_past **out, int *n, struct error *err);
+
+/* The link and hashtag caps of limits l on measured text (links and
+ * hashtags as its platform counts them): LEGAL_OK, LEGAL_TOO_MANY_LINKS or
+ * LEGAL_TOO_MANY_HASHTAGS. */
+enum legal_verdict	legal_caps(const struct limits *l,
+			    const struct text_measure *m);
 
 /* The verdict of an action regardless of any path (never-legal reasons). */
 enum legal_verdict	legal_static(const struct legal *, const struct action *);

@@ -1,9 +1,10 @@
 /*
  * text — post length as each platform counts it, never in bytes: X by the
- * twitter-text v3 rules (NFC, weighted code points, URLs 23, emoji
- * sequences 2), Bluesky and Mastodon in grapheme clusters (Mastodon with
- * its URL and mention concessions), the rest in code points. NFC, grapheme
- * breaks and character properties come from utf8proc.
+ * twitter-text v3 rules (NFC, weighted code units, URLs 23, twemoji-parser's
+ * emoji 2), Bluesky and Mastodon in grapheme clusters (Mastodon with its URL
+ * and mention concessions), the rest in code points. NFC, grapheme breaks
+ * and character properties come from utf8proc, with the Indic conjunct rule
+ * it lacks.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -163,128 +164,125 @@ decode(const char *utf8, bool nfc, struct ustr *u)
 	return rc;
 }
 
-/* Emoji sequences (UTS #51): the Unicode data is utf8proc's
- * Extended_Pictographic and Regional_Indicator; the joiners, selectors,
- * keycap, tag and modifier code points are fixed by the standard's syntax. */
-static bool
-is_pictographic(int32_t c)
-{
-	int b = utf8proc_get_property(c)->boundclass;
-
-	return b == UTF8PROC_BOUNDCLASS_EXTENDED_PICTOGRAPHIC ||
-	    b == UTF8PROC_BOUNDCLASS_E_BASE || b == UTF8PROC_BOUNDCLASS_E_BASE_GAZ ||
-	    b == UTF8PROC_BOUNDCLASS_GLUE_AFTER_ZWJ || b == UTF8PROC_BOUNDCLASS_E_ZWG;
-}
-
-static bool
-is_regional(int32_t c)
-{
-	return utf8proc_get_property(c)->boundclass ==
-	    UTF8PROC_BOUNDCLASS_REGIONAL_INDICATOR;
-}
-
-static bool
-is_modifier(int32_t c)
-{
-	return c >= 0x1f3fb && c <= 0x1f3ff;
-}
-
-/* Emoji presentation by default: every Emoji_Presentation character is
- * East Asian Wide (UAX #11), which utf8proc's character width carries. */
-static bool
-is_wide(int32_t c)
-{
-	return utf8proc_charwidth(c) == 2;
-}
-
 /*
- * Whether U+FE0F belongs to c's emoji, which is whether Unicode defines the
- * variation sequence (emoji-variation-sequences.txt, data utf8proc 2.6 does
- * not carry): it does for text-style pictographs and for most emoji-style
- * ones in the BMP, not for emoji-style ones above it. The exceptions to
- * that pattern are listed; elsewhere twitter-text counts U+FE0F on its own.
+ * X's weighted length works in UTF-16 code units, as parseTweet does in
+ * JavaScript: the text is NFC, URLs weigh 23, every match of twemoji-parser's
+ * emoji expression weighs 2 (whatever Unicode now says is one emoji), and
+ * any other code point weighs by the v3 ranges of its first unit (so a
+ * character outside the BMP weighs as its low surrogate, 2).
  */
-static bool
-takes_vs16(int32_t c)
+struct u16 {
+	uint16_t	*v;
+	size_t		 n;
+	size_t		*cp;	/* unit index of each code point, and n */
+};
+
+static void
+u16_from(const struct ustr *u, struct u16 *w)
 {
-	static const int32_t astral_with[] = {
-		0x1f004, 0x1f202, 0x1f21a, 0x1f22f, 0x1f237
-	};
-	static const int32_t bmp_without[] = {
-		0x23e9, 0x23ea, 0x23eb, 0x23ec, 0x23f0, 0x23f3, 0x26ce, 0x2705,
-		0x270a, 0x270b, 0x2728, 0x274c, 0x274e, 0x2753, 0x2754, 0x2755,
-		0x2795, 0x2796, 0x2797, 0x27b0, 0x27bf
-	};
 	size_t i;
 
-	if (!is_wide(c))
-		return true;
-	if (c < 0x10000) {
-		for (i = 0; i < sizeof(bmp_without) / sizeof(bmp_without[0]); i++)
-			if (c == bmp_without[i])
-				return false;
-		return true;
+	w->v = xmalloc((2 * u->n + 1) * sizeof(*w->v));
+	w->cp = xmalloc((u->n + 1) * sizeof(*w->cp));
+	w->n = 0;
+	for (i = 0; i < u->n; i++) {
+		w->cp[i] = w->n;
+		if (u->cp[i] > 0xffff) {
+			w->v[w->n++] = 0xd800 + ((u->cp[i] - 0x10000) >> 10);
+			w->v[w->n++] = 0xdc00 + ((u->cp[i] - 0x10000) & 0x3ff);
+		} else
+			w->v[w->n++] = (uint16_t)u->cp[i];
 	}
-	for (i = 0; i < sizeof(astral_with) / sizeof(astral_with[0]); i++)
-		if (c == astral_with[i])
+	w->cp[u->n] = w->n;
+}
+
+static void
+u16_free(struct u16 *w)
+{
+	free(w->v);
+	free(w->cp);
+}
+
+static bool
+emoji_class(const struct emoji_inst *in, uint16_t c)
+{
+	int i;
+
+	for (i = in->a; i < in->a + in->b; i++)
+		if (c >= text_emoji_ranges[i][0] && c <= text_emoji_ranges[i][1])
 			return true;
 	return false;
 }
 
-/* One pictograph with its presentation selector, modifier and tags; *shown
- * tells whether it is presented as emoji (wide, or with U+FE0F), which a
- * ZWJ sequence needs of its parts. */
-static size_t
-emoji_element(const struct ustr *u, size_t i, bool *shown)
-{
-	int32_t c;
+struct emoji_frame { int pc; size_t pos; };
 
-	if (i >= u->n || !is_pictographic(u->cp[i]))
-		return i;
-	c = u->cp[i++];
-	*shown = is_wide(c);
-	if (i < u->n && u->cp[i] == 0xfe0f && takes_vs16(c)) {
-		*shown = true;
-		i++;
+/* The end of the emoji expression's first match at pos, or pos when there
+ * is none. The expression has no loops, so plain backtracking ends; stack
+ * holds text_emoji_prog_len frames. */
+static size_t
+emoji_match(const struct u16 *w, size_t pos, struct emoji_frame *stack)
+{
+	const struct emoji_inst *in;
+	size_t n = 0;
+	struct emoji_frame f;
+
+	stack[n++] = (struct emoji_frame){ 0, pos };
+	while (n > 0) {
+		f = stack[--n];
+		for (;;) {
+			in = &text_emoji_prog[f.pc];
+			if (in->op == EMOJI_MATCH)
+				return f.pos;
+			if (in->op == EMOJI_JMP) {
+				f.pc = in->a;
+				continue;
+			}
+			if (in->op == EMOJI_SPLIT) {
+				stack[n++] = (struct emoji_frame){ in->b, f.pos };
+				f.pc = in->a;
+				continue;
+			}
+			if (in->op == EMOJI_NOTNEXT) {
+				if (f.pos < w->n && w->v[f.pos] == in->a)
+					break;
+				f.pc++;
+				continue;
+			}
+			if (f.pos >= w->n || (in->op == EMOJI_UNIT ?
+			    w->v[f.pos] != in->a : !emoji_class(in, w->v[f.pos])))
+				break;
+			f.pc++;
+			f.pos++;
+		}
 	}
-	if (i < u->n && is_modifier(u->cp[i]))
-		i++;
-	while (i < u->n && u->cp[i] >= 0xe0020 && u->cp[i] <= 0xe007e)
-		i++;
-	if (i < u->n && u->cp[i] == 0xe007f)
-		i++;
-	return i;
+	return pos;
 }
 
-/* The end of the emoji sequence starting at i, or i when none does. A
- * lone pictograph is not a sequence: it weighs as its code point, as
- * twitter-text's list leaves text-style (C) and (R) alone. */
-static size_t
-emoji_sequence(const struct ustr *u, size_t i)
+/* twemoji-parser's scan: emoji[i] is the end of the emoji starting at unit
+ * i, or 0. */
+static size_t *
+emoji_scan(const struct u16 *w)
 {
-	size_t e, next;
-	int32_t c = u->cp[i];
-	bool shown, next_shown;
+	struct emoji_frame *stack;
+	size_t *emoji, i, e;
 
-	if (is_regional(c) && i + 1 < u->n && is_regional(u->cp[i + 1]))
-		return i + 2;
-	if ((c == '#' || c == '*' || (c >= '0' && c <= '9'))) {
-		e = i + 1;
-		if (e < u->n && u->cp[e] == 0xfe0f)
-			e++;
-		return e < u->n && u->cp[e] == 0x20e3 ? e + 1 : i;
+	emoji = xcalloc(w->n + 1, sizeof(*emoji));
+	stack = xmalloc((size_t)text_emoji_prog_len * sizeof(*stack));
+	for (i = 0; i < w->n;) {
+		if (text_in_ranges(w->v[i], text_emoji_first,
+		    text_emoji_first_count) &&
+		    (e = emoji_match(w, i, stack)) > i) {
+			emoji[i] = e;
+			i = e;
+		} else
+			i++;
 	}
-	if ((e = emoji_element(u, i, &shown)) == i)
-		return i;
-	while (shown && e + 1 < u->n && u->cp[e] == 0x200d &&
-	    (next = emoji_element(u, e + 1, &next_shown)) > e + 1 &&
-	    next_shown)
-		e = next;
-	return e - i >= 2 ? e : i;
+	free(stack);
+	return emoji;
 }
 
 static int
-x_weight(int32_t c)
+x_weight(uint16_t c)
 {
 	size_t i;
 
@@ -294,46 +292,131 @@ x_weight(int32_t c)
 	return X_HEAVY;
 }
 
+static bool
+x_surrogate_pair(const struct u16 *w, size_t i)
+{
+	return i + 1 < w->n && w->v[i] >= 0xd800 && w->v[i] <= 0xdbff &&
+	    w->v[i + 1] >= 0xdc00 && w->v[i + 1] <= 0xdfff;
+}
+
 /* parseTweet's loop over the NFC text u with its URLs; *valid as
  * twitter-text's. */
 static int
 x_weighted(const struct ustr *u, const struct cspans *urls, bool *valid)
 {
-	size_t i, k = 0, e;
-	long w = 0;
+	struct u16 w;
+	size_t *url, *emoji, i, k;
+	long total = 0;
 	bool ok = true;
 
-	for (i = 0; i < u->n; i++) {
-		while (k < urls->n && urls->v[k].start < i)
-			k++;
-		if (k < urls->n && urls->v[k].start == i) {
-			w += X_URL_WEIGHT * X_SCALE;
-			i = urls->v[k].end - 1;
-		} else if ((e = emoji_sequence(u, i)) > i) {
-			w += X_HEAVY;
-			i = e - 1;
-		} else
-			w += x_weight(u->cp[i]);
-		ok &= !text_is_invalid(u->cp[i]);
+	u16_from(u, &w);
+	url = xcalloc(w.n + 1, sizeof(*url));
+	for (k = 0; k < urls->n; k++)
+		url[w.cp[urls->v[k].start]] = w.cp[urls->v[k].end];
+	emoji = emoji_scan(&w);
+	for (i = 0; i < w.n; i++) {
+		if (url[i] > i) {
+			total += X_URL_WEIGHT * X_SCALE;
+			i = url[i] - 1;
+		} else if (emoji[i] > i) {
+			total += X_HEAVY;
+			i = emoji[i] - 1;
+		} else {
+			i += x_surrogate_pair(&w, i);
+			total += x_weight(w.v[i]);
+		}
+		ok &= !text_is_invalid(w.v[i]);
 	}
+	free(url);
+	free(emoji);
+	u16_free(&w);
 	if (valid != NULL)
-		*valid = ok && w > 0;
-	return (int)(w / X_SCALE);
+		*valid = ok && total > 0;
+	return (int)(total / X_SCALE);
 }
 
+bool
+text_in_ranges(int32_t c, const int32_t (*r)[2], int n)
+{
+	int lo = 0, hi = n - 1, mid;
+
+	while (lo <= hi) {
+		mid = (lo + hi) / 2;
+		if (c < r[mid][0])
+			hi = mid - 1;
+		else if (c > r[mid][1])
+			lo = mid + 1;
+		else
+			return true;
+	}
+	return false;
+}
+
+enum incb { INCB_NONE, INCB_CONSONANT, INCB_LINKER, INCB_EXTEND };
+
+static enum incb
+incb(int32_t c)
+{
+	if (c < text_incb_extend[0][0] && c < text_incb_consonant[0][0] &&
+	    c < text_incb_linker[0][0])		/* Latin-1 and more: fast */
+		return INCB_NONE;
+	if (text_in_ranges(c, text_incb_consonant, text_incb_consonant_count))
+		return INCB_CONSONANT;
+	if (text_in_ranges(c, text_incb_linker, text_incb_linker_count))
+		return INCB_LINKER;
+	if (text_in_ranges(c, text_incb_extend, text_incb_extend_count))
+		return INCB_EXTEND;
+	return INCB_NONE;
+}
+
+static bool
+is_control(int32_t c)
+{
+	int b = utf8proc_get_property(c)->boundclass;
+
+	return b == UTF8PROC_BOUNDCLASS_CR || b == UTF8PROC_BOUNDCLASS_LF ||
+	    b == UTF8PROC_BOUNDCLASS_CONTROL;
+}
+
+/*
+ * Grapheme clusters: utf8proc's rules brought to the Unicode of the
+ * Indic_Conjunct_Break table. Its version here (Unicode 15.0) predates
+ * rule GB9c: no break before a consonant when a consonant, then only
+ * extenders and linkers with at least one linker, come before it, so that
+ * a conjunct such as "ksha" is one cluster (conj is 1 after a consonant, 2
+ * once a linker followed it). It also breaks before combining marks newer
+ * than its data; every extender and linker of the table is one (GB9), and
+ * only a control before it (GB4) allows a break.
+ */
 static int
 graphemes(const struct ustr *u)
 {
 	utf8proc_int32_t state = 0;
+	enum incb k;
 	size_t i;
-	int n;
+	int n, conj;
+	bool brk;
 
 	if (u->n == 0)
 		return 0;
-	for (i = 1, n = 1; i < u->n; i++)
-		if (utf8proc_grapheme_break_stateful(u->cp[i - 1], u->cp[i],
-		    &state))
-			n++;
+	conj = incb(u->cp[0]) == INCB_CONSONANT;
+	for (i = 1, n = 1; i < u->n; i++) {
+		k = incb(u->cp[i]);
+		brk = utf8proc_grapheme_break_stateful(u->cp[i - 1], u->cp[i],
+		    &state);
+		if ((k == INCB_EXTEND || k == INCB_LINKER) &&
+		    !is_control(u->cp[i - 1]))
+			brk = false;
+		if (k == INCB_CONSONANT && conj == 2)
+			brk = false;
+		n += brk;
+		if (k == INCB_CONSONANT)
+			conj = 1;
+		else if (k == INCB_LINKER)
+			conj = conj ? 2 : 0;
+		else if (k != INCB_EXTEND)
+			conj = 0;
+	}
 	return n;
 }
 
@@ -346,7 +429,7 @@ text_weighted_length(const char *utf8)
 
 	if (decode(utf8, true, &u) == -1)
 		return -1;
-	text_urls(&u, true, &urls);
+	text_urls(&u, URL_ANY, &urls);
 	n = x_weighted(&u, &urls, NULL);
 	free(urls.v);
 	ustr_free(&u);
@@ -392,7 +475,7 @@ mastodon_length(const char *utf8, const struct ustr *u, int url_weight)
 	size_t i, j, best, nurl, at = 0, len = 0;
 	int n;
 
-	text_urls(u, false, &ents);
+	text_urls(u, URL_MASTODON, &ents);
 	nurl = ents.n;
 	text_mentions(u, &ents, &users);
 	buf = xmalloc(u->off[u->n] + (size_t)url_weight * nurl + 1);
@@ -431,7 +514,7 @@ int
 text_measure(const char *utf8, enum platform p, const struct limits *l,
     struct text_measure *out)
 {
-	struct cspans links = { 0 }, tags = { 0 };
+	struct cspans urls = { 0 }, links = { 0 }, tags = { 0 };
 	struct ustr u, nfc;
 	bool valid = true;
 
@@ -448,8 +531,10 @@ text_measure(const char *utf8, enum platform p, const struct limits *l,
 	    l->instance_length : platform_rule[p].limit;
 	out->byte_limit = platform_rule[p].byte_limit;
 	out->bytes = (int)u.off[u.n];
-	text_urls(&nfc, true, &links);
-	text_hashtags(&nfc, &links, &tags);
+	text_urls(&nfc, URL_ANY, &urls);
+	text_hashtags(&nfc, &urls, &tags);
+	/* X's links are the URLs its length weighs, found in the NFC text. */
+	text_links(p == PLATFORM_X ? &nfc : &u, p, &links);
 	switch (p) {
 	case PLATFORM_X:
 		out->length = x_weighted(&nfc, &links, &valid);
@@ -470,6 +555,7 @@ text_measure(const char *utf8, enum platform p, const struct limits *l,
 	out->hashtags = (int)tags.n;
 	out->ok = valid && out->length <= out->limit &&
 	    (out->byte_limit == 0 || out->bytes <= out->byte_limit);
+	free(urls.v);
 	free(links.v);
 	free(tags.v);
 	ustr_free(&nfc);
@@ -500,7 +586,24 @@ text_extract_urls(const char *utf8, struct text_span *spans, int max)
 
 	if (decode(utf8, false, &u) == -1)
 		return -1;
-	text_urls(&u, true, &c);
+	text_urls(&u, URL_ANY, &c);
+	n = spans_out(&u, &c, spans, max);
+	free(c.v);
+	ustr_free(&u);
+	return n;
+}
+
+int
+text_extract_links(const char *utf8, enum platform p, struct text_span *spans,
+    int max)
+{
+	struct cspans c = { 0 };
+	struct ustr u;
+	int n;
+
+	if ((unsigned)p >= PLATFORM_COUNT || decode(utf8, false, &u) == -1)
+		return -1;
+	text_links(&u, p, &c);
 	n = spans_out(&u, &c, spans, max);
 	free(c.v);
 	ustr_free(&u);

@@ -19,7 +19,7 @@ struct text_measure {
 	enum len_unit	unit;
 	int		bytes;		/* UTF-8 bytes (Bluesky's second limit) */
 	int		byte_limit;	/* 0 where the platform has none */
-	int		links;
+	int		links;		/* as text_extract_links counts them */
 	int		hashtags;
 	bool		ok;		/* length (and bytes) within limit */
 };
@@ -31,7 +31,8 @@ const char	*text_unit_name(enum len_unit);	/* "weighted", "graphemes", "chars" *
 int	text_measure(const char *utf8, enum platform p, const struct limits *l,
 	    struct text_measure *out);
 
-/* twitter-text v3 weighted length (NFC, URLs 23, emoji sequences 2). */
+/* twitter-text 3.1 weighted length (NFC, URLs 23, each match of its
+ * twemoji-parser emoji expression 2). */
 int	text_weighted_length(const char *utf8);
 int	text_grapheme_count(const char *utf8);
 int	text_codepoint_count(const char *utf8);
@@ -42,5 +43,9 @@ struct text_span { size_t start, end; };
  * Returns the count; fills up to max spans (spans may be NULL). */
 int	text_extract_urls(const char *utf8, struct text_span *spans, int max);
 int	text_extract_hashtags(const char *utf8, struct text_span *spans, int max);
+/* Links as platform p itself makes them (what link caps count and Bluesky's
+ * link facets cover); -1 when the text is not valid UTF-8. */
+int	text_extract_links(const char *utf8, enum platform p,
+	    struct text_span *spans, int max);
 
 #endif

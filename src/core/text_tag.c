@@ -172,7 +172,7 @@ text_hashtags(const struct ustr *u, const struct cspans *urls,
 		cspans_add(out, h, e);
 	}
 	if (urls == NULL && out->n > first) {
-		text_urls(u, true, &own);
+		text_urls(u, URL_ANY, &own);
 		urls = &own;
 	}
 	if (urls != NULL)

@@ -664,21 +664,43 @@ url_valid(const struct ustr *u, size_t start, size_t end, size_t proto_len,
 	return true;
 }
 
-static size_t
-proto_len(const struct ustr *u, size_t p)
-{
-	const char *http = "HTTP";
-	size_t q = p, i;
+/* Mastodon's valid_url takes these schemes besides http and https. */
+static const char *const mastodon_schemes[] = {
+	"DAT", "DWEB", "IPFS", "IPNS", "SSB", "GOPHER", "GEMINI", NULL
+};
 
-	for (i = 0; i < 4; i++, q++)
-		if (q >= u->n || text_js_canon(u->cp[q]) != http[i])
-			return 0;
-	if (q < u->n && text_js_canon(u->cp[q]) == 'S')
-		q++;
-	for (i = 0; i < 3; i++, q++)
-		if (q >= u->n || u->cp[q] != ":/"[i ? 1 : 0])
+/* The length of name (upper case) at p, case-insensitively, or 0. */
+static size_t
+word_at(const struct ustr *u, size_t p, const char *name)
+{
+	size_t q = p;
+
+	for (; *name != '\0'; name++, q++)
+		if (q >= u->n || text_js_canon(u->cp[q]) != *name)
 			return 0;
 	return q - p;
+}
+
+/* https?:// (and Mastodon's other schemes for URL_MASTODON): the length,
+ * or 0. */
+static size_t
+proto_len(const struct ustr *u, size_t p, enum url_kind kind)
+{
+	const char *const *s;
+	size_t q;
+
+	if ((q = word_at(u, p, "HTTP")) > 0) {
+		if (p + q < u->n && text_js_canon(u->cp[p + q]) == 'S')
+			q++;
+	} else if (kind == URL_MASTODON) {
+		for (s = mastodon_schemes; *s != NULL; s++)
+			if ((q = word_at(u, p, *s)) > 0)
+				break;
+	}
+	if (q == 0 || p + q + 3 > u->n || u->cp[p + q] != ':' ||
+	    u->cp[p + q + 1] != '/' || u->cp[p + q + 2] != '/')
+		return 0;
+	return q + 3;
 }
 
 /* (?:\?Q*QE)? from p: the end, or p when there is no query. */
@@ -715,12 +737,12 @@ struct url_match {
 
 static bool
 url_body(const struct ustr *u, struct tld_memo *memo, size_t q,
-    struct url_match *m)
+    enum url_kind kind, struct url_match *m)
 {
 	struct rx r;
 	size_t plen, e, d;
 
-	plen = proto_len(u, q);
+	plen = proto_len(u, q, kind);
 	if (plen > 0 && (e = url_domain(u, memo, q + plen)) > 0)
 		m->proto = plen;
 	else if ((e = url_domain(u, memo, q)) > 0)
@@ -747,13 +769,13 @@ url_body(const struct ustr *u, struct tld_memo *memo, size_t q,
 
 static bool
 url_match_at(const struct ustr *u, struct tld_memo *memo, size_t s,
-    struct url_match *m)
+    enum url_kind kind, struct url_match *m)
 {
-	if (is_preceding_char(u->cp[s]) && url_body(u, memo, s + 1, m)) {
+	if (is_preceding_char(u->cp[s]) && url_body(u, memo, s + 1, kind, m)) {
 		m->before = s;
 		return true;
 	}
-	if (s == 0 && url_body(u, memo, 0, m)) {
+	if (s == 0 && url_body(u, memo, 0, kind, m)) {
 		m->before = (size_t)-1;
 		return true;
 	}
@@ -833,10 +855,11 @@ url_accept(const struct ustr *u, const struct url_match *m, bool with_bare,
 }
 
 void
-text_urls(const struct ustr *u, bool with_bare, struct cspans *out)
+text_urls(const struct ustr *u, enum url_kind kind, struct cspans *out)
 {
 	struct tld_memo memo;
 	struct url_match m;
+	bool with_bare = kind == URL_ANY;
 	size_t s, i;
 
 	for (i = 0; i < u->n && u->cp[i] != (with_bare ? '.' : ':'); i++)
@@ -845,7 +868,7 @@ text_urls(const struct ustr *u, bool with_bare, struct cspans *out)
 		return;
 	tld_memo_init(&memo, 0, u->n);
 	for (s = 0; s < u->n;) {
-		if (!url_match_at(u, &memo, s, &m)) {
+		if (!url_match_at(u, &memo, s, kind, &m)) {
 			s++;
 			continue;
 		}

@@ -223,10 +223,15 @@ bluesky_facets(struct channel_call *c, cJSON *rec, const char *text)
 	char *v, *uri;
 	int n, i;
 
-	n = text_extract_urls(text, sp, BLUESKY_MAX_FACETS);
+	/* The links Bluesky's own client would find (and the link caps
+	 * counted). A link without a scheme gets "https://", also where the
+	 * client keeps a word such as "httpbin.org" as it is: a facet's uri
+	 * must be a URI. */
+	n = text_extract_links(text, PLATFORM_BLUESKY, sp, BLUESKY_MAX_FACETS);
 	for (i = 0; i < n && i < BLUESKY_MAX_FACETS; i++) {
 		v = xstrndup(text + sp[i].start, sp[i].end - sp[i].start);
-		if (strstr(v, "://") == NULL)
+		if (strncmp(v, "http://", 7) != 0 &&
+		    strncmp(v, "https://", 8) != 0)
 			xasprintf(&uri, "https://%s", v);
 		else
 			uri = xstrdup(v);

@@ -126,10 +126,7 @@ publish_legal(const struct publish *pub, const struct plan_post *post,
 		    " (or over the byte limit)" : "");
 		return false;
 	}
-	if ((f->limits.max_links != LIMIT_UNSET &&
-	    m->links > f->limits.max_links) ||
-	    (f->limits.max_hashtags != LIMIT_UNSET &&
-	    m->hashtags > f->limits.max_hashtags)) {
+	if (legal_caps(&f->limits, m) != LEGAL_OK) {
 		snprintf(why, len, "%d links, %d hashtags: over the front's "
 		    "limits", m->links, m->hashtags);
 		return false;

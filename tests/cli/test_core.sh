@@ -79,7 +79,8 @@ assert list(doc) == ["drafts"]
 d = {x["id"]: x for x in doc["drafts"]}
 assert len(d) == 24
 f = {e["front"]: e for e in d["d1"]["fronts"]}
-assert f["x"] == {"front": "x", "length": 149, "limit": 280, "unit": "weighted", "ok": True}, f["x"]
+assert f["x"] == {"front": "x", "length": 149, "limit": 280, "unit": "weighted", "ok": True,
+                  "links": 1, "hashtags": 1, "caps_ok": True}, f["x"]
 assert [e["front"] for e in d["d2"]["fronts"]] == ["linkedin", "mastodon"]
 m = {e["front"]: e for e in d["d2"]["fronts"]}
 assert m["mastodon"]["ok"] is False and m["linkedin"]["ok"] is True
@@ -87,7 +88,8 @@ assert m["mastodon"]["unit"] == "graphemes" and m["linkedin"]["unit"] == "chars"
 assert [e["front"] for e in d["d24"]["fronts"]] == ["linkedin"]
 for x in doc["drafts"]:
     for e in x["fronts"]:
-        assert set(e) == {"front", "length", "limit", "unit", "ok"}
+        assert set(e) == {"front", "length", "limit", "unit", "ok", "links",
+                          "hashtags", "caps_ok"}
         assert e["ok"] == (e["length"] <= e["limit"]), e
 EOF
 then pass "drafts --json matches the contract"; else fail "drafts --json matches the contract"; fi

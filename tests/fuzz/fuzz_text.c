@@ -81,6 +81,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_spans(s, len, n, spans);
 		n = text_extract_hashtags(s, spans, MAX_SPANS);
 		check_spans(s, len, n, spans);
+		/* Each platform's links: the count caps use, in order. */
+		for (p = 0; p < PLATFORM_COUNT; p++) {
+			n = text_extract_links(s, p, spans, MAX_SPANS);
+			check_spans(s, len, n, spans);
+			if (text_measure(s, p, NULL, &m) != 0 ||
+			    (p != PLATFORM_X && m.links != n))
+				abort();
+		}
 		if (graphemes > chars || text_weighted_length(s) < 0)
 			abort();
 	}

@@ -193,6 +193,37 @@ test_bluesky_links_and_tags_are_facets(void **state)
 	cJSON_Delete(f.raw);
 }
 
+/* Link facets cover what Bluesky's client links: an https:// URL on a
+ * reserved .example host too, without the closing punctuation. */
+static void
+test_bluesky_facets_reserved_hosts(void **state)
+{
+	struct front f = front_of("b", PLATFORM_BLUESKY, "{\"handle\":"
+	    "\"acme.dev\",\"service\":\"https://pds.example\"}");
+	struct channel_call c;
+	struct error err = { 0 };
+
+	assert_int_equal(channel_open(&f, "(https://a.example/x). and "
+	    "https://intranet/wiki!", "e0123456789abcdef", 1796112000,
+	    1796112000, 0, &c, &err), 0);
+	assert_non_null(strstr(c.post.body, "{\"index\":{\"byteStart\":1,"
+	    "\"byteEnd\":20},\"features\":[{\"$type\":\"app.bsky.richtext."
+	    "facet#link\",\"uri\":\"https://a.example/x\"}]}"));
+	assert_non_null(strstr(c.post.body, "{\"index\":{\"byteStart\":27,"
+	    "\"byteEnd\":48},\"features\":[{\"$type\":\"app.bsky.richtext."
+	    "facet#link\",\"uri\":\"https://intranet/wiki\"}]}"));
+	channel_close(&c);
+	/* The client links a word starting "http" whatever its TLD; its uri
+	 * still needs a scheme. */
+	assert_int_equal(channel_open(&f, "see httpbin.test", "e0123456789abcdef",
+	    1796112000, 1796112000, 0, &c, &err), 0);
+	assert_non_null(strstr(c.post.body, "{\"index\":{\"byteStart\":4,"
+	    "\"byteEnd\":16},\"features\":[{\"$type\":\"app.bsky.richtext."
+	    "facet#link\",\"uri\":\"https://httpbin.test\"}]}"));
+	channel_close(&c);
+	cJSON_Delete(f.raw);
+}
+
 static struct http_response
 answer(enum http_phase ph, long status, const char *body)
 {
@@ -299,6 +330,7 @@ main(void)
 		cmocka_unit_test(test_credentials_only_over_https),
 		cmocka_unit_test(test_bluesky_session_hides_password),
 		cmocka_unit_test(test_bluesky_links_and_tags_are_facets),
+		cmocka_unit_test(test_bluesky_facets_reserved_hosts),
 		cmocka_unit_test(test_composio_answers),
 		cmocka_unit_test(test_transport_outcomes),
 	};

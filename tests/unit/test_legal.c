@@ -79,6 +79,46 @@ test_static_verdicts(void **state)
 	fx_free(p);
 }
 
+/* Link caps count what each platform links: two https://a.example links are
+ * two on Bluesky (its client links every http(s) URL), none on X or
+ * Mastodon (no known TLD: plain text there, counted by its characters);
+ * bare domains are links everywhere but on Mastodon. */
+static void
+test_link_caps_per_platform(void **state)
+{
+	static const struct { enum platform p; enum legal_verdict two, bare; }
+	    want[] = {
+		{ PLATFORM_BLUESKY, LEGAL_TOO_MANY_LINKS, LEGAL_TOO_MANY_LINKS },
+		{ PLATFORM_X, LEGAL_OK, LEGAL_TOO_MANY_LINKS },
+		{ PLATFORM_MASTODON, LEGAL_OK, LEGAL_OK },
+		{ PLATFORM_LINKEDIN, LEGAL_TOO_MANY_LINKS, LEGAL_TOO_MANY_LINKS },
+	};
+	int n = (int)(sizeof(want) / sizeof(want[0])), f;
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 4, n, 3);
+	struct legal *lg;
+	struct legal_path *lp;
+
+	for (f = 0; f < n; f++) {
+		p->fronts[f].platform = want[f].p;
+		p->fronts[f].limits.max_links = 1;
+	}
+	fx_set_text(p, 0, "read https://a.example/one and https://a.example/two");
+	fx_set_text(p, 1, "see example.com and example.org");
+	fx_set_text(p, 2, "one https://a.example (and example.test)");
+	lg = legal_new(p, NULL, 0, NULL);
+	assert_non_null(lg);
+	lp = legal_path_new(lg);
+	for (f = 0; f < n; f++) {
+		assert_int_equal(check(lg, lp, 0, f), want[f].two);
+		assert_int_equal(check(lg, lp, 1, f), want[f].bare);
+		assert_int_equal(check(lg, lp, 2, f), LEGAL_OK);
+	}
+	legal_path_free(lp);
+	legal_free(lg);
+	fx_free(p);
+}
+
 static void
 test_wait_and_horizon(void **state)
 {
@@ -361,6 +401,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_static_verdicts),
+		cmocka_unit_test(test_link_caps_per_platform),
 		cmocka_unit_test(test_wait_and_horizon),
 		cmocka_unit_test(test_already_posted),
 		cmocka_unit_test(test_quiet_hours),

@@ -17,71 +17,6 @@
 
 #define MAX_SPANS 64
 
-/* What a reference-table row compares; a known difference names the
- * fields it affects, and the rest of the row is still checked. */
-enum {
-	F_X = 1,		/* X weighted length and validity */
-	F_GRAPHEMES = 2,	/* Bluesky graphemes, and Mastodon's count of them */
-	F_OTHER = 4,		/* code points, bytes, links, hashtags */
-	F_ALL = 7
-};
-
-/* Cases this implementation knowingly answers differently, with why. */
-struct known {
-	const char	*file;
-	const char	*text;
-	int		 fields;
-	const char	*why;
-};
-
-#define WHY_GB9C "Intl.Segmenter (ICU, Unicode 15.1) keeps Devanagari " \
-	"conjuncts in one grapheme (rule GB9c); utf8proc 2.6 implements " \
-	"Unicode 13, which breaks after the virama"
-#define WHY_EMOJI11 "twitter-text 3.1.0 matches emoji with the list of " \
-	"twemoji-parser 11 (Emoji 11.0); this sequence is newer, so the npm " \
-	"package weighs its parts, while utf8proc's Unicode 13 properties " \
-	"make it one emoji sequence (2)"
-
-static const struct known known_failures[] = {
-	{ "lengths", "\u0939\u093f\u0928\u094d\u0926\u0940 \u092d\u093e\u0937\u093e",
-	    F_GRAPHEMES, WHY_GB9C },
-	{ "lengths", "\u0915\u094d\u0937\u0924\u094d\u0930\u093f\u092f",
-	    F_GRAPHEMES, WHY_GB9C },
-	{ "lengths", "\u0915\u094d\u0937", F_GRAPHEMES, WHY_GB9C },
-	{ "lengths", "\u00dcn\u00efc\u00f6d\u00e9 everywhere: "
-	    "\U0001d518\U0001d52b\U0001d526\U0001d520\U0001d52c\U0001d521"
-	    "\U0001d522 and \U0001f1e9\U0001f1ea and "
-	    "\u0915\u094d\u0937\u0924\u094d\u0930\u093f\u092f",
-	    F_GRAPHEMES, WHY_GB9C },
-	{ "lengths", "\U0001f441\ufe0f\u200d\U0001f5e8\ufe0f", F_X,
-	    "twemoji-parser 11 lists this Emoji 2.0 sequence only without "
-	    "U+FE0F, so twitter-text weighs the fully qualified form in parts" },
-	{ "lengths", "\U0001f9d1\u200d\U0001f4bb", F_X, WHY_EMOJI11 },
-	{ "lengths", "\U0001f9d1\u200d\U0001f91d\u200d\U0001f9d1", F_X,
-	    WHY_EMOJI11 },
-	{ "lengths", "\U0001f3f3\ufe0f\u200d\u26a7\ufe0f", F_X, WHY_EMOJI11 },
-	{ "lengths", "\u2764\ufe0f\u200d\U0001f525", F_X, WHY_EMOJI11 },
-	{ "lengths", "\U0001f415\u200d\U0001f9ba", F_X, WHY_EMOJI11 },
-	{ "lengths", "\U0001f43b\u200d\u2744\ufe0f", F_X, WHY_EMOJI11 },
-	{ "lengths", "\U0001faf6\U0001f3fd", F_X, WHY_EMOJI11 },
-	{ "lengths", "\u26a7\ufe0f", F_X, WHY_EMOJI11 },
-	{ "lengths", "\u267e\ufe0f", F_X,
-	    "twemoji-parser 11's list lacks the emoji form of U+267E, so "
-	    "twitter-text weighs U+FE0F on its own" },
-	{ NULL, NULL, 0, NULL }
-};
-
-static int
-known_fields(const char *file, const char *text)
-{
-	const struct known *k;
-
-	for (k = known_failures; k->file != NULL; k++)
-		if (strcmp(k->file, file) == 0 && strcmp(k->text, text) == 0)
-			return k->fields;
-	return 0;
-}
-
 /* Calls fn on every JSON line of path; returns the number of lines. */
 static int
 each_line(const char *path, void (*fn)(const cJSON *, const char *, int *, int *),
@@ -116,21 +51,16 @@ jstr(const cJSON *j, const char *k)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-/* A case passes when exactly the fields listed as known differences
- * differ: a listed case that starts to agree fails too, so the list stays
- * true. */
+/* Every case must agree in every field: there are no known differences. */
 static void
-report(const char *file, const char *text, int differ, const char *detail,
+report(const char *file, const char *text, bool ok, const char *detail,
     int *passed, int *failed)
 {
-	int known = known_fields(file, text);
-
-	if (differ == known) {
-		(*passed) += differ == 0;
+	if (ok) {
+		(*passed)++;
 		return;
 	}
-	print_error("%s: %s: %s (differs 0x%x, known 0x%x)\n", file, text,
-	    detail, differ, known);
+	print_error("%s: %s: %s\n", file, text, detail);
 	(*failed)++;
 }
 
@@ -146,9 +76,8 @@ check_weighted(const cJSON *j, const char *file, int *passed, int *failed)
 	assert_int_equal(text_measure(text, PLATFORM_X, NULL, &m), 0);
 	snprintf(detail, sizeof(detail), "weighted %d (want %d), valid %d (want %d)",
 	    m.length, want, m.ok, valid);
-	report("weighted_length_v3", text,
-	    m.length == want && m.ok == valid ? 0 : F_ALL, detail, passed,
-	    failed);
+	report("weighted_length_v3", text, m.length == want && m.ok == valid,
+	    detail, passed, failed);
 }
 
 /* Compares extracted spans (as strings, without prefix chars) to the
@@ -176,7 +105,7 @@ check_spans(const cJSON *j, const char *file, int skip, bool urls,
 		if (w == NULL || strcmp(w->valuestring, got) != 0)
 			ok = false;
 	}
-	report(file, text, ok ? 0 : F_ALL, detail, passed, failed);
+	report(file, text, ok, detail, passed, failed);
 }
 
 static void
@@ -221,33 +150,65 @@ jint(const cJSON *j, const char *k)
 	return v->valueint;
 }
 
+/* Whether Bluesky's links are the row's facets, byte for byte. */
+static bool
+bluesky_links_agree(const char *text, const cJSON *want, char *got,
+    size_t len)
+{
+	struct text_span sp[MAX_SPANS];
+	const cJSON *w;
+	size_t o = 0;
+	int n, i;
+	bool ok;
+
+	n = text_extract_links(text, PLATFORM_BLUESKY, sp, MAX_SPANS);
+	if (!cJSON_IsArray(want))
+		fail_msg("lengths.jsonl: row without \"bluesky_links\"");
+	ok = n == cJSON_GetArraySize(want);
+	for (i = 0; i < n && i < MAX_SPANS; i++) {
+		o += snprintf(got + o, len - o, "[%zu,%zu]", sp[i].start,
+		    sp[i].end);
+		if (o >= len)
+			o = len - 1;
+		w = cJSON_GetArrayItem(want, i);
+		if (w == NULL ||
+		    cJSON_GetArrayItem(w, 0)->valueint != (int)sp[i].start ||
+		    cJSON_GetArrayItem(w, 1)->valueint != (int)sp[i].end)
+			ok = false;
+	}
+	return ok;
+}
+
 /* One row of the reference table: every platform's count at once. */
 static void
 check_lengths(const cJSON *j, const char *file, int *passed, int *failed)
 {
 	const char *text = jstr(j, "text");
 	struct text_measure x, bsky, masto, chars;
-	char detail[256];
-	int differ = 0;
+	char detail[512], facets[160] = "";
+	bool ok;
 
 	assert_int_equal(text_measure(text, PLATFORM_X, NULL, &x), 0);
 	assert_int_equal(text_measure(text, PLATFORM_BLUESKY, NULL, &bsky), 0);
 	assert_int_equal(text_measure(text, PLATFORM_MASTODON, NULL, &masto), 0);
 	assert_int_equal(text_measure(text, PLATFORM_THREADS, NULL, &chars), 0);
-	if (x.length != jint(j, "x") ||
-	    x.ok != cJSON_IsTrue(cJSON_GetObjectItem(j, "x_valid")))
-		differ |= F_X;
-	if (bsky.length != jint(j, "graphemes") ||
-	    masto.length != jint(j, "mastodon"))
-		differ |= F_GRAPHEMES;
-	if (chars.length != jint(j, "chars") || x.bytes != jint(j, "bytes") ||
-	    x.links != jint(j, "links") || x.hashtags != jint(j, "hashtags"))
-		differ |= F_OTHER;
+	ok = x.length == jint(j, "x") &&
+	    x.ok == cJSON_IsTrue(cJSON_GetObjectItem(j, "x_valid")) &&
+	    bsky.length == jint(j, "graphemes") &&
+	    masto.length == jint(j, "mastodon") &&
+	    chars.length == jint(j, "chars") && x.bytes == jint(j, "bytes") &&
+	    x.links == jint(j, "links") && x.hashtags == jint(j, "hashtags") &&
+	    masto.links == jint(j, "mastodon_links");
+	ok &= bluesky_links_agree(text, cJSON_GetObjectItem(j, "bluesky_links"),
+	    facets, sizeof(facets));
+	ok &= bsky.links == cJSON_GetArraySize(cJSON_GetObjectItem(j,
+	    "bluesky_links"));
 	snprintf(detail, sizeof(detail), "got x %d/%d graphemes %d mastodon %d "
-	    "chars %d bytes %d links %d hashtags %d", x.length, x.ok,
-	    bsky.length, masto.length, chars.length, x.bytes, x.links,
+	    "chars %d bytes %d links %d bluesky_links %s (%d) mastodon_links %d "
+	    "hashtags %d", x.length, x.ok, bsky.length, masto.length,
+	    chars.length, x.bytes, x.links, facets, bsky.links, masto.links,
 	    x.hashtags);
-	report("lengths", text, differ, detail, passed, failed);
+	report("lengths", text, ok, detail, passed, failed);
 }
 
 static void
@@ -257,8 +218,8 @@ test_reference_table(void **state)
 
 	n = each_line("tests/data/lengths.jsonl", check_lengths, &passed,
 	    &failed);
-	print_message("lengths: %d of %d rows agree in every field; the rest "
-	    "differ only where known_failures says\n", passed, n);
+	print_message("lengths: %d of %d rows agree in every field\n", passed,
+	    n);
 	assert_true(n >= 200);
 	assert_int_equal(failed, 0);
 }
@@ -392,7 +353,15 @@ test_mastodon_rules(void **state)
 	assert_int_equal(text_measure("see example.com", PLATFORM_MASTODON,
 	    NULL, &m), 0);
 	assert_int_equal(m.length, 15);
+	assert_int_equal(m.links, 0);	/* Mastodon links no bare domain */
+	/* Its extractor's other schemes are links that count 23 too. */
+	assert_int_equal(text_measure("read gemini://example.com/a/long/path",
+	    PLATFORM_MASTODON, NULL, &m), 0);
 	assert_int_equal(m.links, 1);
+	assert_int_equal(m.length, 5 + 23);
+	assert_int_equal(text_measure("read ftp://example.com/a/long/path",
+	    PLATFORM_MASTODON, NULL, &m), 0);
+	assert_int_equal(m.links, 0);
 	/* @user@domain counts as @user; a bare @user as written. */
 	assert_int_equal(text_measure("hi @alice@mastodon.social!",
 	    PLATFORM_MASTODON, NULL, &m), 0);
@@ -418,6 +387,144 @@ test_counts(void **state)
 	assert_int_equal(text_weighted_length(""), 0);
 	assert_int_equal(text_measure("", PLATFORM_X, NULL, &m), 0);
 	assert_false(m.ok);	/* twitter-text: an empty post is not valid */
+}
+
+/* A ZWJ chain that is no emoji sequence: twitter-text weighs each emoji 2
+ * and each joiner 1, while Bluesky and Mastodon see one grapheme. */
+static void
+test_x_emoji_chains(void **state)
+{
+	static const char *chains[] = {
+		"\u2764\ufe0f\u200d\u2728",			/* heart ZWJ sparkles */
+		"\u2728\u200d\U0001f3f3\ufe0f\u200d\U0001f308",	/* sparkles ZWJ rainbow flag */
+		"\U0001f44d\U0001f3fd\u200d\u2764\ufe0f",	/* thumbs up, tone, ZWJ heart */
+	};
+	struct text_measure m;
+	size_t i;
+
+	for (i = 0; i < sizeof(chains) / sizeof(chains[0]); i++) {
+		assert_int_equal(text_weighted_length(chains[i]), 2 + 1 + 2);
+		assert_int_equal(text_measure(chains[i], PLATFORM_BLUESKY, NULL,
+		    &m), 0);
+		assert_int_equal(m.length, 1);
+		assert_int_equal(text_measure(chains[i], PLATFORM_MASTODON, NULL,
+		    &m), 0);
+		assert_int_equal(m.length, 1);
+	}
+	/* A recognised sequence stays 2. */
+	assert_int_equal(text_weighted_length("\U0001f3f3\ufe0f\u200d\U0001f308"),
+	    2);
+	assert_int_equal(text_weighted_length("\U0001f468\u200d\U0001f469"
+	    "\u200d\U0001f467"), 2);
+}
+
+/* Conjuncts (GB9c) are one grapheme on Bluesky and Mastodon. */
+static void
+test_conjuncts(void **state)
+{
+	static const struct { const char *text; int graphemes; } want[] = {
+		{ "\u0915\u094d\u0937", 1 },			/* Devanagari ksha */
+		{ "\u0915\u094d\u0937\u094d\u092e", 1 },	/* three consonants */
+		{ "\u0995\u09cd\u09b7", 1 },			/* Bengali */
+		{ "\u0915\u094d\u200d\u0937", 1 },		/* ZWJ extends */
+		{ "\u0915\u094d\u200c\u0937", 2 },		/* ZWNJ breaks */
+		{ "\u0915\u094d \u0937", 3 },
+		{ "a\u094d\u0937", 2 },			/* no consonant first */
+	};
+	struct text_measure m;
+	size_t i;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_int_equal(text_grapheme_count(want[i].text) == -1, 0);
+		assert_int_equal(text_measure(want[i].text, PLATFORM_BLUESKY,
+		    NULL, &m), 0);
+		if (m.length != want[i].graphemes)
+			fail_msg("%s: %d graphemes, want %d", want[i].text,
+			    m.length, want[i].graphemes);
+	}
+}
+
+/* Links as each platform makes them: X by twitter-text (a known TLD), Bluesky
+ * every http(s) URL and a bare domain with an IANA TLD, Mastodon a URL with a
+ * scheme on a known TLD, the others either. */
+static void
+test_links_per_platform(void **state)
+{
+	static const struct {
+		const char	*text;
+		int		 x, bluesky, mastodon, other;
+	} want[] = {
+		{ "https://a.example", 0, 1, 0, 1 },
+		{ "two https://a.example and https://b.example", 0, 2, 0, 2 },
+		{ "http://x.test/ https://foo.invalid/a http://localhost:8080/",
+		    0, 3, 0, 3 },
+		{ "https://intranet/wiki", 0, 1, 0, 1 },
+		{ "a.example and b.test", 0, 0, 0, 0 },
+		{ "https://example.com example.com", 2, 2, 1, 2 },
+		{ "HTTPS://a.example", 0, 0, 0, 0 },	/* the client is case-sensitive */
+		{ "HTTPS://example.com", 1, 0, 1, 1 },
+		{ "https://m\u00fcnchen.de", 1, 1, 1, 1 },	/* IDN host */
+		{ "m\u00fcnchen.de", 1, 0, 0, 1 },
+		{ "https://xn--mnchen-3ya.de/", 1, 1, 1, 1 },
+		{ "(https://a.example)", 0, 1, 0, 1 },
+		{ "(https://a.example).", 0, 1, 0, 1 },
+		{ "see (https://example.com/x) now", 1, 1, 1, 1 },
+		{ "https://a.example.", 0, 1, 0, 1 },
+		{ "https://a.example!", 0, 1, 0, 1 },
+		{ "Go to example.com.", 1, 1, 0, 1 },
+		{ "my-site.com", 1, 0, 0, 1 },		/* the client wants [a-z0-9] labels */
+		{ "x(https://a.example", 0, 1, 0, 1 },	/* "(" may follow anything */
+		{ "ftp://a.example", 0, 0, 0, 0 },
+	};
+	static const enum platform other[] = { PLATFORM_LINKEDIN,
+	    PLATFORM_THREADS, PLATFORM_REDDIT };
+	struct text_measure m;
+	size_t i, k;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_int_equal(text_measure(want[i].text, PLATFORM_X, NULL,
+		    &m), 0);
+		if (m.links != want[i].x)
+			fail_msg("%s: X %d links", want[i].text, m.links);
+		assert_int_equal(text_measure(want[i].text, PLATFORM_BLUESKY,
+		    NULL, &m), 0);
+		if (m.links != want[i].bluesky)
+			fail_msg("%s: Bluesky %d links", want[i].text, m.links);
+		assert_int_equal(text_extract_links(want[i].text,
+		    PLATFORM_BLUESKY, NULL, 0), want[i].bluesky);
+		assert_int_equal(text_measure(want[i].text, PLATFORM_MASTODON,
+		    NULL, &m), 0);
+		if (m.links != want[i].mastodon)
+			fail_msg("%s: Mastodon %d links", want[i].text, m.links);
+		for (k = 0; k < sizeof(other) / sizeof(other[0]); k++) {
+			assert_int_equal(text_measure(want[i].text, other[k],
+			    NULL, &m), 0);
+			if (m.links != want[i].other)
+				fail_msg("%s: platform %d: %d links",
+				    want[i].text, other[k], m.links);
+		}
+	}
+}
+
+/* Bluesky's link spans leave out trailing punctuation and an unbalanced
+ * parenthesis, as its client's facets do. */
+static void
+test_bluesky_link_spans(void **state)
+{
+	struct text_span s[4];
+
+	assert_int_equal(text_extract_links("(https://a.example).",
+	    PLATFORM_BLUESKY, s, 4), 1);
+	assert_int_equal(s[0].start, 1);
+	assert_int_equal(s[0].end, 18);
+	assert_int_equal(text_extract_links("\u00e9 https://a.example/x_(y)!",
+	    PLATFORM_BLUESKY, s, 4), 1);
+	assert_int_equal(s[0].start, 3);	/* bytes, not characters */
+	assert_int_equal(s[0].end, 3 + 23);	/* balanced ")" kept, "!" not */
+	assert_int_equal(text_extract_links("a.com,b.org c.net", PLATFORM_BLUESKY,
+	    s, 4), 2);
+	assert_int_equal(s[0].end, 11);		/* "a.com,b.org" less nothing */
+	assert_int_equal(text_extract_links("\xff", PLATFORM_BLUESKY, s, 4), -1);
 }
 
 /* The embedded TLD table is tlds.json, in order. */
@@ -463,6 +570,10 @@ main(void)
 		cmocka_unit_test(test_mastodon_rules),
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_tlds_in_sync),
+		cmocka_unit_test(test_x_emoji_chains),
+		cmocka_unit_test(test_conjuncts),
+		cmocka_unit_test(test_links_per_platform),
+		cmocka_unit_test(test_bluesky_link_spans),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

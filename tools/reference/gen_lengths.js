@@ -9,7 +9,11 @@
 //                becomes "@user", then grapheme clusters are counted
 //   chars        code points (Threads, LinkedIn, Reddit)
 //   bytes        UTF-8 bytes (Bluesky's second limit)
-//   links        twitter-text extractUrls (with and without scheme)
+//   links        twitter-text extractUrls (with and without scheme): X's links
+//   bluesky_links the link facets of @atproto/api's RichText detection (the
+//                official client's), as [byteStart, byteEnd] pairs
+//   mastodon_links the URLs Mastodon's length rule replaces (http(s) only,
+//                twitter-text's domains): what its extractor links
 //   hashtags     twitter-text extractHashtags
 //
 // Usage (from the repository root):
@@ -17,6 +21,7 @@
 'use strict';
 
 const twttr = require('twitter-text');
+const { RichText } = require('@atproto/api');
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const graphemes = (s) => [...segmenter.segment(s)].length;
@@ -53,6 +58,14 @@ function mastodonEntities(text) {
   return kept;
 }
 
+function blueskyLinks(text) {
+  const rt = new RichText({ text });
+  rt.detectFacetsWithoutResolution();
+  return (rt.facets || [])
+    .filter((f) => f.features.some((x) => x.$type === 'app.bsky.richtext.facet#link'))
+    .map((f) => [f.index.byteStart, f.index.byteEnd]);
+}
+
 function mastodonLength(text) {
   let out = '';
   let at = 0;
@@ -74,6 +87,9 @@ function row(text) {
     chars: [...text].length,
     bytes: Buffer.byteLength(text, 'utf8'),
     links: twttr.extractUrls(text).length,
+    bluesky_links: blueskyLinks(text),
+    mastodon_links: twttr.extractUrlsWithIndices(text,
+      { extractUrlsWithoutProtocol: false }).length,
     hashtags: twttr.extractHashtags(text).length,
   };
 }
@@ -140,6 +156,23 @@ add(cp(0x1f468) + ZWJ + cp(0x1f469) + ZWJ + cp(0x1f467),
 // U+FE0F where a variation sequence exists and where it does not.
 add('😀️', '⌚️', '☕️', '⚡️', '⭐️', '✅️', '✨️', '❌️', '🈂️', '🈯️', '🆗️', '🀄️',
   '♾️', '👍️', '™‍©', '❤‍🔥', 'ok ✅️ done');
+// ZWJ chains that are not emoji sequences: twitter-text weighs their parts.
+add(cp(0x2764) + VS16 + ZWJ + cp(0x2728), cp(0x2728) + ZWJ + cp(0x1f3f3) + VS16 + ZWJ + cp(0x1f308),
+  cp(0x1f44d, 0x1f3fd) + ZWJ + cp(0x2764) + VS16, cp(0x2764) + ZWJ + cp(0x2728),
+  cp(0x1f600) + ZWJ + cp(0x1f600), cp(0x1f44d) + ZWJ, ZWJ + cp(0x1f44d), 'a' + ZWJ + cp(0x1f600),
+  cp(0x263a) + VS16 + ZWJ + cp(0x2764) + VS16, cp(0x1f468) + ZWJ + ZWJ + cp(0x1f469),
+  cp(0x1f1fa, 0x1f1f8) + ZWJ + cp(0x1f1ec, 0x1f1e7), '1' + VS16 + '\u20e3' + ZWJ + cp(0x1f600),
+  cp(0x1f3f3) + VS16 + ZWJ + cp(0x1f308) + ZWJ + cp(0x2728), 'x ' + cp(0x2764) + VS16 + ZWJ + cp(0x2728) + ' y');
+// Conjuncts (rule GB9c) in the scripts that join them.
+add('\u0995\u09cd\u09b7', '\u0a95\u0acd\u0ab7', '\u0b15\u0b4d\u0b37', '\u0c15\u0c4d\u0c37',
+  '\u0d15\u0d4d\u0d37', '\u1000\u1039\u1001', '\u1780\u17d2\u1780', '\u0915\u094d\u200d\u0937',
+  '\u0915\u093c\u094d\u0937', '\u0915\u094d\u0937\u094d\u092e', '\u0915\u094d\u094d\u0937',
+  '\u0915\u0941\u094d\u0937', '\u0915\u094d\u200c\u0937', '\u0915\u094d \u0937', 'a\u094d\u0937',
+  '\u0930\u094d\u0915', '\u0915\u094d\u0995', 'स्वतन्त्रता', 'বাংলা ভাষা', 'ગુજરાતી', 'తెలుగు', 'മലയാളം', 'ଓଡ଼ିଆ');
+// Combining marks newer than utf8proc's data (Unicode 16 and 17), after a
+// letter, a control and each other.
+add('a\u1acf', 'e\u0897x', 'a\u1ae0\u1ae1', '\n\u1acf', '\u1acf', cp(0x10d69) + 'x' + cp(0x10d6a),
+  '\u0915\u094d\u1acf\u0937', 'a' + cp(0x113b8) + 'b');
 // Newer emoji (after twitter-text's bundled emoji list).
 add(cp(0x1f971), cp(0x1fae0), cp(0x1fa77), cp(0x1faf6, 0x1f3fd), cp(0x26a7) + VS16);
 // Flags and tag sequences.
@@ -177,6 +210,25 @@ add('example.com', 'www.example.com', 'visit example.com today',
   'sub.example.com.', 'example.com…', 'example.com and example.org',
   'example.museum', 'example.xn--p1ai', 'example.中国', 'example.みんな',
   'www.example.com/path/to/page.html');
+// Links on hosts without an IANA TLD (reserved names, internal hosts), in
+// parentheses, before punctuation, with case and IDNs, where the platforms'
+// linkers disagree.
+add('https://a.example', 'two https://a.example and https://b.example',
+  'https://a.example https://a.example', 'http://x.test/', 'https://foo.invalid/a',
+  'http://localhost:8080/', 'https://intranet/wiki', 'https://build01.corp/x',
+  'a.example', 'see a.example and b.test', 'HTTPS://a.example', 'Https://example.com',
+  'HTTP://EXAMPLE.COM/x', 'https://münchen.de', 'https://例え.テスト',
+  'https://xn--mnchen-3ya.de/', 'https://ουτοπία.δπθ.gr', 'müller.example.com',
+  '(https://a.example)', '(https://a.example).', '(see https://example.com/x)',
+  'https://en.wikipedia.org/wiki/Foo_(bar)', '(https://example.com/path_(with)_parens)',
+  'https://a.example.', 'https://a.example!', 'https://a.example?', 'https://a.example,',
+  'https://a.example;', 'https://a.example:', 'https://a.example...', 'https://a.example)',
+  'https://a.example/x),', 'Go to example.com.', 'example.com!', '"https://example.com"',
+  '[https://example.com]', '<https://example.com>', 'x(https://a.example', 'https://a.example(b)',
+  'httpbin.org', 'http.example', 'httpx.invalid/y',
+  'ftp://a.example', 'https://a.example\nhttps://b.example', 'a.b.example.com',
+  'my-site.com', 'https://my-site.example', 'https://', 'https://.', 'http://x',
+  'mailto:bob@example.com', 'https://a.example/path?q=1#frag');
 // Mentions.
 add('@alice', 'hi @alice!', '@alice@mastodon.social', 'hi @alice@mastodon.social!',
   'cc @bob@fosstodon.org and @carol@hachyderm.io',
