@@ -25,6 +25,7 @@ DRAFTS = [
     ("d4", "Office hours on Thursday. Bring your sync questions."),
     ("d5", "Thanks @alice.bsky.social and @nobody.example (and @tidewater@mastodon.example) #sync"),
     ("d6", "#" + "a" * 64 + " fits, #" + "b" * 65 + " does not"),
+    ("d7", "(@alice.bsky.social) mail me@alice.bsky.social, or @alice.bsky.social."),
 ]
 
 

@@ -86,6 +86,11 @@ expect_grep "tag: 64 graphemes is a tag" '"tag":"a{64}"' "$O"
 check "tag: 65 graphemes is not" "$(grep -cE '"tag":"b{65}"' "$O")" 0
 expect_grep "tag: the long one is named" 'warning: #b{40}… is longer than a Bluesky tag may be \(64 graphemes, 640 bytes\): it stays plain text' "$O"
 check "facets: the dry run posts nothing" "$(requests createRecord)" 0
+proj mentions 5 bluesky:d7:1
+expect_exit "mentions: dry run exits 0" 0 "$FRONTS" publish "$P/plan.json" -C "$P"
+expect_grep "mention: after a parenthesis" '\{"index":\{"byteStart":1,"byteEnd":19\},"features":\[\{"\$type":"app.bsky.richtext.facet#mention"' "$TMPD/out"
+expect_grep "mention: the closing full stop is not part of it" '\{"index":\{"byteStart":51,"byteEnd":69\},"features":\[\{"\$type":"app.bsky.richtext.facet#mention"' "$TMPD/out"
+check "mention: none inside an e-mail address" "$(grep -o 'facet#mention' "$TMPD/out" | wc -l)" 2
 
 # --- n sends nothing; q stops -------------------------------------------------
 start_fake keys ok
