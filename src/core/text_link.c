@@ -9,8 +9,11 @@
  *   Bluesky   the official client's facet detection (@atproto/api
  *             detectFacets): every http(s):// URL whatever its host, and a
  *             bare domain only when its TLD is in the IANA list
- *   Mastodon  its server's extractor: a URL with a scheme it knows, on a
- *             domain with a known TLD; never a bare domain
+ *   Mastodon  every URL with a scheme, whatever its host: its server's
+ *             extractor (a scheme it knows on a domain with a known TLD,
+ *             which alone decides the 23-character weight) and every
+ *             http(s):// URL besides, since clients link those and a cap
+ *             must not be beaten by a host name; never a bare domain
  *   others    either of the X and Bluesky rules (overlaps counted once),
  *             since their linkers take bare domains and any http(s) host
  */
@@ -209,6 +212,26 @@ links_union(const struct cspans *a, const struct cspans *b,
 	}
 }
 
+/* The http(s):// URLs of Bluesky's rule, whatever the host, with the
+ * server extractor's own links. */
+static void
+text_links_mastodon(const struct ustr *u, struct cspans *out)
+{
+	struct cspans known = { 0 }, any = { 0 }, schemed = { 0 };
+	size_t i;
+
+	text_urls(u, URL_MASTODON, &known);
+	text_links_bluesky(u, &any);
+	for (i = 0; i < any.n; i++)
+		if (lower_at(u, any.v[i].start, "http://", true) ||
+		    lower_at(u, any.v[i].start, "https://", true))
+			cspans_add(&schemed, any.v[i].start, any.v[i].end);
+	links_union(&known, &schemed, out);
+	free(known.v);
+	free(any.v);
+	free(schemed.v);
+}
+
 void
 text_links(const struct ustr *u, enum platform p, struct cspans *out)
 {
@@ -222,7 +245,7 @@ text_links(const struct ustr *u, enum platform p, struct cspans *out)
 		text_links_bluesky(u, out);
 		break;
 	case PLATFORM_MASTODON:
-		text_urls(u, URL_MASTODON, out);
+		text_links_mastodon(u, out);
 		break;
 	default:
 		text_urls(u, URL_ANY, &x);

@@ -48,7 +48,7 @@ d = {x["id"]: {e["front"]: e for e in x["fronts"]}
 b = d["two"]["bluesky"]
 assert b["links"] == 2 and b["caps_ok"] is False and b["ok"] is True, b
 assert d["two"]["x"]["links"] == 0 and d["two"]["x"]["caps_ok"] is True, d["two"]["x"]
-assert d["two"]["mastodon"]["links"] == 0, d["two"]["mastodon"]
+assert d["two"]["mastodon"]["links"] == 2, d["two"]["mastodon"]
 # On X such a URL is text: its characters count, not 23.
 assert d["two"]["x"]["length"] == len("Staging is up: https://a.example/app and "
                                       "the docs at https://a.example/docs")

@@ -90,7 +90,7 @@ test_link_caps_per_platform(void **state)
 	    want[] = {
 		{ PLATFORM_BLUESKY, LEGAL_TOO_MANY_LINKS, LEGAL_TOO_MANY_LINKS },
 		{ PLATFORM_X, LEGAL_OK, LEGAL_TOO_MANY_LINKS },
-		{ PLATFORM_MASTODON, LEGAL_OK, LEGAL_OK },
+		{ PLATFORM_MASTODON, LEGAL_TOO_MANY_LINKS, LEGAL_OK },
 		{ PLATFORM_LINKEDIN, LEGAL_TOO_MANY_LINKS, LEGAL_TOO_MANY_LINKS },
 	};
 	int n = (int)(sizeof(want) / sizeof(want[0])), f;

@@ -445,8 +445,9 @@ test_conjuncts(void **state)
 }
 
 /* Links as each platform makes them: X by twitter-text (a known TLD), Bluesky
- * every http(s) URL and a bare domain with an IANA TLD, Mastodon a URL with a
- * scheme on a known TLD, the others either. */
+ * every http(s) URL and a bare domain with an IANA TLD, Mastodon every URL
+ * with a scheme (whatever its host; never a bare domain), the others
+ * either. */
 static void
 test_links_per_platform(void **state)
 {
@@ -454,11 +455,11 @@ test_links_per_platform(void **state)
 		const char	*text;
 		int		 x, bluesky, mastodon, other;
 	} want[] = {
-		{ "https://a.example", 0, 1, 0, 1 },
-		{ "two https://a.example and https://b.example", 0, 2, 0, 2 },
+		{ "https://a.example", 0, 1, 1, 1 },
+		{ "two https://a.example and https://b.example", 0, 2, 2, 2 },
 		{ "http://x.test/ https://foo.invalid/a http://localhost:8080/",
-		    0, 3, 0, 3 },
-		{ "https://intranet/wiki", 0, 1, 0, 1 },
+		    0, 3, 3, 3 },
+		{ "https://intranet/wiki", 0, 1, 1, 1 },
 		{ "a.example and b.test", 0, 0, 0, 0 },
 		{ "https://example.com example.com", 2, 2, 1, 2 },
 		{ "HTTPS://a.example", 0, 0, 0, 0 },	/* the client is case-sensitive */
@@ -466,14 +467,14 @@ test_links_per_platform(void **state)
 		{ "https://m\u00fcnchen.de", 1, 1, 1, 1 },	/* IDN host */
 		{ "m\u00fcnchen.de", 1, 0, 0, 1 },
 		{ "https://xn--mnchen-3ya.de/", 1, 1, 1, 1 },
-		{ "(https://a.example)", 0, 1, 0, 1 },
-		{ "(https://a.example).", 0, 1, 0, 1 },
+		{ "(https://a.example)", 0, 1, 1, 1 },
+		{ "(https://a.example).", 0, 1, 1, 1 },
 		{ "see (https://example.com/x) now", 1, 1, 1, 1 },
-		{ "https://a.example.", 0, 1, 0, 1 },
-		{ "https://a.example!", 0, 1, 0, 1 },
+		{ "https://a.example.", 0, 1, 1, 1 },
+		{ "https://a.example!", 0, 1, 1, 1 },
 		{ "Go to example.com.", 1, 1, 0, 1 },
 		{ "my-site.com", 1, 0, 0, 1 },		/* the client wants [a-z0-9] labels */
-		{ "x(https://a.example", 0, 1, 0, 1 },	/* "(" may follow anything */
+		{ "x(https://a.example", 0, 1, 1, 1 },	/* "(" may follow anything */
 		{ "ftp://a.example", 0, 0, 0, 0 },
 	};
 	static const enum platform other[] = { PLATFORM_LINKEDIN,

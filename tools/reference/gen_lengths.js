@@ -12,8 +12,11 @@
 //   links        twitter-text extractUrls (with and without scheme): X's links
 //   bluesky_links the link facets of @atproto/api's RichText detection (the
 //                official client's), as [byteStart, byteEnd] pairs
-//   mastodon_links the URLs Mastodon's length rule replaces (http(s) only,
-//                twitter-text's domains): what its extractor links
+//   mastodon_links what counts toward a Mastodon front's link cap: every URL
+//                with a scheme, whatever its host — the URLs its length
+//                rule replaces (twitter-text's domains) and every http(s)://
+//                URL the official Bluesky detection finds besides, overlaps
+//                once (fronts counts a cap conservatively)
 //   hashtags     twitter-text extractHashtags
 //
 // Usage (from the repository root):
@@ -66,6 +69,26 @@ function blueskyLinks(text) {
     .map((f) => [f.index.byteStart, f.index.byteEnd]);
 }
 
+// Character spans [start, end) of the two sets, merged where they overlap.
+function mastodonLinks(text) {
+  const spans = twttr.extractUrlsWithIndices(text,
+    { extractUrlsWithoutProtocol: false }).map((u) => u.indices);
+  const buf = Buffer.from(text, 'utf8');
+  for (const [b, e] of blueskyLinks(text)) {
+    const s = buf.subarray(0, b).toString('utf8').length;
+    const link = buf.subarray(b, e).toString('utf8');
+    if (/^https?:\/\//i.test(link))
+      spans.push([s, s + link.length]);
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+  let n = 0, end = -1;
+  for (const [s, e] of spans) {
+    if (s >= end) n++;
+    end = Math.max(end, e);
+  }
+  return n;
+}
+
 function mastodonLength(text) {
   let out = '';
   let at = 0;
@@ -88,8 +111,7 @@ function row(text) {
     bytes: Buffer.byteLength(text, 'utf8'),
     links: twttr.extractUrls(text).length,
     bluesky_links: blueskyLinks(text),
-    mastodon_links: twttr.extractUrlsWithIndices(text,
-      { extractUrlsWithoutProtocol: false }).length,
+    mastodon_links: mastodonLinks(text),
     hashtags: twttr.extractHashtags(text).length,
   };
 }
