@@ -269,14 +269,18 @@ char *
 channel_error_text(const struct http_response *r)
 {
 	cJSON *j = cJSON_Parse(r->body != NULL ? r->body : "");
-	const cJSON *e = NULL, *m;
-	char *out = NULL;
+	const cJSON *e = NULL, *m, *fix = NULL;
+	char *out = NULL, *with;
 
 	if (j != NULL) {
 		e = cJSON_GetObjectItemCaseSensitive(j, "error");
 		m = cJSON_GetObjectItemCaseSensitive(j, "message");
-		if (cJSON_IsObject(e))
+		if (cJSON_IsObject(e)) {
+			/* Composio: {"error": {"message", "suggested_fix"}} */
+			fix = cJSON_GetObjectItemCaseSensitive(e,
+			    "suggested_fix");
 			e = cJSON_GetObjectItemCaseSensitive(e, "message");
+		}
 		if (cJSON_IsString(m) && cJSON_IsString(e))
 			xasprintf(&out, "%s: %s", e->valuestring,
 			    m->valuestring);
@@ -284,6 +288,12 @@ channel_error_text(const struct http_response *r)
 			out = xstrdup(e->valuestring);
 		else if (cJSON_IsString(m))
 			out = xstrdup(m->valuestring);
+	}
+	if (out != NULL && cJSON_IsString(fix) && fix->valuestring[0] != '\0') {
+		xasprintf(&with, "%s (suggested fix: %s)", out,
+		    fix->valuestring);
+		free(out);
+		out = with;
 	}
 	cJSON_Delete(j);
 	if (out == NULL)

@@ -171,6 +171,20 @@ check "bluesky: one session" "$(requests createSession)" 1
 check "bluesky: one record" "$(count '"platform": "bluesky"')" 1
 expect_grep "bluesky: sent with its at:// uri" '"post_id":"at://did:plc:fakefakefake/app.bsky.feed.post/' "$P/.fronts/ledger.jsonl"
 
+# --- a pinned tool version Composio does not have: failed, with its fix --------
+start_fake badver ok
+proj badver 5 reddit:d3:1
+python3 - "$P/fronts.json" <<'PYEOF'
+import json, sys
+f = json.load(open(sys.argv[1]))
+[x for x in f["fronts"] if x["id"] == "reddit"][0]["composio"]["version"] = "19990101_00"
+json.dump(f, open(sys.argv[1], "w"))
+PYEOF
+drive badver "expect:$PROMPT" send:y end
+check "unknown version: exit 5" "$RC" 5
+expect_grep "unknown version: failed, with Composio's suggested fix" 'FAILED \(not posted\): HTTP 404: Tool REDDIT_CREATE_REDDIT_POST not found at version 19990101_00 \(suggested fix: Use one of the tool.s available versions\)' "$TMPD/badver.out"
+check "unknown version: no post" "$(count '"ev": "post"')" 0
+
 # --- provider error inside an HTTP 200 ---------------------------------------
 start_fake perr provider-error
 proj perr 5 x:d1:1

@@ -223,13 +223,13 @@ class Handler(BaseHTTPRequestHandler):
         log(args, **ev)
         self.reply(404, {"error": "not found"})
 
-    def composio_error(self, status, message):
+    def composio_error(self, status, message, fix=""):
         # Composio's error body: {"error": {"message", "code", "status",
         # "request_id", "suggested_fix"}} (its OpenAPI spec).
         return self.reply(status, {"error": {"message": message, "code": status * 10,
                                              "status": status,
                                              "request_id": "req_" + next_id(),
-                                             "suggested_fix": ""}})
+                                             "suggested_fix": fix}})
 
     def tool_version(self, api, slug, want):
         """The version a v3 or v3.1 call runs: v3 defaults to the initial
@@ -250,7 +250,8 @@ class Handler(BaseHTTPRequestHandler):
             version = self.tool_version(api, slug, (body or {}).get("version"))
             if version is None:
                 return self.composio_error(404, "Tool %s not found at version %s" %
-                                           (slug, (body or {}).get("version")))
+                                           (slug, (body or {}).get("version")),
+                                           "Use one of the tool's available versions")
             log(self.server.args, ev="tool-run", tool=slug, version=version)
             return self.composio(slug, body)
         if method == "GET" and rest.startswith("tools/"):
