@@ -138,12 +138,6 @@ synth_replay_dirs(const struct cli *cli, const struct synth_args *a,
 	dirs[n] = NULL;
 }
 
-static const char *
-synth_default_model(const char *api)
-{
-	return strcmp(api, "openai") == 0 ? "gpt-4.1" : "claude-sonnet-4-5";
-}
-
 /* Picks the provider: --provider, else fronts.json's, falling back to
  * replay (and saying so) when that provider's key is not set. */
 static int
@@ -165,7 +159,7 @@ synth_open(const struct cli *cli, const struct synth_args *a,
 	}
 	o.api = api;
 	o.model = a->model != NULL ? a->model : p->provider_model != NULL ?
-	    p->provider_model : synth_default_model(api);
+	    p->provider_model : provider_default_model(api);
 	o.timeout_ms = a->timeout_ms;
 	if ((env = getenv("FRONTS_RETRY_SCALE")) != NULL)
 		o.retry_scale = strtod(env, NULL);

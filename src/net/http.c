@@ -35,14 +35,18 @@ struct http_xfer {
 	size_t			 max;
 	bool			 overflow;
 	bool			 sent;
+	double			 idle;		/* seconds; 0: no idle limit */
+	double			 last_rx;	/* when a byte last arrived */
+	bool			 idled;		/* aborted for silence */
 };
 
 static pthread_once_t http_once = PTHREAD_ONCE_INIT;
+static CURLcode http_init_rc;
 
 static void
 http_global_init(void)
 {
-	curl_global_init(CURL_GLOBAL_DEFAULT);
+	http_init_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
 }
 
 static size_t
@@ -52,6 +56,7 @@ http_write_cb(char *data, size_t size, size_t n, void *arg)
 	struct http_response *r = x->resp;
 	size_t len = size * n;
 
+	x->last_rx = clock_seconds();
 	if (r->len + len > x->max) {
 		x->overflow = true;
 		return 0;
@@ -85,6 +90,7 @@ http_header_cb(char *data, size_t size, size_t n, void *arg)
 	size_t len = size * n, nlen, vlen;
 	const char *colon, *v;
 
+	x->last_rx = clock_seconds();
 	if (len >= 5 && strncmp(data, "HTTP/", 5) == 0) {
 		free(r->request_id);
 		free(r->retry_after);
@@ -92,6 +98,7 @@ http_header_cb(char *data, size_t size, size_t n, void *arg)
 		free(r->content_type);
 		r->request_id = r->retry_after = r->retry_after_ms = NULL;
 		r->content_type = NULL;
+		r->should_retry = -1;
 		return len;
 	}
 	if ((colon = memchr(data, ':', len)) == NULL)
@@ -116,6 +123,9 @@ http_header_cb(char *data, size_t size, size_t n, void *arg)
 		http_set_field(&r->retry_after_ms, v, vlen);
 	else if (HDR_IS("content-type"))
 		http_set_field(&r->content_type, v, vlen);
+	else if (HDR_IS("x-should-retry"))
+		r->should_retry = vlen == 4 && strncasecmp(v, "true", 4) == 0 ?
+		    1 : vlen == 5 && strncasecmp(v, "false", 5) == 0 ? 0 : -1;
 #undef HDR_IS
 	return len;
 }
@@ -128,6 +138,22 @@ http_debug_cb(CURL *h, curl_infotype type, char *data, size_t size, void *arg)
 	/* Only the fact matters; the data (headers with keys) is never kept. */
 	if (type == CURLINFO_HEADER_OUT || type == CURLINFO_DATA_OUT)
 		x->sent = true;
+	return 0;
+}
+
+/* Ends a transfer that has received nothing for longer than the idle
+ * limit. libcurl calls this at least about once a second, so the limit
+ * holds to within a second. */
+static int
+http_xferinfo_cb(void *arg, curl_off_t dltotal, curl_off_t dlnow,
+    curl_off_t ultotal, curl_off_t ulnow)
+{
+	struct http_xfer *x = arg;
+
+	if (x->idle > 0 && clock_seconds() - x->last_rx > x->idle) {
+		x->idled = true;
+		return 1;
+	}
 	return 0;
 }
 
@@ -147,9 +173,7 @@ http_host(const char *url)
 	return out;
 }
 
-/* Replaces every secret header value (and the token of "Bearer TOKEN")
- * in msg with ***, so no key can leave through an echoed error. */
-static void
+void
 http_redact(const struct http_request *req, char *msg, size_t size)
 {
 	const char *secret, *sp;
@@ -201,47 +225,73 @@ http_headers(const struct http_request *req)
 	return next;
 }
 
-static void
-http_setopts(CURL *h, const struct http_request *req, struct curl_slist *hdrs,
-    struct http_xfer *x, char *errbuf)
+static int
+http_opt_error(const char *name, CURLcode rc, struct error *err)
 {
-	curl_easy_setopt(h, CURLOPT_URL, req->url);
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
-	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, req->connect_timeout_ms > 0 ?
-	    req->connect_timeout_ms : HTTP_CONNECT_MS);
-	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, req->timeout_ms > 0 ?
-	    req->timeout_ms : HTTP_TIMEOUT_MS);
-	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
-	curl_easy_setopt(h, CURLOPT_USERAGENT, "fronts/" FRONTS_VERSION);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, http_write_cb);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, x);
-	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, http_header_cb);
-	curl_easy_setopt(h, CURLOPT_HEADERDATA, x);
-	curl_easy_setopt(h, CURLOPT_DEBUGFUNCTION, http_debug_cb);
-	curl_easy_setopt(h, CURLOPT_DEBUGDATA, x);
-	curl_easy_setopt(h, CURLOPT_VERBOSE, 1L);
-	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+	return error_set(err, EXIT_NETWORK, "libcurl refused option %s (%s); "
+	    "nothing was sent", name, curl_easy_strerror(rc));
+}
+
+/* Sets one option, or returns the error naming it. */
+#define HTTP_OPT(h, opt, val) do {					\
+	CURLcode opt_rc_ = curl_easy_setopt((h), (opt), (val));		\
+	if (opt_rc_ != CURLE_OK)					\
+		return http_opt_error(#opt, opt_rc_, err);		\
+} while (0)
+
+static int
+http_setopts_body(CURL *h, const struct http_request *req, struct error *err)
+{
 	if (req->method == NULL || strcmp(req->method, "POST") == 0) {
-		curl_easy_setopt(h, CURLOPT_POST, 1L);
-		curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE,
+		HTTP_OPT(h, CURLOPT_POST, 1L);
+		HTTP_OPT(h, CURLOPT_POSTFIELDSIZE_LARGE,
 		    (curl_off_t)(req->body != NULL ? req->body_len : 0));
-		curl_easy_setopt(h, CURLOPT_POSTFIELDS,
+		HTTP_OPT(h, CURLOPT_POSTFIELDS,
 		    req->body != NULL ? req->body : "");
 	} else if (strcmp(req->method, "GET") == 0)
-		curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+		HTTP_OPT(h, CURLOPT_HTTPGET, 1L);
 	else {
-		curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, req->method);
+		HTTP_OPT(h, CURLOPT_CUSTOMREQUEST, req->method);
 		if (req->body != NULL) {
-			curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE,
+			HTTP_OPT(h, CURLOPT_POSTFIELDSIZE_LARGE,
 			    (curl_off_t)req->body_len);
-			curl_easy_setopt(h, CURLOPT_POSTFIELDS, req->body);
+			HTTP_OPT(h, CURLOPT_POSTFIELDS, req->body);
 		}
 	}
+	return 0;
 }
+
+static int
+http_setopts(CURL *h, const struct http_request *req, struct curl_slist *hdrs,
+    struct http_xfer *x, char *errbuf, struct error *err)
+{
+	HTTP_OPT(h, CURLOPT_URL, req->url);
+	HTTP_OPT(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	HTTP_OPT(h, CURLOPT_SSL_VERIFYPEER, 1L);
+	HTTP_OPT(h, CURLOPT_SSL_VERIFYHOST, 2L);
+	HTTP_OPT(h, CURLOPT_NOSIGNAL, 1L);
+	HTTP_OPT(h, CURLOPT_FOLLOWLOCATION, 0L);
+	HTTP_OPT(h, CURLOPT_CONNECTTIMEOUT_MS, req->connect_timeout_ms > 0 ?
+	    req->connect_timeout_ms : HTTP_CONNECT_MS);
+	HTTP_OPT(h, CURLOPT_TIMEOUT_MS, req->timeout_ms > 0 ?
+	    req->timeout_ms : HTTP_TIMEOUT_MS);
+	HTTP_OPT(h, CURLOPT_HTTPHEADER, hdrs);
+	HTTP_OPT(h, CURLOPT_USERAGENT, "fronts/" FRONTS_VERSION);
+	HTTP_OPT(h, CURLOPT_WRITEFUNCTION, http_write_cb);
+	HTTP_OPT(h, CURLOPT_WRITEDATA, x);
+	HTTP_OPT(h, CURLOPT_HEADERFUNCTION, http_header_cb);
+	HTTP_OPT(h, CURLOPT_HEADERDATA, x);
+	HTTP_OPT(h, CURLOPT_DEBUGFUNCTION, http_debug_cb);
+	HTTP_OPT(h, CURLOPT_DEBUGDATA, x);
+	HTTP_OPT(h, CURLOPT_VERBOSE, 1L);
+	HTTP_OPT(h, CURLOPT_ERRORBUFFER, errbuf);
+	HTTP_OPT(h, CURLOPT_XFERINFOFUNCTION, http_xferinfo_cb);
+	HTTP_OPT(h, CURLOPT_XFERINFODATA, x);
+	HTTP_OPT(h, CURLOPT_NOPROGRESS, 0L);
+	return http_setopts_body(h, req, err);
+}
+
+#undef HTTP_OPT
 
 static void
 http_transport_error(const struct http_request *req, CURLcode res,
@@ -257,6 +307,9 @@ http_transport_error(const struct http_request *req, CURLcode res,
 	if (x->overflow)
 		error_set(err, EXIT_NETWORK, "the response from %s exceeds "
 		    "the %zu-byte limit%s", host, x->max, rid);
+	else if (x->idled)
+		error_set(err, EXIT_NETWORK, "%s sent nothing for %.1f s "
+		    "(timed out)%s", host, x->idle, rid);
 	else if (res == CURLE_OPERATION_TIMEDOUT && !x->sent)
 		error_set(err, EXIT_NETWORK, "cannot reach %s: timed out "
 		    "connecting", host);
@@ -289,20 +342,34 @@ http_perform(const struct http_request *req, struct http_response *resp,
 	pthread_once(&http_once, http_global_init);
 	memset(resp, 0, sizeof *resp);
 	resp->tries = 1;
+	resp->should_retry = -1;
 	memset(&x, 0, sizeof x);
 	x.resp = resp;
 	x.max = req->max_response > 0 ? req->max_response : HTTP_MAX_RESPONSE;
+	x.idle = req->idle_timeout_ms > 0 ? req->idle_timeout_ms / 1000.0 : 0;
+	x.last_rx = t0;
 	resp->body = xstrdup("");
 	x.cap = 1;
+	if (http_init_rc != CURLE_OK)
+		return error_set(err, EXIT_NETWORK, "cannot initialise libcurl "
+		    "(%s)", curl_easy_strerror(http_init_rc));
 	if ((h = curl_easy_init()) == NULL)
 		return error_set(err, EXIT_NETWORK, "cannot start libcurl");
 	hdrs = http_headers(req);
-	http_setopts(h, req, hdrs, &x, errbuf);
+	if (http_setopts(h, req, hdrs, &x, errbuf, err) != 0) {
+		curl_easy_cleanup(h);
+		curl_slist_free_all(hdrs);
+		resp->hopeless = true;
+		return -1;
+	}
 	res = curl_easy_perform(h);
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &resp->status);
+	if (curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &resp->status) !=
+	    CURLE_OK)
+		resp->status = 0;
 	curl_easy_cleanup(h);
 	curl_slist_free_all(hdrs);
 	resp->seconds = clock_seconds() - t0;
+	resp->hopeless = x.overflow;
 	if (res == CURLE_OK && resp->status > 0) {
 		resp->phase = HTTP_RESPONDED;
 		return 0;
@@ -501,6 +568,56 @@ http_backoff_ms(const struct http_retry *pol, int attempt, unsigned *seed)
 	return d / 2 + (long)(rand_r(seed) % (unsigned)(d / 2 + 1));
 }
 
+/* Appends "; gave up after N tries over S s" to a transport error. */
+static void
+http_gave_up(struct error *err, int t, double t0)
+{
+	size_t n;
+
+	if (err == NULL || t < 2)
+		return;
+	n = strlen(err->msg);
+	snprintf(err->msg + n, sizeof err->msg - n, "; gave up after %d tries "
+	    "over %.0f s", t, clock_seconds() - t0);
+}
+
+/* Decides whether an error status is worth another try, and words the
+ * error when it is not. Returns true to retry. */
+static bool
+http_status_retry(const struct http_retry *pol, const struct http_response *r,
+    struct error *err)
+{
+	if (r->should_retry == 1)
+		return true;
+	if (r->status == 429 && http_quota_exhausted(r->body)) {
+		http_status_error(pol, r, "the quota or spend limit is "
+		    "exhausted, not retrying", err);
+		return false;
+	}
+	if (r->should_retry == 0) {
+		http_status_error(pol, r, "it answered x-should-retry: false, "
+		    "so not retrying", err);
+		return false;
+	}
+	if (!http_retryable(r->status)) {
+		http_status_error(pol, r, NULL, err);
+		return false;
+	}
+	return true;
+}
+
+void
+http_retry_pause(const struct http_retry *pol, int attempt)
+{
+	long cap = pol->max_wait_ms > 0 ? pol->max_wait_ms : RETRY_MAX_WAIT_MS;
+	double scale = pol->scale > 0 ? pol->scale : 1.0;
+	unsigned seed = pol->seed != 0 ? pol->seed + (unsigned)attempt :
+	    (unsigned)(clock_seconds() * 1e6);
+	long wait = http_backoff_ms(pol, attempt, &seed);
+
+	http_sleep_ms((double)(wait > cap ? cap : wait) * scale);
+}
+
 int
 http_perform_retry(const struct http_request *req, const struct http_retry *pol,
     struct http_response *resp, struct error *err)
@@ -516,21 +633,29 @@ http_perform_retry(const struct http_request *req, const struct http_retry *pol,
 	memset(resp, 0, sizeof *resp);
 	for (t = 1;; t++) {
 		http_response_free(resp);
-		if (http_perform(req, resp, err) != 0)
-			break;
+		if (http_perform(req, resp, err) != 0) {
+			/* A broken transfer of a request without side
+			 * effects is worth repeating; an oversized answer
+			 * or a refused option would only recur. */
+			if (!req->retry_transport || resp->hopeless ||
+			    t >= tries) {
+				http_gave_up(err, t, t0);
+				break;
+			}
+			wait = http_backoff_ms(pol, t, &seed);
+			http_sleep_ms((double)(wait > cap ? cap : wait) * scale);
+			continue;
+		}
 		resp->tries = t;
 		resp->seconds = clock_seconds() - t0;
-		if (resp->status >= 200 && resp->status <= 299)
+		if (resp->status >= 200 && resp->status <= 299) {
+			/* An earlier try's failure is no longer news. */
+			if (err != NULL)
+				memset(err, 0, sizeof *err);
 			return 0;
-		if (resp->status == 429 && http_quota_exhausted(resp->body)) {
-			http_status_error(pol, resp, "the quota or spend limit "
-			    "is exhausted, not retrying", err);
-			break;
 		}
-		if (!http_retryable(resp->status)) {
-			http_status_error(pol, resp, NULL, err);
+		if (!http_status_retry(pol, resp, err))
 			break;
-		}
 		wait = http_retry_after_ms(resp->retry_after_ms,
 		    resp->retry_after, time(NULL));
 		if (wait > cap) {

@@ -3,7 +3,8 @@
  * verification on, bounded connect and total timeouts, a response-size cap,
  * the server's request id kept for error messages, and never a key in any
  * message. Retries are the caller's choice (http_perform_retry is for
- * idempotent LLM calls only; publishing never retries).
+ * idempotent LLM calls only; publishing never retries, and only a request
+ * that sets retry_transport is retried after a transport failure).
  */
 #ifndef FRONTS_HTTP_H
 #define FRONTS_HTTP_H
@@ -29,7 +30,14 @@ struct http_request {
 	size_t				 body_len;
 	long				 connect_timeout_ms;	/* 0: 10 s */
 	long				 timeout_ms;		/* 0: 120 s */
+	/* The longest silence (no byte received) before giving up;
+	 * 0: none. */
+	long				 idle_timeout_ms;
 	size_t				 max_response;		/* 0: 8 MiB */
+	/* May http_perform_retry repeat the request after a transport
+	 * failure? Only for requests without side effects (LLM calls);
+	 * publishing never sets it. */
+	bool				 retry_transport;
 };
 
 /* How far a request got: publishing needs to tell "never reached the
@@ -50,6 +58,11 @@ struct http_response {
 	char		*retry_after;	/* retry-after, raw */
 	char		*retry_after_ms;	/* retry-after-ms, raw */
 	char		*content_type;
+	int		 should_retry;	/* x-should-retry: 1 true, 0 false,
+					   -1 absent */
+	bool		 hopeless;	/* asking again cannot help: cut at
+					   max_response, or libcurl refused
+					   the request */
 	int		 tries;		/* attempts made (http_perform_retry) */
 	double		 seconds;	/* wall time over all attempts */
 };
@@ -73,12 +86,19 @@ int	http_perform(const struct http_request *, struct http_response *,
 void	http_response_free(struct http_response *);
 /* Performs an idempotent request, retrying 408, 409, 429 (unless the quota
  * or spend limit is exhausted), 5xx and 529 with exponential backoff and
- * jitter, honouring retry-after-ms / retry-after. Returns 0 only with a 2xx
+ * jitter, honouring retry-after-ms / retry-after. x-should-retry overrides
+ * the status: "true" retries any error, "false" none. A transport failure
+ * (no complete response) is retried only when req->retry_transport is set,
+ * and never when the response outgrew max_response. Returns 0 only with a 2xx
  * response; otherwise -1 with err (EXIT_NETWORK) worded for the operator,
  * naming the request id, and resp holding the last response (free it
  * either way). */
 int	http_perform_retry(const struct http_request *, const struct http_retry *,
 	    struct http_response *, struct error *err);
+/* Sleeps the wait before try attempt + 1 of pol's schedule (backoff with
+ * jitter, capped, scaled), for callers that retry for reasons of their
+ * own. */
+void	http_retry_pause(const struct http_retry *, int attempt);
 /* Milliseconds a retry-after-ms or retry-after value asks for (seconds or
  * an HTTP date, relative to now); -1 when absent or unparsable. */
 long	http_retry_after_ms(const char *retry_after_ms, const char *retry_after,
@@ -88,6 +108,10 @@ long	http_retry_after_ms(const char *retry_after_ms, const char *retry_after,
 bool	http_quota_exhausted(const char *body);
 /* The error message inside an Anthropic/OpenAI error body, or NULL. */
 char	*http_api_message(const char *body);
+/* Replaces every secret header value of the request (and the token of
+ * "Bearer TOKEN") in msg with ***, so no key can leave through an error
+ * that echoes what the server said. */
+void	http_redact(const struct http_request *, char *msg, size_t size);
 /* Prints METHOD URL, headers (secrets as ***) and body, for dry runs. */
 char	*http_request_describe(const struct http_request *);
 

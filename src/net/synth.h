@@ -17,7 +17,11 @@
 #include "core/util.h"
 #include "net/provider.h"
 
-#define SYNTH_MAX_TOKENS	16384
+/* The output limit of one answer. Current models think before they answer
+ * (Claude Opus 5.5 always does) and the limit bounds thinking and text
+ * together, so it leaves room for a 16k-token module after the thinking;
+ * every current model allows at least 64k output tokens. */
+#define SYNTH_MAX_TOKENS	32768
 
 /* Runs one candidate's validation somewhere safe (the sandbox worker) and
  * returns the report as JSON (validate_report_json's shape) plus its text

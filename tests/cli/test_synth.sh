@@ -31,6 +31,8 @@ script() {
 	rm -f "$FAKE_DIR/requests.jsonl"
 }
 requests() { [ -f "$FAKE_DIR/requests.jsonl" ] && wc -l <"$FAKE_DIR/requests.jsonl" || echo 0; }
+# check NAME GOT WANT
+check() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', wanted '$3'"; fi; }
 
 # synth NAME WANT_EXIT SCRIPT [ARGS...] — fresh demo copy (no model.py),
 # fake server following SCRIPT, `fronts synth` with the sentinel key.
@@ -67,6 +69,61 @@ synth openai 0 "[$good]" --provider openai --llm-model gpt-test
 grep -q '"/v1/chat/completions"' "$FAKE_DIR/requests.jsonl" && grep -q '"model": "gpt-test"' "$FAKE_DIR/requests.jsonl" \
     && pass "openai: chat completions with --llm-model" || fail "openai: chat completions with --llm-model"
 
+# The model: the provider's current default when fronts.json names none
+# (the demo names none), provider.model when it does, --llm-model over both.
+model_sent() { /usr/bin/python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["body"]["model"])' "$FAKE_DIR/requests.jsonl"; }
+synth defmodel 0 "[$good]"
+check "default model: claude-opus-5-5" "$(model_sent)" claude-opus-5-5
+synth defmodel-openai 0 "[$good]" --provider openai
+check "default model (openai): gpt-6-astra" "$(model_sent)" gpt-6-astra
+P=$TMPD/p-pinned; new_demo "$P"; rm -f "$P/model.py"
+sed -i 's/"provider": {"name": "anthropic"}/"provider": {"name": "anthropic", "model": "claude-pinned-1"}/' "$P/fronts.json"
+script pinned "[$good]"
+ANTHROPIC_API_KEY=$KEY ANTHROPIC_BASE_URL=$FAKE_URL \
+    expect_exit "provider.model: exit 0" 0 "$FRONTS" synth -C "$P"
+check "provider.model wins over the default" "$(model_sent)" claude-pinned-1
+rm -f "$P/model.py"; script pinned2 "[$good]"
+ANTHROPIC_API_KEY=$KEY ANTHROPIC_BASE_URL=$FAKE_URL \
+    expect_exit "--llm-model: exit 0" 0 "$FRONTS" synth -C "$P" --llm-model claude-flag-2
+check "--llm-model wins over provider.model" "$(model_sent)" claude-flag-2
+
+# A retired or unknown model: the API's 404, said plainly, not retried.
+synth nomodel 5 '[{"no_model":true,"times":9}]'
+expect_grep "unknown model: says so" "the Anthropic API has no model 'claude-opus-5-5' \(404\).*set provider.model in fronts.json" "$TMPD/err-nomodel"
+check "unknown model: not retried" "$(requests)" 1
+
+# Stop reasons other than a natural end, each in its own words.
+synth refusal 5 '[{"text":"I cannot help with that.","stop":"refusal"}]'
+expect_grep "refusal: says so" "the model refused to answer \(stop reason refusal\)" "$TMPD/err-refusal"
+synth ctxfull 5 "[{\"code_file\":\"$MODEL\",\"stop\":\"model_context_window_exceeded\"}]"
+expect_grep "context window: says so" "filled the model's context window" "$TMPD/err-ctxfull"
+synth paused 5 '[{"text":"working on it","stop":"pause_turn"}]'
+expect_grep "pause_turn: says so" "paused the turn before the answer was complete" "$TMPD/err-paused"
+synth filtered 5 "[{\"code_file\":\"$MODEL\",\"stop\":\"content_filter\"}]" --provider openai
+expect_grep "content_filter: says so" "content filter withheld the answer" "$TMPD/err-filtered"
+synth oairefusal 5 '[{"text":"No.","stop":"refusal"}]' --provider openai
+expect_grep "openai refusal: says so" "the model refused to answer \(refusal\): No\." "$TMPD/err-oairefusal"
+
+# x-should-retry: false stops retries of an overloaded API; true makes
+# even a 400 worth another try.
+synth noretry 5 "[$(err 529 9 overloaded_error Overloaded ',"should_retry":"false"')]"
+check "x-should-retry false: one request" "$(requests)" 1
+expect_grep "x-should-retry false: says so" "x-should-retry: false" "$TMPD/err-noretry"
+synth forceretry 0 "[$(err 400 1 invalid_request_error 'try again' ',"should_retry":"true"'), $good]"
+check "x-should-retry true: retried" "$(requests)" 2
+
+# A dropped connection is asked again: a model call has no side effect.
+synth dropped 0 "[{\"drop\":true}, $good]"
+check "dropped connection: retried" "$(requests)" 2
+
+# A long answer streamed slowly: 200 events 20 ms apart outlast a 1 s
+# limit that applies to silence, not to the length of the answer.
+synth slow 0 "[{\"code_file\":\"$MODEL\",\"preamble\":\"Here.\",\"chunk_chars\":$(( $(wc -c <"$MODEL") / 200 + 1 )),\"chunk_delay\":0.02}]" --timeout 1
+cmp -s "$P/model.py" "$MODEL" && pass "slow stream: model.py is the answer's code" \
+    || fail "slow stream: model.py is the answer's code"
+grep -q '"stream": true' "$FAKE_DIR/requests.jsonl" && pass "slow stream: asked to stream" \
+    || fail "slow stream: asked to stream"
+
 synth retry429 0 "[$(err 429 1 rate_limit_error 'slow down' ',"headers":{"retry-after":"3"}'), $good]"
 [ "$(requests)" -eq 2 ] && pass "retry429: retried once" || fail "retry429: retried once" "$(requests) requests"
 
@@ -90,14 +147,21 @@ expect_grep "quota: says so" "quota or spend limit is exhausted" "$TMPD/err-quot
 synth malformed 5 '[{"raw":"{\"content\": [{\"type\": \"text\""}]'
 expect_grep "malformed: says so" "not valid JSON" "$TMPD/err-malformed"
 
-synth truncbody 5 "[{\"code_file\":\"$MODEL\",\"truncate\":true}]"
-expect_grep "truncated body: says so" "cut short" "$TMPD/err-truncbody"
+# A stream cut short is asked for again (three times), then reported.
+synth truncbody 5 "[{\"code_file\":\"$MODEL\",\"truncate\":true,\"times\":9}]"
+expect_grep "truncated body: says so" "cut short\) \(asked 3 times\)" "$TMPD/err-truncbody"
+check "truncated body: asked 3 times" "$(requests)" 3
+synth trunconce 0 "[{\"code_file\":\"$MODEL\",\"truncate\":true}, $good]"
+cmp -s "$P/model.py" "$MODEL" && pass "truncated once: the second answer is used" \
+    || fail "truncated once: the second answer is used"
 
-synth stall 5 '[{"text":"late","stall":5}]' --timeout 0.3
-expect_grep "stall: timed out" "timed out" "$TMPD/err-stall"
+# --timeout bounds silence; a stalled answer is asked again (it has no
+# side effect) and then given up on.
+synth stall 5 '[{"text":"late","stall":5,"times":9}]' --timeout 0.3
+expect_grep "stall: timed out" "sent nothing for 0.3 s \(timed out\); gave up after 4 tries" "$TMPD/err-stall"
 
 synth maxtokens 5 "[{\"code_file\":\"$MODEL\",\"stop\":\"max_tokens\"}]"
-expect_grep "max_tokens: truncated answer" "cut off at the 16384-token limit" "$TMPD/err-maxtokens"
+expect_grep "max_tokens: truncated answer" "cut off at the 32768-token limit" "$TMPD/err-maxtokens"
 
 synth nocode 3 '[{"text":"I would rather not write code.","times":2}]' --rounds 2
 expect_grep "no code: says so" "no .*python code block" "$TMPD/err-nocode"

@@ -1,11 +1,14 @@
-/* Unit tests for http: responses, retries, give-ups, timeouts, caps and
- * that no key leaves through a message, against a loopback fake server. */
+/* Unit tests for http: responses, retries (x-should-retry, transport
+ * failures only where asked for, never for publishing), give-ups,
+ * timeouts (total and silence), caps, options libcurl refuses, and that no
+ * key leaves through a message, against a loopback fake server. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
 #include "fakellm.h"
+#include "net/channel.h"
 #include "net/http.h"
 
 #define KEY "sk-ant-SENTINEL-1234"
@@ -209,6 +212,12 @@ test_size_cap(void **state)
 	assert_int_equal(http_perform(&r, &resp, &err), -1);
 	assert_non_null(strstr(err.msg, "20-byte limit"));
 	http_response_free(&resp);
+	/* An oversized answer would come back oversized: not asked again. */
+	r.retry_transport = true;
+	assert_int_equal(http_perform_retry(&r, &fast, &resp, &err), -1);
+	assert_int_equal(resp.tries, 1);
+	assert_int_equal(fakellm_count(&f), 2);
+	http_response_free(&resp);
 	fakellm_stop(&f);
 }
 
@@ -228,6 +237,213 @@ test_not_connected(void **state)
 	assert_int_equal(resp.phase, HTTP_NOT_CONNECTED);
 	assert_non_null(strstr(err.msg, "cannot reach 127.0.0.1"));
 	http_response_free(&resp);
+}
+
+static void
+test_should_retry_false_forbids(void **state)
+{
+	struct http_response resp;
+	struct error err = { 0 };
+	int count;
+
+	assert_int_equal(run_script("[{\"status\":529,\"times\":9,"
+	    "\"should_retry\":\"false\",\"error\":{\"type\":"
+	    "\"overloaded_error\",\"message\":\"Overloaded\"}}]", NULL, 0, 0,
+	    true, &resp, &err, &count), -1);
+	assert_int_equal(count, 1);
+	assert_non_null(strstr(err.msg, "x-should-retry: false"));
+	assert_non_null(strstr(err.msg, "overloaded (529)"));
+	http_response_free(&resp);
+}
+
+static void
+test_should_retry_true_forces(void **state)
+{
+	struct http_response resp;
+	struct error err = { 0 };
+	int count;
+
+	/* A 400 is never retried by status alone; the header overrides. */
+	assert_int_equal(run_script("[{\"status\":400,\"should_retry\":"
+	    "\"true\",\"error\":{\"type\":\"invalid_request_error\","
+	    "\"message\":\"try again\"}},{\"text\":\"ok\"}]", NULL, 0, 0,
+	    true, &resp, &err, &count), 0);
+	assert_int_equal(count, 2);
+	assert_int_equal(resp.tries, 2);
+	http_response_free(&resp);
+	memset(&err, 0, sizeof err);
+	assert_int_equal(run_script("[{\"status\":400,\"error\":{\"type\":"
+	    "\"invalid_request_error\",\"message\":\"bad\"}},"
+	    "{\"text\":\"ok\"}]", NULL, 0, 0, true, &resp, &err, &count), -1);
+	assert_int_equal(count, 1);
+	http_response_free(&resp);
+}
+
+/* Runs req (as req_for, with retry_transport as given) against script. */
+static int
+run_transport(const char *script, bool retry_transport,
+    struct http_response *resp, struct error *err, int *count)
+{
+	struct fakellm f;
+	struct http_request r;
+	char url[160];
+	int rc;
+
+	assert_int_equal(fakellm_start(&f, script, NULL), 0);
+	r = req_for(&f, url, sizeof url);
+	r.retry_transport = retry_transport;
+	rc = http_perform_retry(&r, &fast, resp, err);
+	*count = fakellm_count(&f);
+	fakellm_stop(&f);
+	return rc;
+}
+
+static void
+test_transport_retried_when_asked(void **state)
+{
+	struct http_response resp;
+	struct error err = { 0 };
+	int count;
+
+	assert_int_equal(run_transport("[{\"drop\":true},{\"truncate\":true,"
+	    "\"text\":\"0123456789abcdef\"},{\"text\":\"ok\"}]", true,
+	    &resp, &err, &count), 0);
+	assert_int_equal(count, 3);
+	assert_int_equal(resp.tries, 3);
+	assert_non_null(strstr(resp.body, "\"ok\""));
+	assert_int_equal(err.code, 0);	/* the failures before are forgotten */
+	http_response_free(&resp);
+	memset(&err, 0, sizeof err);
+	assert_int_equal(run_transport("[{\"drop\":true,\"times\":9}]", true,
+	    &resp, &err, &count), -1);
+	assert_int_equal(count, 4);
+	assert_non_null(strstr(err.msg, "gave up after 4 tries"));
+	http_response_free(&resp);
+}
+
+static void
+test_transport_not_retried_by_default(void **state)
+{
+	struct http_response resp;
+	struct error err = { 0 };
+	int count;
+
+	assert_int_equal(run_transport("[{\"drop\":true},{\"text\":\"ok\"}]",
+	    false, &resp, &err, &count), -1);
+	assert_int_equal(count, 1);
+	assert_int_equal(resp.phase, HTTP_SENT);
+	assert_null(strstr(err.msg, "gave up"));
+	http_response_free(&resp);
+}
+
+/* Publishing builds its requests without retry_transport and sends them
+ * once, whatever comes back: a dropped connection, a 503, an answer that
+ * says x-should-retry: true. */
+static void
+test_publishing_never_retries(void **state)
+{
+	static const char *const scripts[] = {
+		"[{\"drop\":true,\"times\":9}]",
+		"[{\"status\":503,\"times\":9}]",
+		"[{\"status\":429,\"should_retry\":\"true\",\"times\":9}]",
+	};
+	struct channel_call c;
+	struct channel_result out;
+	struct error err = { 0 };
+	struct fakellm f;
+	struct front fr;
+	char json[256];
+	size_t i;
+
+	setenv("MASTODON_ACCESS_TOKEN", "mastodon-SENTINEL-77", 1);
+	for (i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
+		assert_int_equal(fakellm_start(&f, scripts[i], NULL), 0);
+		memset(&fr, 0, sizeof fr);
+		fr.id = (char *)"m";
+		fr.platform = PLATFORM_MASTODON;
+		snprintf(json, sizeof json, "{\"id\":\"m\",\"platform\":"
+		    "\"mastodon\",\"instance\":\"%s\"}", f.url);
+		fr.raw = cJSON_Parse(json);
+		assert_int_equal(channel_open(&fr, "hello", "e1", 0, 0, 2000,
+		    &c, &err), 0);
+		assert_false(c.post.http.retry_transport);
+		channel_send(&c, &out);
+		assert_int_equal(fakellm_count(&f), 1);
+		assert_int_not_equal(out.state, LEDGER_SENT);
+		assert_true(out.message == NULL ||
+		    strstr(out.message, "SENTINEL") == NULL);
+		channel_result_free(&out);
+		channel_close(&c);
+		cJSON_Delete(fr.raw);
+		fakellm_stop(&f);
+	}
+}
+
+static void
+test_refused_option_is_named(void **state)
+{
+	struct http_response resp;
+	struct error err = { 0 };
+	struct http_request r = { 0 };
+	size_t n = 9u << 20;	/* past libcurl's 8 MiB string limit */
+	char *url = xmalloc(n + 1);
+
+	memcpy(url, "http://127.0.0.1:9/", 19);
+	memset(url + 19, 'a', n - 19);
+	url[n] = '\0';
+	r.method = "POST";
+	r.url = url;
+	r.headers = hdrs;
+	r.nheaders = 2;
+	assert_int_equal(http_perform(&r, &resp, &err), -1);
+	assert_int_equal(resp.phase, HTTP_NOT_CONNECTED);
+	assert_non_null(strstr(err.msg, "libcurl refused option CURLOPT_URL"));
+	assert_non_null(strstr(err.msg, "nothing was sent"));
+	http_response_free(&resp);
+	/* Asking again would be refused again. */
+	r.retry_transport = true;
+	assert_int_equal(http_perform_retry(&r, &fast, &resp, &err), -1);
+	assert_int_equal(resp.tries, 1);
+	assert_non_null(strstr(err.msg, "CURLOPT_URL"));
+	http_response_free(&resp);
+	free(url);
+}
+
+/* A streamed answer outlasts a total timeout it would fail, once the
+ * limit is on silence instead: what LLM calls use. */
+static void
+test_idle_timeout(void **state)
+{
+	const char *script = "[{\"text\":\"0123456789\",\"chunk_chars\":1,"
+	    "\"chunk_delay\":0.25,\"times\":2},"
+	    "{\"text\":\"late\",\"stall\":5}]";
+	struct fakellm f;
+	struct http_response resp;
+	struct error err = { 0 };
+	struct http_request r;
+	char url[160];
+
+	assert_int_equal(fakellm_start(&f, script, NULL), 0);
+	r = req_for(&f, url, sizeof url);
+	r.body = "{\"stream\":true}";
+	r.body_len = strlen(r.body);
+	r.timeout_ms = 1000;
+	assert_int_equal(http_perform(&r, &resp, &err), -1);
+	assert_non_null(strstr(err.msg, "timed out"));
+	http_response_free(&resp);
+
+	r.timeout_ms = 0;
+	r.idle_timeout_ms = 2000;
+	assert_int_equal(http_perform(&r, &resp, &err), 0);
+	assert_non_null(strstr(resp.content_type, "text/event-stream"));
+	assert_non_null(strstr(resp.body, "message_stop"));
+	http_response_free(&resp);
+
+	r.idle_timeout_ms = 500;
+	assert_int_equal(http_perform(&r, &resp, &err), -1);
+	assert_non_null(strstr(err.msg, "sent nothing for 0.5 s (timed out)"));
+	http_response_free(&resp);
+	fakellm_stop(&f);
 }
 
 static void
@@ -293,6 +509,13 @@ main(void)
 		cmocka_unit_test(test_stall_times_out),
 		cmocka_unit_test(test_size_cap),
 		cmocka_unit_test(test_not_connected),
+		cmocka_unit_test(test_should_retry_false_forbids),
+		cmocka_unit_test(test_should_retry_true_forces),
+		cmocka_unit_test(test_transport_retried_when_asked),
+		cmocka_unit_test(test_transport_not_retried_by_default),
+		cmocka_unit_test(test_publishing_never_retries),
+		cmocka_unit_test(test_refused_option_is_named),
+		cmocka_unit_test(test_idle_timeout),
 		cmocka_unit_test(test_retry_after_parse),
 		cmocka_unit_test(test_quota_detection),
 		cmocka_unit_test(test_describe_hides_secrets),

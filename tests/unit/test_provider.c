@@ -1,6 +1,8 @@
 /* Unit tests for the providers: Anthropic and OpenAI shapes against the
- * loopback fake server, truncation, malformed answers, missing keys, and
- * a record/replay round trip that keeps the key out of the recording. */
+ * loopback fake server (streamed, as both are asked to), the fields each
+ * request carries, stop reasons, a model the API does not know, broken
+ * streams, truncation, malformed answers, missing keys, and a
+ * record/replay round trip that keeps the key out of the recording. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,8 +81,250 @@ test_openai_success(void **state)
 	assert_string_equal(a.text, "hola");
 	assert_string_equal(a.stop_reason, "stop");
 	assert_int_equal(a.output_tokens, 800);
-	assert_non_null(strstr(a.wire_request, "\"role\":\"system\""));
+	/* Current models take instructions as "developer", and the limit
+	 * as max_completion_tokens; no sampling parameters. */
+	assert_non_null(strstr(a.wire_request, "\"role\":\"developer\","
+	    "\"content\":\"be careful\""));
+	assert_null(strstr(a.wire_request, "\"role\":\"system\""));
+	assert_non_null(strstr(a.wire_request, "\"max_completion_tokens\":1000"));
+	assert_null(strstr(a.wire_request, "\"max_tokens\""));
+	assert_null(strstr(a.wire_request, "temperature"));
+	assert_null(strstr(a.wire_request, "top_p"));
+	assert_non_null(strstr(a.wire_request, "\"stream\":true"));
+	assert_non_null(strstr(a.wire_request, "\"include_usage\":true"));
+	/* The stream is recorded as the unstreamed answer it adds up to. */
+	assert_non_null(strstr(a.wire_response, "\"object\":\"chat.completion\""));
 	llm_answer_free(&a);
+}
+
+/* The Messages API body carries exactly these fields: none of the
+ * sampling or thinking settings current models refuse. The thinking
+ * block current models always send is not part of the answer. */
+static void
+test_anthropic_fields_and_thinking(void **state)
+{
+	static const char *const want[] = { "model", "max_tokens", "system",
+	    "messages", "stream" };
+	struct llm_answer a;
+	struct error err = { 0 };
+	const cJSON *item;
+	cJSON *body;
+	size_t i = 0;
+
+	assert_int_equal(turn("anthropic", "[{\"text\":\"hello\",\"thinking\":"
+	    "\"let me think\",\"chunk_chars\":2}]", NULL, &a, &err), 0);
+	assert_string_equal(a.text, "hello");
+	body = cJSON_Parse(a.wire_request);
+	assert_non_null(body);
+	cJSON_ArrayForEach(item, body) {
+		assert_true(i < sizeof want / sizeof want[0]);
+		assert_string_equal(item->string, want[i]);
+		i++;
+	}
+	assert_int_equal(i, sizeof want / sizeof want[0]);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(body, "stream")));
+	cJSON_Delete(body);
+	assert_non_null(strstr(a.wire_response, "\"thinking\":\"let me think\""));
+	assert_non_null(strstr(a.wire_response, "\"stop_reason\":\"end_turn\""));
+	assert_int_equal(a.input_tokens, 1200);
+	assert_int_equal(a.output_tokens, 800);
+	llm_answer_free(&a);
+}
+
+static void
+test_default_models(void **state)
+{
+	/* Retired or shut-down models must not be the default. */
+	assert_string_equal(provider_default_model("anthropic"),
+	    "claude-opus-5-5");
+	assert_string_equal(provider_default_model("openai"), "gpt-6-astra");
+}
+
+/* Runs a turn expecting failure; returns whether err.msg holds want. */
+static void
+expect_failure(const char *api, const char *script, const char *want)
+{
+	struct llm_answer a;
+	struct error err = { 0 };
+
+	assert_int_equal(turn(api, script, NULL, &a, &err), -1);
+	assert_int_equal(err.code, EXIT_NETWORK);
+	if (strstr(err.msg, want) == NULL)
+		fail_msg("%s: wanted \"%s\" in \"%s\"", api, want, err.msg);
+	assert_null(strstr(err.msg, KEY));
+	llm_answer_free(&a);
+}
+
+static void
+test_stop_reasons(void **state)
+{
+	expect_failure("anthropic", "[{\"text\":\"I can't\",\"stop\":"
+	    "\"refusal\"}]", "the model refused to answer (stop reason "
+	    "refusal)");
+	expect_failure("anthropic", "[{\"text\":\"I can't\",\"stop\":"
+	    "\"refusal\",\"stop_details\":{\"type\":\"refusal\",\"category\":"
+	    "\"cyber\",\"explanation\":\"looks like malware\"}}]", "for what "
+	    "may have triggered it; category cyber: looks like malware");
+	expect_failure("anthropic", "[{\"text\":\"def f(\",\"stop\":"
+	    "\"model_context_window_exceeded\"}]", "filled the model's context "
+	    "window (stop reason model_context_window_exceeded)");
+	expect_failure("anthropic", "[{\"text\":\"working\",\"stop\":"
+	    "\"pause_turn\"}]", "paused the turn before the answer was "
+	    "complete (stop reason pause_turn)");
+	expect_failure("openai", "[{\"text\":\"def f(\",\"stop\":"
+	    "\"content_filter\"}]", "content filter withheld the answer "
+	    "(finish reason content_filter)");
+	expect_failure("openai", "[{\"text\":\"No.\",\"stop\":"
+	    "\"refusal\"}]", "the model refused to answer (refusal): No.");
+	expect_failure("anthropic", "[{\"text\":\"def f(\",\"stop\":"
+	    "\"max_tokens\"}]", "cut off at the 1000-token limit (stop reason "
+	    "max_tokens)");
+}
+
+static void
+test_unknown_model(void **state)
+{
+	expect_failure("anthropic", "[{\"no_model\":true}]", "the Anthropic "
+	    "API has no model 'fake-model' (404) [request id req_fake_1]: it "
+	    "may be retired or misspelled; set provider.model in fronts.json");
+	expect_failure("openai", "[{\"no_model\":true}]", "the OpenAI API has "
+	    "no model 'fake-model' (404)");
+	/* An older model with a smaller output limit: the API's own words,
+	 * then what to do. */
+	expect_failure("anthropic", "[{\"status\":400,\"error\":{\"type\":"
+	    "\"invalid_request_error\",\"message\":\"max_tokens: 1000 > 512, "
+	    "which is the maximum allowed number of output tokens for "
+	    "fake-model\"}}]", "max_tokens: 1000 > 512, which is the maximum "
+	    "allowed number of output tokens for fake-model (model 'fake-model' "
+	    "allows fewer than the 1000 output tokens fronts asks for: set "
+	    "provider.model to a current model)");
+}
+
+/* A stream that breaks off (cut short, or the server's own overload or
+ * internal error) is asked for again, three times in all; any other error
+ * in a stream is reported at once. */
+static void
+test_broken_streams(void **state)
+{
+	struct llm_answer a;
+	struct error err = { 0 };
+
+	expect_failure("anthropic", "[{\"text\":\"0123456789\",\"chunk_chars\":"
+	    "1,\"times\":9,\"stream_error\":{\"type\":\"overloaded_error\","
+	    "\"message\":\"Overloaded\"}}]", "the answer stream broke off with "
+	    "an error (overloaded_error): Overloaded (asked 3 times)");
+	expect_failure("anthropic", "[{\"text\":\"0123456789\",\"chunk_chars\":"
+	    "1,\"stream_error\":{\"type\":\"invalid_request_error\",\"message\":"
+	    "\"no\"}},{\"text\":\"not asked\"}]", "the Anthropic API [request "
+	    "id req_fake_1]: the answer stream broke off with an error "
+	    "(invalid_request_error): no");
+	expect_failure("openai", "[{\"text\":\"0123456789\",\"chunk_chars\":1,"
+	    "\"times\":9,\"stream_error\":{\"type\":\"server_error\",\"message\":"
+	    "\"boom\"}}]", "broke off with an error: boom (asked 3 times)");
+	expect_failure("anthropic", "[{\"text\":\"0123456789\",\"chunk_chars\":"
+	    "1,\"truncate\":true,\"times\":9}]", "ended before message_stop "
+	    "(cut short) (asked 3 times)");
+	expect_failure("openai", "[{\"text\":\"0123456789\",\"chunk_chars\":1,"
+	    "\"truncate\":true,\"times\":9}]", "ended before [DONE] (cut short)");
+	/* What the server says is shown, but never the key it echoes. */
+	expect_failure("openai", "[{\"text\":\"0123456789\",\"chunk_chars\":1,"
+	    "\"stream_error\":{\"type\":\"invalid_request_error\",\"message\":"
+	    "\"bad key " KEY "\"}}]", "broke off with an error: bad key ***");
+	/* Cut short once, then whole: the answer, and the failure forgotten. */
+	assert_int_equal(turn("anthropic", "[{\"text\":\"0123456789\","
+	    "\"chunk_chars\":1,\"truncate\":true},{\"text\":\"whole\"}]", NULL,
+	    &a, &err), 0);
+	assert_string_equal(a.text, "whole");
+	assert_int_equal(a.tries, 2);
+	assert_int_equal(err.code, 0);
+	llm_answer_free(&a);
+}
+
+/* A stream is read by its event types and exact keys: a message_start
+ * whose message carries a "Content" key (and no "content") is still
+ * rebuilt whole, and a message_start without a message is an error. */
+static void
+test_unstream_keys(void **state)
+{
+	const char *sse =
+	    "event: message_start\n"
+	    "data: {\"type\":\"message_start\",\"message\":{\"id\":\"m\","
+	    "\"Content\":1,\"usage\":{\"input_tokens\":5}}}\n\n"
+	    ": a comment line\n"
+	    "event: content_block_start\n"
+	    "data: {\"type\":\"content_block_start\",\"index\":0,"
+	    "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n"
+	    "event: content_block_delta\r\n"
+	    "data: {\"type\":\"content_block_delta\",\"index\":0,"
+	    "\"delta\":{\"type\":\"text_delta\",\"text\":\"hi\"}}\r\n\r\n"
+	    "event: message_delta\n"
+	    "data: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":"
+	    "\"end_turn\"},\"usage\":{\"output_tokens\":3}}\n\n"
+	    "event: message_stop\n"
+	    "data: {\"type\":\"message_stop\"}\n\n";
+	struct llm_answer a;
+	struct error err = { 0 };
+	char *body = NULL;
+
+	assert_int_equal(anthropic_unstream(sse, &body, &err), 0);
+	memset(&a, 0, sizeof a);
+	assert_int_equal(anthropic_parse(body, &a, &err), 0);
+	assert_string_equal(a.text, "hi");
+	assert_string_equal(a.stop_reason, "end_turn");
+	assert_int_equal(a.input_tokens, 5);
+	assert_int_equal(a.output_tokens, 3);
+	llm_answer_free(&a);
+	cJSON_free(body);
+	assert_int_equal(anthropic_unstream("data: {\"type\":\"message_start\","
+	    "\"message\":7}\n\n", &body, &err), -1);
+	assert_non_null(strstr(err.msg, "message_start holds no message"));
+}
+
+/* A language-model call has no side effect: a dropped connection is
+ * asked again. */
+static void
+test_transport_failure_retried(void **state)
+{
+	struct llm_answer a;
+	struct error err = { 0 };
+
+	assert_int_equal(turn("anthropic", "[{\"drop\":true},"
+	    "{\"text\":\"second time\"}]", NULL, &a, &err), 0);
+	assert_string_equal(a.text, "second time");
+	assert_int_equal(a.tries, 2);
+	llm_answer_free(&a);
+}
+
+/* A long answer streams for longer than the silence limit (turn's 5 s
+ * is replaced by 1 s here) without failing, since it never goes quiet. */
+static void
+test_long_answer_streams(void **state)
+{
+	struct provider_options o = { 0 };
+	struct provider *p;
+	struct fakellm f;
+	struct llm_answer a;
+	struct error err = { 0 };
+	char text[81];
+
+	memset(text, 'x', 80);
+	text[80] = '\0';
+	assert_int_equal(fakellm_start(&f, "[{\"text\":\"xxxxxxxxxxxxxxxxxxxx"
+	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\","
+	    "\"chunk_chars\":2,\"chunk_delay\":0.05}]", KEY), 0);
+	setenv("ANTHROPIC_BASE_URL", f.url, 1);
+	setenv("ANTHROPIC_API_KEY", KEY, 1);
+	o.name = "anthropic";
+	o.model = "fake-model";
+	o.timeout_ms = 1000;
+	o.retry_scale = 0.001;
+	assert_int_equal(provider_open(&o, &p, &err), 0);
+	assert_int_equal(provider_complete(p, &req, &a, &err), 0);
+	assert_string_equal(a.text, text);
+	assert_int_equal(a.tries, 1);
+	llm_answer_free(&a);
+	provider_close(p);
+	fakellm_stop(&f);
 }
 
 static void
@@ -192,6 +436,14 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_anthropic_success),
 		cmocka_unit_test(test_openai_success),
+		cmocka_unit_test(test_anthropic_fields_and_thinking),
+		cmocka_unit_test(test_default_models),
+		cmocka_unit_test(test_stop_reasons),
+		cmocka_unit_test(test_unknown_model),
+		cmocka_unit_test(test_broken_streams),
+		cmocka_unit_test(test_unstream_keys),
+		cmocka_unit_test(test_transport_failure_retried),
+		cmocka_unit_test(test_long_answer_streams),
 		cmocka_unit_test(test_truncated_answers),
 		cmocka_unit_test(test_malformed_answer),
 		cmocka_unit_test(test_missing_key),
