@@ -51,7 +51,8 @@ pcheck_models(const struct project *p, const char *api,
 	struct http_response resp;
 	struct error err = { 0 };
 	char *base, *url, *auth = NULL, *why;
-	const char *model = p->provider_model, *shutdown;
+	const char *model = p->provider_model != NULL ? p->provider_model :
+	    provider_default_model(api), *shutdown;
 	cJSON *j;
 	int rc, n;
 	bool anthropic = strcmp(api, "anthropic") == 0;
@@ -83,15 +84,12 @@ pcheck_models(const struct project *p, const char *api,
 		j = check_json(&resp);
 		if (pcheck_has_model(j, model, &n, &shutdown))
 			check_add(t, true, "models", NULL, "%d models listed, "
-			    "%s among them%s%s%s", n, model, shutdown != NULL ?
-			    " (it shuts down on " : "", shutdown != NULL ?
-			    shutdown : "", shutdown != NULL ? ": move "
-			    "provider.model to a current model before then)" :
-			    "");
-		else if (model == NULL)
-			check_add(t, true, "models", NULL, "%d models listed; "
-			    "provider.model is not set, so synth uses its "
-			    "default", n);
+			    "%s%s among them%s%s%s", n, model,
+			    p->provider_model == NULL ? " (the default)" : "",
+			    shutdown != NULL ? " (it shuts down on " : "",
+			    shutdown != NULL ? shutdown : "", shutdown != NULL ?
+			    ": move provider.model to a current model before "
+			    "then)" : "");
 		else
 			check_add(t, false, "models", "set provider.model in "
 			    "fronts.json to a model the list shows",

@@ -41,7 +41,7 @@ def project(d, port, cap=5):
         "start": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(start)),
         "slot_minutes": 60,
         "horizon_slots": 48,
-        "provider": {"name": "anthropic", "model": "claude-sonnet-4-5"},
+        "provider": {"name": "anthropic"},
         "fronts": [
             {"id": "x", "platform": "x", "account": "@tidewaterdev",
              "composio": {"tool": "TWITTER_CREATION_OF_A_POST",

@@ -172,6 +172,12 @@ expect_grep "retired model: not in the list" 'FAIL  3 models listed, but not cla
 expect_grep "retired model: says set provider.model" 'to do: set provider.model' "$TMPD/version.out"
 check "unknown version: nothing is posted" "$(posts)" 0
 
+# --- no provider.model: the provider's default is the one looked for ------------
+start_fake default ok
+proj default 'del f["provider"]["model"]'
+run_check "no provider.model: exit 0" 0 "" default
+expect_grep "no provider.model: the default model is in the list" 'PASS  3 models listed, claude-opus-5-5 \(the default\) among them' "$TMPD/default.out"
+
 # --- OpenAI: its own variable and bearer token -------------------------------------
 start_fake openai ok
 proj openai 'f["provider"] = {"name": "openai", "model": "gpt-5.1"}'

@@ -362,12 +362,12 @@ class Handler(BaseHTTPRequestHandler):
                                               "type": "invalid_request_error",
                                               "code": "invalid_api_key"}})
         if self.headers.get("x-api-key") is not None:
-            ids = ["claude-opus-4-6", "claude-sonnet-4-6", "claude-haiku-4-5"]
+            ids = ["claude-opus-5-5", "claude-sonnet-4-6", "claude-haiku-4-5"]
             return self.reply(200, {"data": [{"type": "model", "id": i, "display_name": i,
                                               "created_at": "2026-02-04T00:00:00Z"}
                                              for i in ids],
                                     "has_more": False, "first_id": ids[0], "last_id": ids[-1]})
-        ids = {"gpt-5.1": None, "gpt-5-mini": None, "gpt-4.1": "2027-02-17"}
+        ids = {"gpt-6-astra": None, "gpt-5.1": None, "gpt-4.1": "2027-02-17"}
         return self.reply(200, {"object": "list", "data": [
             {"id": i, "object": "model", "created": 1750000000, "owned_by": "openai",
              "shutdown_date": sd} for i, sd in ids.items()]})
