@@ -40,8 +40,7 @@ instlimits_read(const char *dir, cJSON **out, struct error *err)
 	    "instances")))) {
 		cJSON_Delete(j);
 		error_set(err, EXIT_ERROR, "%s: not a JSON object with an "
-		    "\"instances\" object (delete it; `fronts check` writes it "
-		    "anew)", path);
+		    "\"instances\" object (`fronts check` writes it anew)", path);
 		free(path);
 		return -1;
 	}
@@ -111,10 +110,9 @@ instlimits_store(const char *dir, const char *instance,
 	cJSON *j, *all, *e;
 	int rc;
 
-	if (instlimits_read(dir, &j, err) != 0) {
-		free(key);
-		return -1;
-	}
+	/* A cache that cannot be read is derived data: it is replaced. */
+	if (instlimits_read(dir, &j, NULL) != 0)
+		j = cJSON_CreateObject();
 	if ((all = cJSON_GetObjectItemCaseSensitive(j, "instances")) == NULL)
 		all = cJSON_AddObjectToObject(j, "instances");
 	cJSON_DeleteItemFromObjectCaseSensitive(all, key);

@@ -23,8 +23,9 @@ struct instlimits {
 };
 
 /* Records instance's limits (read at l->read_at) in DIR/.fronts/
- * instance-limits.json, keeping the other instances' entries; written
- * whole (temp file, fsync, rename). */
+ * instance-limits.json, keeping the other instances' entries (a cache
+ * that cannot be read is replaced); written whole (temp file, fsync,
+ * rename). */
 int	instlimits_store(const char *project_dir, const char *instance,
 	    const struct instlimits *l, struct error *err);
 /* The cached limits of instance; -1 when the cache has none. */

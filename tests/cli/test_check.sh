@@ -92,6 +92,10 @@ expect_exit "publish dry run without the cache" 0 "$FRONTS" publish "$P/plan.jso
 expect_grep "publish: the defaults without the cache" 'length 54/500 graphemes' "$TMPD/out"
 expect_grep "publish: says the limits were never read" 'front mastodon: the instance.s own limits have not been read; .*`fronts check`' "$TMPD/err"
 
+printf '{"instances": [' >"$P/.fronts/instance-limits.json"
+expect_exit "a broken cache: drafts still run" 0 "$FRONTS" drafts -C "$P"
+expect_grep "a broken cache: named in a warning" 'instance-limits.json: not a JSON object .*Mastodon.s defaults \(500, URLs 23\) are used' "$TMPD/err"
+expect_grep "a broken cache: the defaults" 'mastodon +57 / 500 graphemes' "$TMPD/out"
 expect_exit "--json: exit 0" 0 "$FRONTS" check -C "$P" --json
 $PY - "$TMPD/out" >"$TMPD/json.sum" <<'PYEOF'
 import json, sys
@@ -100,6 +104,7 @@ print(d["ok"], d["provider"]["credential"]["variable"], d["provider"]["ok"],
       ",".join("%s:%s:%s:%s" % (f["id"], f["credential"]["variable"],
                                 f["credential"]["set"], f["ok"]) for f in d["fronts"]))
 PYEOF
+expect_grep "a broken cache: check writes it anew" '"max_characters":[[:space:]]*5000' "$P/.fronts/instance-limits.json"
 check "--json: one object, the provider and one entry per front" "$(cat "$TMPD/json.sum")" \
     "True ANTHROPIC_API_KEY True x:COMPOSIO_API_KEY:True:True,linkedin:COMPOSIO_API_KEY:True:True,reddit:COMPOSIO_API_KEY:True:True,mastodon:MASTODON_ACCESS_TOKEN:True:True,bluesky:BLUESKY_APP_PASSWORD:True:True"
 

@@ -81,6 +81,20 @@ test_bad_entry_names_the_field(void **state)
 	assert_non_null(strstr(err.msg, "instance-limits.json"));
 	assert_non_null(strstr(err.msg, "instances.https://m.example"));
 	assert_non_null(strstr(err.msg, "max_characters"));
+	/* A broken cache is replaced by the next store. */
+	assert_int_equal(file_write_atomic(path, "{not json", 9, &err), 0);
+	assert_int_equal(instlimits_find(d, "https://m.example", &got, &err),
+	    -1);
+	assert_non_null(strstr(err.msg, "not a JSON object"));
+	got.max_characters = 900;
+	got.url_characters = 23;
+	got.read_at = 1796112000;
+	assert_int_equal(instlimits_store(d, "https://m.example", &got, &err),
+	    0);
+	got.max_characters = 0;
+	assert_int_equal(instlimits_find(d, "https://m.example", &got, &err),
+	    0);
+	assert_int_equal(got.max_characters, 900);
 	free(path);
 	free(f);
 	rmtree(d);
