@@ -67,7 +67,7 @@ BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all test unit integration demo bench asan fuzz memcheck install uninstall clean deps check-deps
+.PHONY: all test unit integration demo bench asan fuzz memcheck tsan install uninstall clean deps check-deps
 all: $(BIN)
 
 $(BUILD)/%.o: %.c
@@ -92,9 +92,9 @@ $(BREACH_OBJ): src/sandbox/namespace.c
 $(BREACH_BIN): $(MAIN_OBJ) $(BREACH_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(BREACH_OBJ) $(LIB) $(DEP_LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIB) tests/unit/testutil.h
+$(BUILD)/tests/%: tests/unit/%.c $(LIB) tests/unit/testutil.h $(TEST_EXTRA)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(call pc_cflags,$(TEST_PKGS)) $(LDFLAGS) -o $@ $< $(LIB) $(DEP_LIBS) $(TEST_LIBS)
+	$(CC) $(CFLAGS) $(call pc_cflags,$(TEST_PKGS)) $(LDFLAGS) -o $@ $< $(TEST_EXTRA) $(LIB) $(DEP_LIBS) $(TEST_LIBS)
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -112,6 +112,18 @@ unit: $(UNIT_BINS)
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		LDFLAGS="-fsanitize=address,undefined" test
+
+# ThreadSanitizer build in its own directory: the unit tests that run
+# threads, then a short plan in both isolations and a TUI run reading the
+# live search (tests/tsan/run.sh; tests/tsan/tsan.supp says what is
+# suppressed and why).
+TSAN_UNITS = test_search test_guard test_wmodel test_demo_model test_worker
+tsan:
+	$(MAKE) BUILD=build-tsan OPT="-O1 -g -fsanitize=thread -fno-omit-frame-pointer" \
+		LDFLAGS="-fsanitize=thread" TEST_EXTRA=tests/tsan/skip.c \
+		build-tsan/fronts $(TSAN_UNITS:%=build-tsan/tests/%)
+	FRONTS_BIN=$(abspath build-tsan/fronts) BUILD=build-tsan \
+		sh tests/tsan/run.sh $(TSAN_UNITS:%=build-tsan/tests/%)
 
 # libFuzzer harnesses (clang), each run briefly. FUZZ_SECONDS per harness.
 FUZZ_SECONDS ?= 20
@@ -162,7 +174,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(SHAREDIR)
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-tsan
 
 # .incbin'd Python helpers are not seen by -MMD.
 $(BUILD)/src/sandbox/pysrc.o: $(wildcard src/sandbox/py/*.py)

@@ -7,6 +7,8 @@ keypress). Steps, in order, after the options:
                         match matches REGEX
   send:TEXT             type TEXT (\\n, \\r and \\x03 escapes allowed)
   waitfile:PATH:REGEX   wait until the file PATH matches REGEX
+  sh:COMMAND            run COMMAND with /bin/sh and wait for it ($PID is
+                        the command's pid); a failing COMMAND fails the run
   kill9                 SIGKILL the command
   end                   wait for the command to exit
 
@@ -21,6 +23,7 @@ import pty
 import re
 import select
 import signal
+import subprocess
 import sys
 import time
 
@@ -107,6 +110,11 @@ def main():
                     time.sleep(0.05)
                 elif not read_some(fd, buf, 0.05):
                     alive = False
+        elif kind == "sh":
+            rc = subprocess.call(["/bin/sh", "-c", arg],
+                                 env=dict(os.environ, PID=str(pid)))
+            if rc != 0:
+                fail("step %s exited %d" % (step, rc))
         elif kind == "kill9":
             os.kill(pid, signal.SIGKILL)
         elif kind == "end":

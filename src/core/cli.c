@@ -37,6 +37,8 @@ const struct cmd cli_commands[] = {
 	  "PLAN.json [-C DIR] [--live] [--now] [--timeout-ms MS]", cmd_publish, false },
 	{ "ledger", "list or settle the publish ledger",
 	  "[-C DIR] | resolve ID --sent URL|--failed [-C DIR]", cmd_ledger, false },
+	{ "check", "prove credentials and platform limits before a live run (read-only)",
+	  "[-C DIR] [--json]", cmd_check, false },
 	{ "tui", "the interactive planner (also: fronts alone on a terminal)",
 	  "[-C DIR] [--live] [--theme NAME]", cmd_tui, false },
 	{ "sandbox", "list the worker's sandbox layers on this machine",

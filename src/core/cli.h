@@ -46,6 +46,7 @@ int	cmd_plan(struct cli *, int, char **);
 int	cmd_synth(struct cli *, int, char **);
 int	cmd_publish(struct cli *, int, char **);
 int	cmd_ledger(struct cli *, int, char **);
+int	cmd_check(struct cli *, int, char **);
 int	cmd_tui(struct cli *, int, char **);
 int	cmd_worker(struct cli *, int, char **);
 int	cmd_sandbox(struct cli *, int, char **);

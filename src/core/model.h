@@ -39,6 +39,10 @@ enum model_rc {
 	MODEL_BADTYPE = -3	/* returned something of the wrong type */
 };
 
+/* Rewards and values must be finite and within this bound (DESIGN.md):
+ * a model that returns more is in error, like one that raises. */
+#define MODEL_NUMBER_MAX	1e12
+
 struct model_error {
 	char	type[64];	/* "ZeroDivisionError" */
 	char	message[256];

@@ -18,6 +18,7 @@
 
 #include <utf8proc.h>
 
+#include "core/instlimits.h"
 #include "core/project.h"
 #include "core/timeutil.h"
 
@@ -295,7 +296,8 @@ load_limits(const struct loc *l, const cJSON *obj, const char *prefix,
 
 	lim->max_length = lim->max_posts_per_day = lim->min_gap_minutes =
 	    lim->quiet_start = lim->quiet_end = lim->max_links =
-	    lim->max_hashtags = LIMIT_UNSET;
+	    lim->max_hashtags = lim->instance_length = lim->url_weight =
+	    LIMIT_UNSET;
 	if (obj == NULL)
 		return 0;
 	if (!cJSON_IsObject(obj))
@@ -349,7 +351,8 @@ static int
 load_front(const struct loc *l, const cJSON *obj, int i, struct front *fr)
 {
 	static const char *known[] = { "id", "platform", "account", "composio",
-	    "limits", "instance", "handle", NULL };
+	    "limits", "instance", "handle", "service", "visibility",
+	    "token_env", "password_env", "api_key_env", NULL };
 	char prefix[64], f[128], *platform = NULL, *s = NULL;
 	int pl;
 
@@ -869,6 +872,7 @@ load_all(struct project *p, struct error *err)
 	char *rules = path_join(p->dir, "rules.md");
 	char *history = path_join(p->dir, "history.jsonl");
 	char *drafts = path_join(p->dir, "drafts.jsonl");
+	char *warning;
 	int rc = -1;
 
 	if (load_fronts_json(p, fronts, err) != 0 ||
@@ -884,6 +888,12 @@ load_all(struct project *p, struct error *err)
 		goto out;
 	}
 	settle_start(p, history);
+	instlimits_apply(p, &warning);
+	if (warning != NULL) {
+		p->warnings = xrealloc(p->warnings,
+		    (p->nwarnings + 1) * sizeof *p->warnings);
+		p->warnings[p->nwarnings++] = warning;
+	}
 	rc = 0;
 out:
 	free(fronts);

@@ -45,6 +45,12 @@ struct limits {
 	int	quiet_end;
 	int	max_links;
 	int	max_hashtags;
+	/* Not from fronts.json: what a Mastodon instance announces, from
+	 * the cache `fronts check` fills (instlimits.h); LIMIT_UNSET (or 0)
+	 * means the platform's defaults. max_length still wins over
+	 * instance_length. */
+	int	instance_length;
+	int	url_weight;
 };
 
 struct front {

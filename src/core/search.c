@@ -43,12 +43,14 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/search.h"
+#include "core/search_int.h"
 
 #define NIL		UINT32_MAX
 #define SEARCH_UCT_C	1.41
@@ -58,7 +60,6 @@
 #define FOCUS_CHUNKS	64
 #define FAIL_EARLY_MIN	50
 #define CALL_SAMPLE	8	/* a power of two */
-#define EXPORT_MAGIC	0x31545246u	/* "FRT1" */
 
 struct node {
 	struct action	action;
@@ -94,8 +95,10 @@ struct search {
 	uint32_t		 nnodes, cap;
 	enum search_state	 state;
 	atomic_bool		 cancel;
-	uint64_t		 iterations, failed, model_calls, illegal;
-	double			 model_seconds, started, elapsed;
+	uint64_t		 iterations, failed;
+	_Atomic uint64_t	 model_calls, illegal;	/* see search_add */
+	_Atomic double		 model_seconds;
+	double			 started, elapsed;
 	double			 gmin, gmax;	/* range of total returns */
 	struct model_error	 errors[SEARCH_MAX_ERRORS];
 	int			 nerrors;
@@ -270,11 +273,40 @@ search_cancel(struct search *s)
 	atomic_store(&s->cancel, true);
 }
 
+/*
+ * Counters that only the search's own thread writes while
+ * search_snapshot() reads them from another: relaxed atomic loads and
+ * stores, which cost what plain ones do (no locked read-modify-write in
+ * the hot loop). search_merge() writes them too, on a tree nobody runs.
+ */
+static inline uint64_t
+search_get(_Atomic uint64_t *c)
+{
+	return atomic_load_explicit(c, memory_order_relaxed);
+}
+
+static inline void
+search_add(_Atomic uint64_t *c, uint64_t n)
+{
+	atomic_store_explicit(c, search_get(c) + n, memory_order_relaxed);
+}
+
+static inline double
+search_getf(_Atomic double *c)
+{
+	return atomic_load_explicit(c, memory_order_relaxed);
+}
+
+static inline void
+search_addf(_Atomic double *c, double x)
+{
+	atomic_store_explicit(c, search_getf(c) + x, memory_order_relaxed);
+}
+
 /* Keeps the first few distinct errors. */
 static void
-search_note_error(struct search *s)
+search_keep_error(struct search *s, const struct model_error *e)
 {
-	const struct model_error *e = s->ops->last_error(s->m);
 	int i;
 
 	if (e == NULL || s->nerrors >= SEARCH_MAX_ERRORS)
@@ -290,6 +322,47 @@ search_note_error(struct search *s)
 }
 
 /*
+ * A reward or value out of the model's contract (DESIGN.md: finite and
+ * within ±MODEL_NUMBER_MAX) is a model error like an exception: it ends
+ * the iteration before anything reaches the tree. Bounded inputs are what
+ * keep every sum below finite and so every score a number. The sandbox's
+ * model reports these itself, with the model's line; this is the same
+ * check for every other implementation of model_ops.
+ */
+static inline bool
+search_number_ok(double x)
+{
+	return fabs(x) <= MODEL_NUMBER_MAX;	/* false for NaN */
+}
+
+/* An error the search finds itself (no model line): kept as the model's
+ * are, and the iteration fails as it would on MODEL_BADTYPE. */
+static int __attribute__((format(printf, 4, 5)))
+search_own_error(struct search *s, const char *type, const char *fn,
+    const char *fmt, ...)
+{
+	struct model_error e;
+	va_list ap;
+
+	memset(&e, 0, sizeof e);
+	snprintf(e.type, sizeof e.type, "%s", type);
+	snprintf(e.function, sizeof e.function, "%s", fn);
+	va_start(ap, fmt);
+	vsnprintf(e.message, sizeof e.message, fmt, ap);
+	va_end(ap);
+	search_keep_error(s, &e);
+	return MODEL_BADTYPE;
+}
+
+static int
+search_bad_number(struct search *s, const char *fn, const char *what,
+    double x)
+{
+	return search_own_error(s, "ValueError", fn, "%s returned %s %g, %s",
+	    fn, what, x, isfinite(x) ? "beyond ±1e12" : "not a finite number");
+}
+
+/*
  * Model calls: each is counted; one in CALL_SAMPLE is timed and stands for
  * all of them in model_seconds (reading the clock twice per call would
  * cost a tenth of a cheap model's call).
@@ -297,16 +370,21 @@ search_note_error(struct search *s)
 static double
 search_call_begin(struct search *s)
 {
-	return (s->model_calls & (CALL_SAMPLE - 1)) == 0 ? clock_seconds() : 0;
+	return (search_get(&s->model_calls) & (CALL_SAMPLE - 1)) == 0 ?
+	    clock_seconds() : 0;
 }
 
 static int
 search_call_done(struct search *s, double t0, int rc)
 {
-	if ((s->model_calls++ & (CALL_SAMPLE - 1)) == 0)
-		s->model_seconds += (clock_seconds() - t0) * CALL_SAMPLE;
-	if (rc != MODEL_OK)
-		search_note_error(s);
+	uint64_t n = search_get(&s->model_calls);
+
+	search_add(&s->model_calls, 1);
+	if ((n & (CALL_SAMPLE - 1)) == 0)
+		search_addf(&s->model_seconds,
+		    (clock_seconds() - t0) * CALL_SAMPLE);
+	if (rc != MODEL_OK && s->ops->last_error(s->m) != NULL)
+		search_keep_error(s, s->ops->last_error(s->m));
 	return rc;
 }
 
@@ -321,10 +399,12 @@ search_m_apply(struct search *s, model_state **st, const struct action *a,
 	rc = s->ops->apply(s->m, *st, a, &next, reward);
 	if (search_call_done(s, t0, rc) != MODEL_OK)
 		return rc;
+	if (!search_number_ok(*reward)) {
+		s->ops->state_free(s->m, next);
+		return search_bad_number(s, "apply", "reward", *reward);
+	}
 	s->ops->state_free(s->m, *st);
 	*st = next;
-	if (!isfinite(*reward))
-		*reward = 0;
 	return MODEL_OK;
 }
 
@@ -343,8 +423,8 @@ search_m_value(struct search *s, model_state *st, double *v)
 	int rc;
 
 	rc = search_call_done(s, t0, s->ops->value(s->m, st, v));
-	if (rc == MODEL_OK && !isfinite(*v))
-		*v = 0;
+	if (rc == MODEL_OK && !search_number_ok(*v))
+		return search_bad_number(s, "value", "value", *v);
 	return rc;
 }
 
@@ -398,7 +478,8 @@ search_available(struct search *s, model_state *st)
 		s->stamp[id] = s->gen;
 		s->set[s->nset++] = *a;
 	}
-	s->illegal += illegal > 0 ? (uint64_t)illegal : 0;
+	if (illegal > 0)
+		search_add(&s->illegal, (uint64_t)illegal);
 	return MODEL_OK;
 }
 
@@ -418,7 +499,12 @@ search_mean(const struct node *n)
 /*
  * Selection at node ni over the available set: raises availability of the
  * available children, then either picks an action to expand (*expand) or
- * the UCT-best child. The caller holds the lock. Returns the child or NIL.
+ * the UCT-best child. The caller holds the lock. Returns the child, or NIL
+ * with *expand set. The set always holds the wait, so where no child is
+ * available there is an action to expand; where one is, the first
+ * available child stands until a better score replaces it, so that even a
+ * score that is not a number (which bounded rewards rule out, see
+ * search_number_ok) could not leave the choice empty.
  */
 static uint32_t	search_find_child(const struct search *, uint32_t,
 		    const struct action *);
@@ -446,7 +532,9 @@ search_select(struct search *s, uint32_t ni, int depth, struct action *pick,
 	}
 	/* One pass: availability, and the UCT choice should there be no
 	 * expansion (an unvisited child first). */
-	scale = s->gmax > s->gmin ? s->gmax - s->gmin : 1;
+	scale = s->gmax - s->gmin;
+	if (!(scale > 0) || !isfinite(scale))
+		scale = 1;
 	for (ci = nodes[ni].child; ci != NIL; ci = nodes[ci].sibling) {
 		c = &nodes[ci];
 		id = search_action_id(s, &c->action);
@@ -460,7 +548,7 @@ search_select(struct search *s, uint32_t ni, int depth, struct action *pick,
 		else
 			score = c->q / scale + s->params.uct_c *
 			    sqrt(log((double)c->avail) / c->visits);
-		if (score > bscore) {
+		if (best == NIL || score > bscore) {
 			bscore = score;
 			best = ci;
 		}
@@ -624,6 +712,15 @@ search_backup(struct search *s, double g)
 	pthread_mutex_unlock(&s->lock);
 }
 
+/* Selection came back empty-handed (see search_select: it cannot): the
+ * iteration fails with an error saying so rather than follow NIL. */
+static int
+search_no_choice(struct search *s, uint32_t ni)
+{
+	return search_own_error(s, "SearchError", "search", "selection found "
+	    "no action at node %u (%d available)", ni, s->nset);
+}
+
 /* The tree phase: descend by UCT (or the focus), expand one action. */
 static int
 search_descend(struct search *s, model_state **st)
@@ -646,6 +743,8 @@ search_descend(struct search *s, model_state **st)
 		if (next != NIL)
 			a = s->nodes[next].action;
 		pthread_mutex_unlock(&s->lock);
+		if (next == NIL && !expand)
+			return search_no_choice(s, ni);
 		if (s->nstack < s->nprefix && (next == NIL ||
 		    !action_equal(&a, &s->prefix[s->nstack])))
 			s->nprefix = s->nstack;
@@ -738,6 +837,37 @@ search_spent(const struct search *s, double now)
 	return (now - s->started) / s->params.seconds;
 }
 
+/* The run fails; s->error says why. */
+static int
+search_failed(struct search *s, struct error *err)
+{
+	pthread_mutex_lock(&s->lock);
+	s->state = SEARCH_FAILED;
+	pthread_mutex_unlock(&s->lock);
+	return error_set(err, EXIT_MODEL, "%s", s->error);
+}
+
+/*
+ * A call that ran past its deadline ends the run at once (DESIGN.md: exit
+ * 4, the model timed out): unlike an exception, which says something
+ * about one determinization, it says the model cannot keep to the budget,
+ * and a plan from the iterations before it would hide that.
+ */
+static int
+search_timed_out(struct search *s, struct error *err)
+{
+	const struct model_error *e = s->ops->last_error(s->m);
+
+	pthread_mutex_lock(&s->lock);
+	if (e != NULL)
+		snprintf(s->error, sizeof s->error, "the model timed out: %s "
+		    "(model line %d, in %s)", e->message, e->line, e->function);
+	else
+		snprintf(s->error, sizeof s->error, "the model timed out");
+	pthread_mutex_unlock(&s->lock);
+	return search_failed(s, err);
+}
+
 static int
 search_fail(struct search *s, struct error *err)
 {
@@ -749,12 +879,11 @@ search_fail(struct search *s, struct error *err)
 		    "(model line %d, in %s)", e->type, e->message, e->line,
 		    e->function);
 	pthread_mutex_lock(&s->lock);
-	s->state = SEARCH_FAILED;
 	snprintf(s->error, sizeof s->error, "the model failed %llu of %llu "
 	    "iterations%s", (unsigned long long)s->failed,
 	    (unsigned long long)s->iterations, where);
 	pthread_mutex_unlock(&s->lock);
-	return error_set(err, EXIT_MODEL, "%s", s->error);
+	return search_failed(s, err);
 }
 
 int
@@ -798,6 +927,8 @@ search_run(struct search *s, const struct model_ops *ops, void *model,
 			s->failed++;
 		s->elapsed = now - s->started;
 		pthread_mutex_unlock(&s->lock);
+		if (rc == MODEL_TIMEOUT)
+			return search_timed_out(s, err);
 		if (s->iterations >= FAIL_EARLY_MIN &&
 		    s->failed * 10 >= s->iterations * 9)
 			return search_fail(s, err);
@@ -896,12 +1027,12 @@ search_snapshot(struct search *s, struct search_snapshot *snap)
 	pthread_mutex_lock(&s->lock);
 	snap->state = s->state;
 	snap->iterations = s->iterations;
-	snap->model_calls = s->model_calls;
-	snap->illegal_proposals = s->illegal;
+	snap->model_calls = search_get(&s->model_calls);
+	snap->illegal_proposals = search_get(&s->illegal);
 	snap->model_errors = s->failed;
 	snap->nodes = s->nnodes;
 	snap->elapsed = s->elapsed;
-	snap->model_seconds = s->model_seconds;
+	snap->model_seconds = search_getf(&s->model_seconds);
 	snap->rate = s->elapsed > 0 ? s->iterations / s->elapsed : 0;
 	snap->workers = s->params.workers > 0 ? s->params.workers : 1;
 	n = search_children(s, 0, NIL, &kids);
@@ -966,29 +1097,6 @@ search_result_free(struct search_result *r)
 	memset(r, 0, sizeof *r);
 }
 
-/*
- * Export: a header with the counters and errors, then the nodes with at
- * least two visits in preorder, each naming its parent's export index.
- * (Nodes with one visit are the bulk of a tree and carry nothing a merged
- * plan needs; their statistics are already in their ancestors.)
- */
-struct export_head {
-	uint32_t		magic;
-	uint32_t		nnodes;
-	uint64_t		iterations, failed, model_calls, illegal;
-	double			model_seconds, elapsed;
-	int32_t			nerrors;
-	struct model_error	errors[SEARCH_MAX_ERRORS];
-};
-
-struct export_node {
-	uint32_t	parent;
-	int32_t		slot;
-	struct action	action;
-	uint32_t	visits, avail;
-	double		sum, rsum, rsq;
-};
-
 static void
 search_export_node(const struct node *n, uint32_t parent,
     struct export_node *e)
@@ -1034,9 +1142,9 @@ search_export(struct search *s, char **buf, size_t *len)
 	h.nnodes = n;
 	h.iterations = s->iterations;
 	h.failed = s->failed;
-	h.model_calls = s->model_calls;
-	h.illegal = s->illegal;
-	h.model_seconds = s->model_seconds;
+	h.model_calls = search_get(&s->model_calls);
+	h.illegal = search_get(&s->illegal);
+	h.model_seconds = search_getf(&s->model_seconds);
 	h.elapsed = s->elapsed;
 	h.nerrors = s->nerrors;
 	memcpy(h.errors, s->errors, sizeof h.errors);
@@ -1062,21 +1170,57 @@ search_find_child(const struct search *s, uint32_t ni, const struct action *a)
 	return NIL;
 }
 
+/*
+ * A node's sums are what its visits could have added up: every step's
+ * reward within ±MODEL_NUMBER_MAX, and a path at most the horizon's waits,
+ * one post per draft and front, and a value. A tree within these bounds
+ * cannot make a merged sum infinite, and so no mean or score NaN.
+ */
+static bool
+search_export_sums_valid(const struct search *s, const struct export_node *e)
+{
+	double v = e->visits, r = MODEL_NUMBER_MAX, steps;
+
+	steps = (double)s->p->horizon_slots + (double)s->p->ndrafts *
+	    s->nfronts + 1;
+	return fabs(e->sum) <= v * r * steps && fabs(e->rsum) <= v * r &&
+	    e->rsq >= 0 && e->rsq <= v * r * r;
+}
+
 static bool
 search_export_valid(const struct search *s, const struct export_node *e,
     uint32_t i)
 {
 	const struct action *a = &e->action;
 
+	if (!search_export_sums_valid(s, e))
+		return false;
 	if (i == 0)
 		return e->parent == NIL;
-	if (e->parent >= i || !isfinite(e->sum) || !isfinite(e->rsum) ||
-	    !isfinite(e->rsq))
+	if (e->parent >= i || e->slot < 0 || e->slot >= s->p->horizon_slots)
 		return false;
 	if (a->kind == ACTION_WAIT)
 		return true;
 	return a->kind == ACTION_POST && a->draft < (uint32_t)s->p->ndrafts &&
 	    a->front < (uint32_t)s->nfronts;
+}
+
+static bool
+search_export_head_valid(const struct export_head *h, size_t len)
+{
+	size_t body = len - sizeof *h, each = sizeof(struct export_node);
+
+	return h->magic == EXPORT_MAGIC && h->nnodes > 0 &&
+	    body / each == h->nnodes && body % each == 0 && h->nerrors >= 0 &&
+	    h->model_seconds >= 0 && isfinite(h->model_seconds) &&
+	    h->elapsed >= 0 && isfinite(h->elapsed);
+}
+
+/* Counts add up to at most UINT32_MAX rather than wrap. */
+static uint32_t
+search_add32(uint32_t a, uint32_t b)
+{
+	return a > UINT32_MAX - b ? UINT32_MAX : a + b;
 }
 
 static void
@@ -1086,9 +1230,9 @@ search_merge_head(struct search *s, const struct export_head *h)
 
 	s->iterations += h->iterations;
 	s->failed += h->failed;
-	s->model_calls += h->model_calls;
-	s->illegal += h->illegal;
-	s->model_seconds += h->model_seconds;
+	search_add(&s->model_calls, h->model_calls);
+	search_add(&s->illegal, h->illegal);
+	search_addf(&s->model_seconds, h->model_seconds);
 	if (h->elapsed > s->elapsed)
 		s->elapsed = h->elapsed;
 	for (i = 0; i < h->nerrors && i < SEARCH_MAX_ERRORS &&
@@ -1116,9 +1260,7 @@ search_merge(struct search *into, const char *buf, size_t len,
 		return error_set(err, EXIT_MODEL, "search tree: %zu bytes, "
 		    "too short", len);
 	memcpy(&h, buf, sizeof h);
-	if (h.magic != EXPORT_MAGIC || h.nnodes == 0 ||
-	    (len - sizeof h) / sizeof e != h.nnodes ||
-	    (len - sizeof h) % sizeof e != 0 || h.nerrors < 0)
+	if (!search_export_head_valid(&h, len))
 		return error_set(err, EXIT_MODEL, "search tree: malformed "
 		    "header");
 	map = xcalloc(h.nnodes, sizeof *map);
@@ -1142,8 +1284,8 @@ search_merge(struct search *into, const char *buf, size_t len,
 			    e.slot);
 		map[i] = ni;
 		n = &into->nodes[ni];
-		n->visits += e.visits;
-		n->avail += e.avail;
+		n->visits = search_add32(n->visits, e.visits);
+		n->avail = search_add32(n->avail, e.avail);
 		n->sum += e.sum;
 		n->rsum += e.rsum;
 		n->rsq += e.rsq;

@@ -16,7 +16,7 @@
 #include "core/util.h"
 
 #define X_URL_WEIGHT	23
-#define MASTODON_URL	"xxxxxxxxxxxxxxxxxxxxxxx"	/* 23 characters */
+#define MASTODON_URL_WEIGHT	23	/* characters_reserved_per_url */
 
 /* twitter-text v3 configuration: weights scaled by 100. */
 static const struct { int32_t lo, hi; } x_light[] = {
@@ -462,11 +462,12 @@ text_codepoint_count(const char *utf8)
 	return n;
 }
 
-/* Mastodon's countable text: URLs with a scheme become 23 characters,
+/* Mastodon's countable text: URLs with a scheme become url_weight (the
+ * instance's characters_reserved_per_url, 23 by default) characters,
  * "@user@domain" becomes "@user" (overlaps removed, the earlier entity
  * kept); then grapheme clusters. */
 static int
-mastodon_length(const char *utf8, const struct ustr *u)
+mastodon_length(const char *utf8, const struct ustr *u, int url_weight)
 {
 	struct cspans ents = { 0 }, users = { 0 };
 	struct ustr r;
@@ -477,7 +478,7 @@ mastodon_length(const char *utf8, const struct ustr *u)
 	text_urls(u, URL_MASTODON, &ents);
 	nurl = ents.n;
 	text_mentions(u, &ents, &users);
-	buf = xmalloc(u->off[u->n] + 23 * nurl + 1);
+	buf = xmalloc(u->off[u->n] + (size_t)url_weight * nurl + 1);
 	for (;;) {
 		best = (size_t)-1;
 		for (j = 0; j < ents.n; j++)
@@ -490,8 +491,8 @@ mastodon_length(const char *utf8, const struct ustr *u)
 		memcpy(buf + len, utf8 + u->off[at], u->off[i] - u->off[at]);
 		len += u->off[i] - u->off[at];
 		if (best < nurl) {
-			memcpy(buf + len, MASTODON_URL, 23);
-			len += 23;
+			memset(buf + len, 'x', (size_t)url_weight);
+			len += (size_t)url_weight;
 		} else {
 			j = users.v[best - nurl].end;
 			memcpy(buf + len, utf8 + u->off[i], u->off[j] - u->off[i]);
@@ -526,7 +527,8 @@ text_measure(const char *utf8, enum platform p, const struct limits *l,
 	}
 	out->unit = platform_rule[p].unit;
 	out->limit = l != NULL && l->max_length != LIMIT_UNSET ?
-	    l->max_length : platform_rule[p].limit;
+	    l->max_length : l != NULL && l->instance_length > 0 ?
+	    l->instance_length : platform_rule[p].limit;
 	out->byte_limit = platform_rule[p].byte_limit;
 	out->bytes = (int)u.off[u.n];
 	text_urls(&nfc, URL_ANY, &urls);
@@ -541,7 +543,9 @@ text_measure(const char *utf8, enum platform p, const struct limits *l,
 		out->length = graphemes(&u);
 		break;
 	case PLATFORM_MASTODON:
-		out->length = mastodon_length(utf8, &u);
+		out->length = mastodon_length(utf8, &u, l != NULL &&
+		    l->url_weight > 0 ? l->url_weight :
+		    MASTODON_URL_WEIGHT);
 		break;
 	default:
 		out->length = (int)u.n;

@@ -105,6 +105,16 @@ xstrndup(const char *s, size_t n)
 	return p;
 }
 
+char *
+xstrdup_rtrim(const char *s, char c)
+{
+	size_t n = strlen(s);
+
+	while (n > 0 && s[n - 1] == c)
+		n--;
+	return xstrndup(s, n);
+}
+
 int
 xasprintf(char **out, const char *fmt, ...)
 {

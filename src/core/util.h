@@ -38,6 +38,8 @@ void	*xcalloc(size_t, size_t);
 void	*xrealloc(void *, size_t);
 char	*xstrdup(const char *);
 char	*xstrndup(const char *, size_t);
+/* A copy of s without the trailing run of c ("https://x//" → "https://x"). */
+char	*xstrdup_rtrim(const char *s, char c);
 int	 xasprintf(char **, const char *, ...) __attribute__((format(printf, 2, 3)));
 
 /* Reads a whole file, NUL-terminated; *len excludes the NUL. */

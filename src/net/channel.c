@@ -141,17 +141,32 @@ channel_tid(time_t at, const char *entry_id, char out[14])
 	out[13] = '\0';
 }
 
-static int
-channel_secret(struct channel_call *c, const char *env_field,
-    const char *default_env)
+const char *
+channel_secret_var(const struct front *f)
 {
-	const char *name = channel_front_str(c->front, NULL, env_field);
+	const char *name;
+
+	switch (f->platform) {
+	case PLATFORM_MASTODON:
+		name = channel_front_str(f, NULL, "token_env");
+		return name != NULL ? name : "MASTODON_ACCESS_TOKEN";
+	case PLATFORM_BLUESKY:
+		name = channel_front_str(f, NULL, "password_env");
+		return name != NULL ? name : "BLUESKY_APP_PASSWORD";
+	default:
+		name = channel_front_str(f, NULL, "api_key_env");
+		return name != NULL ? name : "COMPOSIO_API_KEY";
+	}
+}
+
+static void
+channel_secret(struct channel_call *c)
+{
 	const char *v;
 
-	c->secret_env = xstrdup(name != NULL ? name : default_env);
+	c->secret_env = xstrdup(channel_secret_var(c->front));
 	v = getenv(c->secret_env);
 	c->secret = v != NULL && v[0] != '\0' ? xstrdup(v) : NULL;
-	return 0;
 }
 
 int
@@ -173,20 +188,20 @@ channel_open(const struct front *f, const char *text, const char *entry_id,
 		xasprintf(&c->name, "composio/%s",
 		    channel_front_str(f, "composio", "tool"));
 		c->key = xstrdup(entry_id);
-		channel_secret(c, "api_key_env", "COMPOSIO_API_KEY");
+		channel_secret(c);
 		rc = channel_composio_build(c, text, err);
 		break;
 	case CHANNEL_MASTODON:
 		c->name = xstrdup(kind);
 		xasprintf(&c->key, "fronts-%s", entry_id);
-		channel_secret(c, "token_env", "MASTODON_ACCESS_TOKEN");
+		channel_secret(c);
 		rc = channel_mastodon_build(c, text, err);
 		break;
 	default:
 		c->name = xstrdup(kind);
 		c->key = xmalloc(14);
 		channel_tid(at, entry_id, c->key);
-		channel_secret(c, "password_env", "BLUESKY_APP_PASSWORD");
+		channel_secret(c);
 		rc = channel_bluesky_build(c, text, now, err);
 		break;
 	}
@@ -204,6 +219,8 @@ channel_close(struct channel_call *c)
 	free(c->key);
 	free(c->secret_env);
 	free(c->handle);
+	free(c->did);
+	free(c->notes);
 	if (c->secret != NULL) {
 		explicit_bzero(c->secret, strlen(c->secret));
 		free(c->secret);
@@ -231,8 +248,8 @@ channel_describe(const struct channel_call *c)
 	if (!c->has_session)
 		return post;
 	session = channel_req_describe(&c->session);
-	xasprintf(&out, "%s\n(then, with the session's token)\n%s", session,
-	    post);
+	xasprintf(&out, "%s%s\n(then, with the session's token)\n%s",
+	    c->notes != NULL ? c->notes : "", session, post);
 	free(session);
 	free(post);
 	return out;
@@ -252,14 +269,18 @@ char *
 channel_error_text(const struct http_response *r)
 {
 	cJSON *j = cJSON_Parse(r->body != NULL ? r->body : "");
-	const cJSON *e = NULL, *m;
-	char *out = NULL;
+	const cJSON *e = NULL, *m, *fix = NULL;
+	char *out = NULL, *with;
 
 	if (j != NULL) {
 		e = cJSON_GetObjectItemCaseSensitive(j, "error");
 		m = cJSON_GetObjectItemCaseSensitive(j, "message");
-		if (cJSON_IsObject(e))
+		if (cJSON_IsObject(e)) {
+			/* Composio: {"error": {"message", "suggested_fix"}} */
+			fix = cJSON_GetObjectItemCaseSensitive(e,
+			    "suggested_fix");
 			e = cJSON_GetObjectItemCaseSensitive(e, "message");
+		}
 		if (cJSON_IsString(m) && cJSON_IsString(e))
 			xasprintf(&out, "%s: %s", e->valuestring,
 			    m->valuestring);
@@ -267,6 +288,12 @@ channel_error_text(const struct http_response *r)
 			out = xstrdup(e->valuestring);
 		else if (cJSON_IsString(m))
 			out = xstrdup(m->valuestring);
+	}
+	if (out != NULL && cJSON_IsString(fix) && fix->valuestring[0] != '\0') {
+		xasprintf(&with, "%s (suggested fix: %s)", out,
+		    fix->valuestring);
+		free(out);
+		out = with;
 	}
 	cJSON_Delete(j);
 	if (out == NULL)

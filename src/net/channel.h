@@ -46,6 +46,9 @@ struct channel_call {
 	char			*secret_env;	/* the variable the secret comes from */
 	char			*secret;	/* its value; NULL when unset */
 	char			*handle;	/* bluesky */
+	char			*did;		/* bluesky: from the session */
+	char			*notes;		/* "warning: …\n" lines for the
+						   operator (unresolved mentions) */
 	bool			 has_session;	/* bluesky: session request first */
 	struct channel_req	 session;
 	struct channel_req	 post;
@@ -82,6 +85,16 @@ const char *channel_kind_of(const struct front *f, enum channel_kind *kind,
 /* Bluesky record key for an entry: a TID built from the planned time and
  * the entry id, so each attempt at one post uses the same key. */
 void	channel_tid(time_t at, const char *entry_id, char out[14]);
+
+/* The variable a front's credential comes from (token_env, password_env
+ * or api_key_env in fronts.json, or the channel's default). */
+const char *channel_secret_var(const struct front *f);
+/* Where each channel's API is: COMPOSIO_BASE_URL (or Composio's own), a
+ * front's Bluesky "service" (or bsky.social); caller frees. */
+char	*channel_composio_base(void);
+char	*channel_bluesky_service(const struct front *f);
+/* The Bluesky handle a front posts as, without "@"; NULL when missing. */
+const char *channel_bluesky_handle(const struct front *f);
 
 /* For the channel_*.c files. */
 int	channel_composio_build(struct channel_call *, const char *text,

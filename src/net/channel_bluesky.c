@@ -3,10 +3,14 @@
  * and an app password (com.atproto.server.createSession), then
  * com.atproto.repo.createRecord in app.bsky.feed.post under a record key
  * derived from the ledger entry. A repository holds one record per key, so
- * a repeated request cannot make a second post; when the PDS refuses the
- * key as taken, the record is looked up, and an existing record under our
- * key is the post an earlier attempt made.
+ * a repeated request cannot make a second post; after any non-2xx answer
+ * the record is looked up (com.atproto.repo.getRecord), and a record under
+ * our key with our text is the post (an earlier attempt's, or this one's
+ * when the PDS failed after writing it).
  */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,17 +21,28 @@
 
 #define BLUESKY_DEFAULT_SERVICE	"https://bsky.social"
 #define BLUESKY_COLLECTION	"app.bsky.feed.post"
-#define BLUESKY_MAX_FACETS	32
+#define BLUESKY_MAX_FACETS	32	/* links */
+#define BLUESKY_TAG_GRAPHEMES	64
+#define BLUESKY_TAG_BYTES	640
 
-static char *
-bluesky_service(const struct front *f)
+char *
+channel_bluesky_service(const struct front *f)
 {
 	const char *s = channel_front_str(f, NULL, "service");
-	char *out = xstrdup(s != NULL ? s : BLUESKY_DEFAULT_SERVICE);
 
-	while (out[0] != '\0' && out[strlen(out) - 1] == '/')
-		out[strlen(out) - 1] = '\0';
-	return out;
+	return xstrdup_rtrim(s != NULL ? s : BLUESKY_DEFAULT_SERVICE, '/');
+}
+
+const char *
+channel_bluesky_handle(const struct front *f)
+{
+	const char *h = channel_front_str(f, NULL, "handle");
+
+	if (h == NULL)
+		h = f->account;
+	if (h == NULL || h[0] == '\0')
+		return NULL;
+	return h[0] == '@' ? h + 1 : h;
 }
 
 static char *
@@ -59,10 +74,149 @@ bluesky_facet(cJSON *facets, const struct text_span *sp, const char *type,
 	cJSON_AddItemToArray(facets, f);
 }
 
-/* Bluesky shows links and hashtags as such only where the record says so:
- * rich-text facets over UTF-8 byte ranges. */
+/* A line for whoever reads the request: what fronts left as plain text. */
 static void
-bluesky_facets(cJSON *rec, const char *text)
+bluesky_note(struct channel_call *c, const char *fmt, ...)
+{
+	char *line, *all;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&line, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	xasprintf(&all, "%swarning: %s\n", c->notes != NULL ? c->notes : "",
+	    line);
+	free(c->notes);
+	free(line);
+	c->notes = all;
+}
+
+/* Hashtags as tag facets, within the lexicon's limits on a tag
+ * (app.bsky.richtext.facet#tag: 64 graphemes, 640 bytes, without the
+ * "#"); a longer one stays plain text, as Bluesky's own client leaves it. */
+static void
+bluesky_tags(struct channel_call *c, cJSON *facets, const char *text)
+{
+	struct text_span *sp;
+	const char *tag;
+	char *v;
+	int n, i;
+
+	n = text_extract_hashtags(text, NULL, 0);
+	sp = xcalloc((size_t)n + 1, sizeof *sp);
+	n = text_extract_hashtags(text, sp, n);
+	for (i = 0; i < n; i++) {
+		v = xstrndup(text + sp[i].start, sp[i].end - sp[i].start);
+		tag = v[0] == '#' ? v + 1 : v;
+		if (text_grapheme_count(tag) > BLUESKY_TAG_GRAPHEMES ||
+		    strlen(tag) > BLUESKY_TAG_BYTES)
+			bluesky_note(c, "#%.40s… is longer than a Bluesky tag may "
+			    "be (%d graphemes, %d bytes): it stays plain text",
+			    tag, BLUESKY_TAG_GRAPHEMES, BLUESKY_TAG_BYTES);
+		else
+			bluesky_facet(facets, &sp[i],
+			    "app.bsky.richtext.facet#tag", "tag", tag);
+		free(v);
+	}
+	free(sp);
+}
+
+/* The "@handle" at text[at], as Bluesky's client finds mentions: after
+ * the start, a space or "(", letters, digits, dots and hyphens ending in a
+ * letter or digit, with a dot (a handle is a domain). Its length, or 0. */
+static size_t
+bluesky_mention_at(const char *text, size_t at)
+{
+	size_t e = at + 1;
+
+	if (text[at] != '@' || (at > 0 && !isspace((unsigned char)text[at - 1])
+	    && text[at - 1] != '('))
+		return 0;
+	while (isalnum((unsigned char)text[e]) || text[e] == '.' ||
+	    text[e] == '-')
+		e++;
+	while (e > at + 1 && !isalnum((unsigned char)text[e - 1]))
+		e--;
+	if (memchr(text + at + 1, '.', e - at - 1) == NULL || text[e] == '@')
+		return 0;
+	return e - at;
+}
+
+/* The DID a handle resolves to (com.atproto.identity.resolveHandle on the
+ * front's service), or NULL with why. */
+static char *
+bluesky_resolve(struct channel_call *c, const char *handle, char **why)
+{
+	struct http_request q = { 0 };
+	struct http_response resp;
+	struct error err = { 0 };
+	char *service = channel_bluesky_service(c->front), *url, *did = NULL;
+	const cJSON *d;
+	cJSON *j;
+
+	xasprintf(&url, "%s/xrpc/com.atproto.identity.resolveHandle?handle=%s",
+	    service, handle);
+	q.method = "GET";
+	q.url = url;
+	q.connect_timeout_ms = 10000;
+	q.timeout_ms = c->post.http.timeout_ms;
+	q.max_response = 1 << 16;
+	*why = NULL;
+	if (http_perform(&q, &resp, &err) != 0)
+		*why = xstrdup(err.msg);
+	else if (resp.status != 200)
+		*why = channel_error_text(&resp);
+	else {
+		j = cJSON_Parse(resp.body);
+		d = cJSON_GetObjectItemCaseSensitive(j, "did");
+		if (cJSON_IsString(d) && strncmp(d->valuestring, "did:", 4) == 0)
+			did = xstrdup(d->valuestring);
+		else
+			*why = xstrdup("the answer has no DID");
+		cJSON_Delete(j);
+	}
+	http_response_free(&resp);
+	free(url);
+	free(service);
+	return did;
+}
+
+/* Mentions as mention facets with the DID each handle resolves to; a
+ * handle that does not resolve stays plain text, with a warning. */
+static void
+bluesky_mentions(struct channel_call *c, cJSON *facets, const char *text)
+{
+	struct text_span sp;
+	char *handle, *did, *why, *h;
+	size_t i, n;
+
+	for (i = 0; text[i] != '\0'; i++) {
+		if ((n = bluesky_mention_at(text, i)) == 0)
+			continue;
+		handle = xstrndup(text + i + 1, n - 1);
+		for (h = handle; *h != '\0'; h++)
+			*h = (char)tolower((unsigned char)*h);
+		if ((did = bluesky_resolve(c, handle, &why)) != NULL) {
+			sp.start = i;
+			sp.end = i + n;
+			bluesky_facet(facets, &sp,
+			    "app.bsky.richtext.facet#mention", "did", did);
+		} else
+			bluesky_note(c, "@%s does not resolve to an account "
+			    "(%s): it stays plain text, not a mention", handle,
+			    why);
+		free(did);
+		free(why);
+		free(handle);
+		i += n - 1;
+	}
+}
+
+/* Bluesky shows links, hashtags and mentions as such only where the
+ * record says so: rich-text facets over UTF-8 byte ranges. */
+static void
+bluesky_facets(struct channel_call *c, cJSON *rec, const char *text)
 {
 	struct text_span sp[BLUESKY_MAX_FACETS];
 	cJSON *facets = cJSON_CreateArray();
@@ -86,13 +240,8 @@ bluesky_facets(cJSON *rec, const char *text)
 		free(uri);
 		free(v);
 	}
-	n = text_extract_hashtags(text, sp, BLUESKY_MAX_FACETS);
-	for (i = 0; i < n && i < BLUESKY_MAX_FACETS; i++) {
-		v = xstrndup(text + sp[i].start, sp[i].end - sp[i].start);
-		bluesky_facet(facets, &sp[i], "app.bsky.richtext.facet#tag",
-		    "tag", v[0] == '#' ? v + 1 : v);
-		free(v);
-	}
+	bluesky_tags(c, facets, text);
+	bluesky_mentions(c, facets, text);
 	if (cJSON_GetArraySize(facets) > 0)
 		cJSON_AddItemToObject(rec, "facets", facets);
 	else
@@ -104,18 +253,16 @@ channel_bluesky_build(struct channel_call *c, const char *text, time_t now,
     struct error *err)
 {
 	const struct front *f = c->front;
-	const char *handle = channel_front_str(f, NULL, "handle");
+	const char *handle = channel_bluesky_handle(f);
 	char *service, *url, created[40];
 	cJSON *body, *rec;
 	struct tm tm;
 
 	if (handle == NULL)
-		handle = f->account;
-	if (handle == NULL || handle[0] == '\0')
 		return error_set(err, EXIT_ERROR, "fronts.json: front \"%s\": "
 		    "\"handle\" is missing", f->id);
-	c->handle = xstrdup(handle[0] == '@' ? handle + 1 : handle);
-	service = bluesky_service(f);
+	c->handle = xstrdup(handle);
+	service = channel_bluesky_service(f);
 	if (channel_url_check(service, "fronts.json: bluesky \"service\"",
 	    err) != 0) {
 		free(service);
@@ -139,7 +286,7 @@ channel_bluesky_build(struct channel_call *c, const char *text, time_t now,
 	cJSON_AddStringToObject(rec, "$type", BLUESKY_COLLECTION);
 	cJSON_AddStringToObject(rec, "text", text);
 	cJSON_AddStringToObject(rec, "createdAt", created);
-	bluesky_facets(rec, text);
+	bluesky_facets(c, rec, text);
 	xasprintf(&url, "%s/xrpc/com.atproto.repo.createRecord", service);
 	/* The bearer token exists only after the session request. */
 	channel_req_set(&c->post, url, cJSON_PrintUnformatted(body),
@@ -156,7 +303,7 @@ bluesky_session(struct channel_call *c, struct channel_result *out)
 {
 	struct http_response resp;
 	struct error err = { 0 };
-	const cJSON *tok;
+	const cJSON *tok, *did;
 	cJSON *j;
 	char *why;
 	int rc;
@@ -184,6 +331,9 @@ bluesky_session(struct channel_call *c, struct channel_result *out)
 		    "answer has no accessJwt");
 		rc = -1;
 	} else {
+		did = cJSON_GetObjectItemCaseSensitive(j, "did");
+		if (cJSON_IsString(did))
+			c->did = xstrdup(did->valuestring);
 		xasprintf(&c->post.auth, "Bearer %s", tok->valuestring);
 		c->post.headers[1].value = c->post.auth;
 	}
@@ -202,40 +352,145 @@ bluesky_sent(struct channel_call *c, const char *uri,
 	    c->key);
 }
 
-/* After a refusal: does a record under our key exist already? */
-static bool
-bluesky_exists(struct channel_call *c, struct channel_result *out)
+enum bluesky_found {
+	BLUESKY_FOUND,		/* our record, as we sent it */
+	BLUESKY_OTHER,		/* a different record holds our key */
+	BLUESKY_ABSENT,		/* RecordNotFound */
+	BLUESKY_LOOKUP_FAILED	/* no answer we can trust */
+};
+
+/* The text of the record in a createRecord body or a getRecord answer. */
+static const char *
+bluesky_record_text(const cJSON *j, const char *field)
 {
-	struct http_request q = c->post.http;
+	const cJSON *rec = cJSON_GetObjectItemCaseSensitive(j, field);
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(rec, "text");
+
+	return cJSON_IsString(t) ? t->valuestring : NULL;
+}
+
+/* After a non-2xx answer to createRecord: does the repository hold a
+ * record under our key (com.atproto.repo.getRecord, which needs no
+ * session), and is it the one we sent? why gets what the lookup saw. */
+static enum bluesky_found
+bluesky_lookup(struct channel_call *c, char **uri, char **why)
+{
+	struct http_request q = { 0 };
 	struct http_response resp;
 	struct error err = { 0 };
-	char *service = bluesky_service(c->front), *url;
-	const cJSON *uri;
-	cJSON *j;
-	bool found = false;
+	char *service = channel_bluesky_service(c->front), *url;
+	const char *have, *want;
+	const cJSON *u, *cid, *e;
+	cJSON *j, *sent;
+	enum bluesky_found found = BLUESKY_LOOKUP_FAILED;
 
 	xasprintf(&url, "%s/xrpc/com.atproto.repo.getRecord?repo=%s&"
-	    "collection=%s&rkey=%s", service, c->handle, BLUESKY_COLLECTION,
-	    c->key);
+	    "collection=%s&rkey=%s", service, c->did != NULL ? c->did :
+	    c->handle, BLUESKY_COLLECTION, c->key);
 	q.method = "GET";
 	q.url = url;
-	q.body = NULL;
-	q.body_len = 0;
-	if (http_perform(&q, &resp, &err) == 0 && resp.status == 200) {
-		j = cJSON_Parse(resp.body);
-		uri = cJSON_GetObjectItemCaseSensitive(j, "uri");
-		if (cJSON_IsString(uri)) {
-			bluesky_sent(c, uri->valuestring, out);
-			out->message = xstrdup("an earlier attempt had made this "
-			    "post already (same record key)");
-			found = true;
-		}
-		cJSON_Delete(j);
+	q.connect_timeout_ms = c->post.http.connect_timeout_ms;
+	q.timeout_ms = c->post.http.timeout_ms;
+	q.max_response = c->post.http.max_response;
+	*uri = NULL;
+	if (http_perform(&q, &resp, &err) != 0) {
+		xasprintf(why, "the lookup failed: %s", err.msg);
+		goto out;
 	}
+	j = cJSON_Parse(resp.body);
+	u = cJSON_GetObjectItemCaseSensitive(j, "uri");
+	cid = cJSON_GetObjectItemCaseSensitive(j, "cid");
+	e = cJSON_GetObjectItemCaseSensitive(j, "error");
+	sent = cJSON_Parse(c->post.body);
+	have = bluesky_record_text(j, "value");
+	want = bluesky_record_text(sent, "record");
+	if (resp.status == 200 && cJSON_IsString(u) && have != NULL &&
+	    want != NULL) {
+		found = strcmp(have, want) == 0 ? BLUESKY_FOUND : BLUESKY_OTHER;
+		*uri = xstrdup(u->valuestring);
+		xasprintf(why, "%s (cid %s)", u->valuestring,
+		    cJSON_IsString(cid) ? cid->valuestring : "-");
+	} else if (resp.status == 400 && cJSON_IsString(e) &&
+	    strcmp(e->valuestring, "RecordNotFound") == 0) {
+		found = BLUESKY_ABSENT;
+		*why = xstrdup("no record under the key");
+	} else {
+		char *t = channel_error_text(&resp);
+
+		xasprintf(why, "the lookup answered HTTP %ld: %s", resp.status,
+		    t);
+		free(t);
+	}
+	cJSON_Delete(sent);
+	cJSON_Delete(j);
+out:
 	http_response_free(&resp);
 	free(url);
 	free(service);
 	return found;
+}
+
+/* A real PDS answers a reused record key with 500 (its repository code
+ * fails), not a 400, so every non-2xx answer is checked against the
+ * repository before it counts as failed or unknown. */
+static void
+bluesky_refused(struct channel_call *c, const struct http_response *r,
+    struct channel_result *out)
+{
+	char *uri, *why, *said = channel_error_text(r);
+
+	out->status = r->status;
+	switch (bluesky_lookup(c, &uri, &why)) {
+	case BLUESKY_FOUND:
+		bluesky_sent(c, uri, out);
+		xasprintf(&out->message, "createRecord answered HTTP %ld, but "
+		    "the record under this key is this post: %s", r->status,
+		    why);
+		break;
+	case BLUESKY_OTHER:
+		out->state = LEDGER_FAILED;
+		xasprintf(&out->message, "HTTP %ld: %s; record key %s holds a "
+		    "different record (%s), so this post was not made",
+		    r->status, said, c->key, why);
+		break;
+	case BLUESKY_ABSENT:
+		out->state = r->status >= 500 ? LEDGER_UNKNOWN : LEDGER_FAILED;
+		xasprintf(&out->message, "HTTP %ld: %s; %s%s", r->status, said,
+		    why, r->status >= 500 ? ", but the PDS failed while "
+		    "handling the request, so the post may still appear" : "");
+		break;
+	default:
+		out->state = LEDGER_UNKNOWN;
+		xasprintf(&out->message, "HTTP %ld: %s; whether the record "
+		    "exists is not known: %s", r->status, said, why);
+		break;
+	}
+	free(uri);
+	free(why);
+	free(said);
+}
+
+/* The request may have arrived but no answer came back: a record under
+ * our key with our text settles it as sent; anything else stays unknown
+ * (the write may still land). */
+static void
+bluesky_broken(struct channel_call *c, const struct error *err,
+    struct channel_result *out)
+{
+	char *uri, *why;
+
+	if (bluesky_lookup(c, &uri, &why) == BLUESKY_FOUND) {
+		bluesky_sent(c, uri, out);
+		xasprintf(&out->message, "the answer was lost (%s), but the "
+		    "record under this key is this post: %s", err->msg, why);
+	} else {
+		out->state = LEDGER_UNKNOWN;
+		xasprintf(&out->message, "the request may have reached the "
+		    "platform: %s; the record is not there (yet): %s",
+		    err->msg, why);
+	}
+	free(uri);
+	free(why);
 }
 
 void
@@ -250,11 +505,11 @@ channel_bluesky_send(struct channel_call *c, struct channel_result *out)
 	if (bluesky_session(c, out) != 0)
 		return;
 	rc = http_perform(&c->post.http, &resp, &err);
-	if (rc == 0 && resp.status == 400 && bluesky_exists(c, out)) {
-		http_response_free(&resp);
-		return;
-	}
-	if (!channel_transport(&resp, rc, &err, out)) {
+	if (rc == 0 && (resp.status < 200 || resp.status >= 300))
+		bluesky_refused(c, &resp, out);
+	else if (rc != 0 && resp.phase != HTTP_NOT_CONNECTED)
+		bluesky_broken(c, &err, out);
+	else if (!channel_transport(&resp, rc, &err, out)) {
 		j = cJSON_Parse(resp.body);
 		uri = cJSON_GetObjectItemCaseSensitive(j, "uri");
 		if (cJSON_IsString(uri))

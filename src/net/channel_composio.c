@@ -1,9 +1,10 @@
 /*
  * channel_composio — X, LinkedIn and Reddit through Composio's
- * tool-execution API: POST {base}/api/v3/tools/execute/{tool} with the
- * front's composio block (tool, user_id, connected_account_id, version,
- * and the tool's fixed arguments) and the post's text under the argument
- * name that tool expects.
+ * tool-execution API: POST {base}/api/v3.1/tools/execute/{tool} with the
+ * front's composio block (tool, user_id, connected_account_id, and the
+ * tool's fixed arguments) and the post's text under the argument name that
+ * tool expects. v3.1 runs the tool's latest version unless the front pins
+ * one in composio.version (v3 ran the initial 00000000_00).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,15 +15,17 @@
 
 #define COMPOSIO_DEFAULT_BASE	"https://backend.composio.dev"
 
-static const char *
-composio_base(void)
+char *
+channel_composio_base(void)
 {
 	const char *b = getenv("COMPOSIO_BASE_URL");
 
-	return b != NULL && b[0] != '\0' ? b : COMPOSIO_DEFAULT_BASE;
+	return xstrdup_rtrim(b != NULL && b[0] != '\0' ? b :
+	    COMPOSIO_DEFAULT_BASE, '/');
 }
 
-/* A fixed argument from the composio block (or its "arguments" object). */
+/* A fixed argument: from composio.arguments, or (the older spelling) the
+ * composio block itself. */
 static const char *
 composio_arg(const struct front *f, const char *name)
 {
@@ -41,37 +44,67 @@ composio_need(cJSON *args, const struct front *f, const char *name,
 {
 	const char *v = composio_arg(f, name);
 
+	if (cJSON_HasObjectItem(args, name))
+		return 0;
 	if (v == NULL)
 		v = dflt;
 	if (v == NULL)
 		return error_set(err, EXIT_ERROR, "fronts.json: front \"%s\": "
-		    "composio.%s is missing (the %s tool needs it)", f->id,
-		    name, platform_name(f->platform));
+		    "composio.arguments.%s is missing (the %s tool needs it)",
+		    f->id, name, platform_name(f->platform));
 	cJSON_AddStringToObject(args, name, v);
 	return 0;
 }
 
-/* The tool's arguments: X `text`; LinkedIn `commentary`, `author`,
- * `visibility`; Reddit `subreddit`, `title` (the post's text: the length
- * limit is the title's), `kind`, `text`. */
+/* The argument that carries the post's text: X `text`, LinkedIn
+ * `commentary`, Reddit `title` (the length limit is the title's). */
+static const char *
+composio_text_arg(const struct front *f)
+{
+	switch (f->platform) {
+	case PLATFORM_X:
+		return "text";
+	case PLATFORM_LINKEDIN:
+		return "commentary";
+	default:
+		return "title";
+	}
+}
+
+/* Every fixed argument the front configures in composio.arguments goes
+ * through as written (Reddit's flair_id, say); then the post's text, and
+ * the arguments each tool cannot do without: LinkedIn `author`,
+ * `visibility`; Reddit `subreddit`, `kind`, `text`. */
 static int
 composio_arguments(const struct front *f, const char *text, cJSON *args,
     struct error *err)
 {
+	const cJSON *blk = cJSON_GetObjectItemCaseSensitive(f->raw, "composio");
+	const cJSON *fixed = cJSON_GetObjectItemCaseSensitive(blk, "arguments");
+	const char *tf = composio_text_arg(f);
+	const cJSON *a;
+
+	if (fixed != NULL && !cJSON_IsObject(fixed))
+		return error_set(err, EXIT_ERROR, "fronts.json: front \"%s\": "
+		    "composio.arguments must be an object of the tool's fixed "
+		    "arguments", f->id);
+	if (cJSON_HasObjectItem(fixed, tf))
+		return error_set(err, EXIT_ERROR, "fronts.json: front \"%s\": "
+		    "composio.arguments.%s is the post's text, which comes from "
+		    "the plan; remove it", f->id, tf);
+	cJSON_ArrayForEach(a, fixed)
+		cJSON_AddItemToObject(args, a->string, cJSON_Duplicate(a, true));
+	cJSON_AddStringToObject(args, tf, text);
 	switch (f->platform) {
 	case PLATFORM_X:
-		cJSON_AddStringToObject(args, "text", text);
 		return 0;
 	case PLATFORM_LINKEDIN:
-		cJSON_AddStringToObject(args, "commentary", text);
 		if (composio_need(args, f, "author", NULL, err) != 0)
 			return -1;
 		return composio_need(args, f, "visibility", "PUBLIC", err);
 	default:
-		if (composio_need(args, f, "subreddit", NULL, err) != 0)
-			return -1;
-		cJSON_AddStringToObject(args, "title", text);
-		if (composio_need(args, f, "kind", "self", err) != 0)
+		if (composio_need(args, f, "subreddit", NULL, err) != 0 ||
+		    composio_need(args, f, "kind", "self", err) != 0)
 			return -1;
 		return composio_need(args, f, "text", "", err);
 	}
@@ -85,7 +118,7 @@ channel_composio_build(struct channel_call *c, const char *text,
 	    "version" };
 	const struct front *f = c->front;
 	cJSON *body = cJSON_CreateObject(), *args;
-	char *url, *base = xstrdup(composio_base());
+	char *url, *base = channel_composio_base();
 	size_t i;
 
 	args = cJSON_AddObjectToObject(body, "arguments");
@@ -99,9 +132,7 @@ channel_composio_build(struct channel_call *c, const char *text,
 		if (channel_front_str(f, "composio", top[i]) != NULL)
 			cJSON_AddStringToObject(body, top[i],
 			    channel_front_str(f, "composio", top[i]));
-	while (base[0] != '\0' && base[strlen(base) - 1] == '/')
-		base[strlen(base) - 1] = '\0';
-	xasprintf(&url, "%s/api/v3/tools/execute/%s", base,
+	xasprintf(&url, "%s/api/v3.1/tools/execute/%s", base,
 	    channel_front_str(f, "composio", "tool"));
 	channel_req_set(&c->post, url, cJSON_PrintUnformatted(body),
 	    "x-api-key", c->secret != NULL ? xstrdup(c->secret) : NULL,
@@ -112,20 +143,32 @@ channel_composio_build(struct channel_call *c, const char *text,
 	return 0;
 }
 
-/* The created post's id, wherever the tool's response keeps it. */
+static const char *
+composio_str(const cJSON *o, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	return cJSON_IsString(v) && v->valuestring[0] != '\0' ?
+	    v->valuestring : NULL;
+}
+
+/* The created post's id, wherever the tool's response keeps it: X's
+ * data.data.id; LinkedIn's x_restli_id (the share's URN, from LinkedIn's
+ * x-restli-id header); a plain id. */
 static const char *
 composio_post_id(const cJSON *data)
 {
-	const cJSON *v, *inner;
+	const cJSON *inner = cJSON_GetObjectItemCaseSensitive(data, "data");
+	const cJSON *rd = cJSON_GetObjectItemCaseSensitive(data,
+	    "response_data");
+	const char *v;
 
-	inner = cJSON_GetObjectItemCaseSensitive(data, "data");
-	if (cJSON_IsObject(inner) && (v = cJSON_GetObjectItemCaseSensitive(inner,
-	    "id")) != NULL && cJSON_IsString(v))
-		return v->valuestring;
-	if ((v = cJSON_GetObjectItemCaseSensitive(data, "id")) != NULL &&
-	    cJSON_IsString(v))
-		return v->valuestring;
-	return NULL;
+	if ((v = composio_str(data, "x_restli_id")) != NULL ||
+	    (v = composio_str(rd, "x_restli_id")) != NULL ||
+	    (v = composio_str(inner, "x_restli_id")) != NULL ||
+	    (v = composio_str(inner, "id")) != NULL)
+		return v;
+	return composio_str(data, "id");
 }
 
 void
@@ -161,6 +204,10 @@ channel_composio_result(const struct channel_call *c,
 			    log->valuestring);
 		if (id != NULL && c->front->platform == PLATFORM_X)
 			xasprintf(&out->url, "https://x.com/i/web/status/%s", id);
+		if (id != NULL && c->front->platform == PLATFORM_LINKEDIN &&
+		    strncmp(id, "urn:li:", 7) == 0)
+			xasprintf(&out->url, "https://www.linkedin.com/feed/"
+			    "update/%s/", id);
 	}
 	cJSON_Delete(j);
 }

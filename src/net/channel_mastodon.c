@@ -28,9 +28,7 @@ channel_mastodon_build(struct channel_call *c, const char *text,
 	if (channel_url_check(instance, "fronts.json: mastodon \"instance\"",
 	    err) != 0)
 		return -1;
-	base = xstrdup(instance);
-	while (base[0] != '\0' && base[strlen(base) - 1] == '/')
-		base[strlen(base) - 1] = '\0';
+	base = xstrdup_rtrim(instance, '/');
 	xasprintf(&url, "%s/api/v1/statuses", base);
 	free(base);
 	body = cJSON_CreateObject();

@@ -36,6 +36,7 @@ struct publish_opts {
 
 struct publish_tally {
 	int	sent, failed, unknown, skipped, refused;
+	int	unrecorded;	/* sent, but the outcome is not in the ledger */
 	bool	stopped;
 };
 
@@ -193,14 +194,23 @@ publish_live_one(struct publish *pub, int i, bool future,
 	}
 	printf("sending…\n");
 	fflush(stdout);
-	if (publish_send(pub, i, time(NULL), future, &r, &err) != 0) {
+	switch (publish_send(pub, i, time(NULL), future, &r, &err)) {
+	case 0:
+		publish_report(&r, t);
+		break;
+	case PUBLISH_UNRECORDED:
+		termsafe_fprintf(stdout, "SENT, OUTCOME NOT RECORDED: %s\nThe "
+		    "post may be online. Stopping.\n", err.msg);
+		t->unrecorded++;
+		t->stopped = true;
+		break;
+	default:
 		termsafe_fprintf(stdout, "not sent: %s\n", err.msg);
 		t->refused++;
 		if (err.code != EXIT_REFUSED)
 			t->stopped = true;
 		return;
 	}
-	publish_report(&r, t);
 	channel_result_free(&r);
 }
 
@@ -237,6 +247,26 @@ publish_unresolved_notice(struct publish *pub, bool live)
 	return EXIT_OK;
 }
 
+/* A Mastodon front whose instance's own limits were never read is
+ * counted against Mastodon's defaults; say so once per front. */
+static void
+publish_limits_notice(const struct project *p)
+{
+	const struct front *f;
+	int i;
+
+	for (i = 0; i < p->nfronts; i++) {
+		f = &p->fronts[i];
+		if (f->platform == PLATFORM_MASTODON &&
+		    f->limits.instance_length <= 0 &&
+		    f->limits.max_length == LIMIT_UNSET)
+			termsafe_fprintf(stderr, "fronts publish: front %s: the "
+			    "instance's own limits have not been read; Mastodon's "
+			    "defaults (500 characters, URLs 23) are assumed until "
+			    "`fronts check` reads and caches them\n", f->id);
+	}
+}
+
 static int
 publish_run(struct publish *pub, const struct publish_opts *o)
 {
@@ -246,6 +276,7 @@ publish_run(struct publish *pub, const struct publish_opts *o)
 
 	if ((rc = publish_unresolved_notice(pub, o->live)) != EXIT_OK)
 		return rc;
+	publish_limits_notice(pub->project);
 	termsafe_fprintf(stdout, "%s: plan %s, %d post%s%s\n",
 	    o->live ? "LIVE" : "DRY RUN "
 	    "(nothing is sent; --live publishes)", pub->plan_id,
@@ -260,8 +291,13 @@ publish_run(struct publish *pub, const struct publish_opts *o)
 	}
 	if (!o->live)
 		return EXIT_OK;
-	printf("\n%d sent, %d failed, %d unknown, %d skipped, %d refused\n",
+	printf("\n%d sent, %d failed, %d unknown, %d skipped, %d refused",
 	    t.sent, t.failed, t.unknown, t.skipped, t.refused);
+	if (t.unrecorded > 0)
+		printf(", %d sent with the outcome not recorded", t.unrecorded);
+	printf("\n");
+	if (t.unrecorded > 0)
+		return EXIT_ERROR;
 	if (t.failed + t.unknown > 0)
 		return EXIT_NETWORK;
 	return t.refused > 0 ? EXIT_REFUSED : EXIT_OK;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -241,13 +242,21 @@ void
 publish_test_pause(const char *point)
 {
 	const char *want = getenv("FRONTS_TEST_PAUSE_AT");
+	const char *resume = getenv("FRONTS_TEST_RESUME_FILE");
 
 	if (want == NULL || strcmp(want, point) != 0)
 		return;
 	fprintf(stderr, "fronts: FRONTS_TEST_PAUSE_AT=%s: paused (pid %ld)\n",
 	    point, (long)getpid());
-	for (;;)
-		pause();
+	if (resume == NULL || resume[0] == '\0') {
+		for (;;)
+			pause();
+	}
+	/* The test changes the world (the ledger, say) while we wait, then
+	 * creates the file; polled, because the pause may be in any thread. */
+	while (access(resume, F_OK) != 0)
+		nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
+	unlink(resume);
 }
 
 /* One line per attempt step in .fronts/trajectories/publish.jsonl. */
@@ -290,6 +299,27 @@ publish_trajectory(const struct publish *pub, const char *event,
 	free(path);
 	free(line);
 	return rc;
+}
+
+/* The request went out but the ledger write after it failed: say what the
+ * platform answered, and that the entry stays unknown until settled. */
+static void
+publish_unrecorded(const char *entry, const struct channel_result *r,
+    struct error *err)
+{
+	char why[sizeof err->msg], answer[512];
+	const char *detail = r->url != NULL ? r->url : r->post_id != NULL ?
+	    r->post_id : r->message != NULL ? r->message : "";
+
+	snprintf(why, sizeof why, "%s", err->msg);
+	snprintf(answer, sizeof answer, "%s%s%s", r->state == LEDGER_SENT ?
+	    "posted" : r->state == LEDGER_FAILED ? "not posted" :
+	    "no clear answer", detail[0] != '\0' ? ", " : "", detail);
+	error_set(err, EXIT_ERROR, "the request was sent (the platform "
+	    "answered: %s) but its outcome could not be written to the "
+	    "ledger: %s; the ledger keeps entry %s as unknown: check the "
+	    "platform, then `fronts ledger resolve %s --sent URL` or "
+	    "`--failed`", answer, why, entry, entry);
 }
 
 /* Everything that must hold before an intent is written. */
@@ -365,10 +395,14 @@ publish_send(struct publish *pub, int i, time_t now, bool future,
 	channel_close(&c);
 	publish_test_pause("after-response");
 	if (ledger_outcome(&pub->ledger, e, out->state, out->post_id, out->url,
-	    out->message, time(NULL), err) != 0)
-		return error_wrap(err, "the post is %s but its outcome could "
-		    "not be recorded (the ledger keeps it as unknown)",
-		    ledger_state_name(out->state));
+	    out->message, time(NULL), err) != 0) {
+		/* The trajectory keeps what the platform said, for the
+		 * operator who settles the entry. */
+		publish_trajectory(pub, "publish-outcome-unrecorded", e, out,
+		    time(NULL), &terr);
+		publish_unrecorded(item.entry, out, err);
+		return PUBLISH_UNRECORDED;
+	}
 	if (publish_trajectory(pub, "publish-outcome", e, out, time(NULL),
 	    &terr) != 0 || terr.code != 0) {
 		xasprintf(&note, "%s%s(trajectory not written: %s)",

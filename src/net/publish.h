@@ -60,16 +60,27 @@ void	publish_assess(struct publish *, int i, time_t now, bool future,
 /* The exact request(s) post i sends, secrets as ***. */
 char	*publish_describe(struct publish *, int i, time_t now,
 	    struct error *err);
+/* publish_send's answer when the request went out but its outcome could
+ * not be written: the ledger still holds the intent, which reads as
+ * unknown, so the post may be live and is never offered again until the
+ * operator settles it. */
+#define PUBLISH_UNRECORDED	1
+
 /* Sends post i now: re-reads the ledger, re-checks legality, appends the
  * intent (synced), sends once, appends the outcome (synced), and notes the
  * attempt in the trajectory file. -1 with err when it refused before the
- * intent; 0 with *out otherwise (sent, failed or unknown). */
+ * intent (nothing was sent); 0 with *out otherwise (sent, failed or
+ * unknown); PUBLISH_UNRECORDED with *out (what the platform answered) and
+ * err (why the ledger write failed). *out is the caller's to free
+ * whenever the answer is not -1. */
 int	publish_send(struct publish *, int i, time_t now, bool future,
 	    struct channel_result *out, struct error *err);
 
 /* The test-only pause points, FRONTS_TEST_PAUSE_AT=after-intent or
- * after-response: the process stops there (for a test to kill it). A pause
- * only waits; it never skips a keypress or a check. */
+ * after-response: the process stops there (for a test to kill it), or,
+ * with FRONTS_TEST_RESUME_FILE set, waits until that file exists, removes
+ * it and goes on. A pause only waits; it never skips a keypress or a
+ * check. */
 void	publish_test_pause(const char *point);
 
 #endif

@@ -225,15 +225,40 @@ wm_raised(struct wmodel *m, enum wm_fn fn)
 	return rc;
 }
 
+/* Where no traceback says more: the line of the function's def. */
+static int
+wm_fn_line(const struct wmodel *m, enum wm_fn fn)
+{
+	PyCodeObject *co;
+
+	if (m->fn[fn] == NULL || !PyFunction_Check(m->fn[fn]))
+		return 0;
+	co = (PyCodeObject *)PyFunction_GET_CODE(m->fn[fn]);
+	if (!PyUnicode_Check(co->co_filename) ||
+	    PyUnicode_CompareWithASCIIString(co->co_filename, WM_FILENAME) != 0)
+		return 0;
+	return co->co_firstlineno;
+}
+
+/* The line is where the interrupt found the model, when it was still
+ * running model code; else the function's. */
 static int
 wm_timeout(struct wmodel *m, enum wm_fn fn)
 {
+	PyObject *type, *value, *tb;
+
+	PyErr_Fetch(&type, &value, &tb);
+	m->error.line = wm_model_line(tb);
+	if (m->error.line == 0)
+		m->error.line = wm_fn_line(m, fn);
 	PyErr_Clear();
+	wm_decref(m, type);
+	wm_decref(m, value);
+	wm_decref(m, tb);
 	wm_copy(m->error.function, sizeof m->error.function, wm_fn_names[fn]);
 	wm_copy(m->error.type, sizeof m->error.type, "TimeoutError");
 	snprintf(m->error.message, sizeof m->error.message,
 	    "%s() ran longer than %d ms", wm_fn_names[fn], m->timeout_ms);
-	m->error.line = 0;
 	return MODEL_TIMEOUT;
 }
 
@@ -245,7 +270,7 @@ wm_badtype(struct wmodel *m, enum wm_fn fn, const char *want, PyObject *got)
 	snprintf(m->error.message, sizeof m->error.message,
 	    "%s() must return %s, not %s", wm_fn_names[fn], want,
 	    got != NULL ? Py_TYPE(got)->tp_name : "nothing");
-	m->error.line = 0;
+	m->error.line = wm_fn_line(m, fn);
 	return MODEL_BADTYPE;
 }
 
@@ -408,7 +433,13 @@ out:
 	return rc;
 }
 
-static inline bool
+/*
+ * A reward or value: an exact built-in number, finite and within
+ * ±MODEL_NUMBER_MAX (DESIGN.md). Returns 0; -1 for anything that is not a
+ * number; 1 for a number out of range, left in *out (an int too large for
+ * a double as an infinity of its sign).
+ */
+static inline int
 wm_number(PyObject *o, double *out)
 {
 	if (PyFloat_Check(o))
@@ -417,11 +448,32 @@ wm_number(PyObject *o, double *out)
 		*out = PyLong_AsDouble(o);
 		if (*out == -1.0 && PyErr_Occurred()) {
 			PyErr_Clear();
-			return false;
+			*out = _PyLong_Sign(o) < 0 ? -INFINITY : INFINITY;
+			return 1;
 		}
 	} else
-		return false;
-	return isfinite(*out);
+		return -1;
+	return fabs(*out) <= MODEL_NUMBER_MAX ? 0 : 1;	/* NaN: 1 */
+}
+
+/* A number wm_number() found out of range: a model error like a wrong
+ * type, with the function's line. */
+static int
+wm_badnumber(struct wmodel *m, enum wm_fn fn, const char *what, PyObject *o,
+    double x)
+{
+	wm_copy(m->error.function, sizeof m->error.function, wm_fn_names[fn]);
+	wm_copy(m->error.type, sizeof m->error.type, "ValueError");
+	m->error.line = wm_fn_line(m, fn);
+	if (isinf(x) && !PyFloat_Check(o))
+		snprintf(m->error.message, sizeof m->error.message,
+		    "%s returned %s %s10**308 or more, beyond ±1e12",
+		    wm_fn_names[fn], what, x < 0 ? "-" : "");
+	else
+		snprintf(m->error.message, sizeof m->error.message,
+		    "%s returned %s %g, %s", wm_fn_names[fn], what, x,
+		    isfinite(x) ? "beyond ±1e12" : "not a finite number");
+	return MODEL_BADTYPE;
 }
 
 static int
@@ -432,7 +484,7 @@ wm_apply(void *mv, model_state *s, const struct action *a, model_state **next,
 	PyObject *args[3], *r;
 	PyGILState_STATE st;
 	bool took;
-	int rc, ix;
+	int rc, ix, nrc;
 
 	ix = a->kind == ACTION_WAIT ? 0 :
 	    1 + (int)a->draft * m->p->nfronts + a->front;
@@ -452,9 +504,15 @@ wm_apply(void *mv, model_state *s, const struct action *a, model_state **next,
 	if ((rc = wm_call(m, FN_APPLY, args, 3, &r)) != MODEL_OK)
 		goto out;
 	if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 2 ||
-	    !wm_number(PyTuple_GET_ITEM(r, 1), reward)) {
+	    (nrc = wm_number(PyTuple_GET_ITEM(r, 1), reward)) < 0) {
 		rc = wm_badtype(m, FN_APPLY,
 		    "(next_state, reward) with a finite number as reward", r);
+		wm_decref(m, r);
+		goto out;
+	}
+	if (nrc > 0) {
+		rc = wm_badnumber(m, FN_APPLY, "reward", PyTuple_GET_ITEM(r, 1),
+		    *reward);
 		wm_decref(m, r);
 		goto out;
 	}
@@ -494,7 +552,7 @@ wm_value(void *mv, model_state *s, double *out)
 	PyObject *args[1] = { (PyObject *)s }, *r;
 	PyGILState_STATE st;
 	bool took;
-	int rc;
+	int rc, nrc;
 
 	if (m->fn[FN_VALUE] == NULL) {
 		*out = 0;
@@ -502,8 +560,10 @@ wm_value(void *mv, model_state *s, double *out)
 	}
 	took = wm_acquire(m, &st);
 	if ((rc = wm_call(m, FN_VALUE, args, 1, &r)) == MODEL_OK) {
-		if (!wm_number(r, out))
+		if ((nrc = wm_number(r, out)) < 0)
 			rc = wm_badtype(m, FN_VALUE, "a finite number", r);
+		else if (nrc > 0)
+			rc = wm_badnumber(m, FN_VALUE, "value", r, *out);
 		wm_decref(m, r);
 	}
 	wm_release(took, st);

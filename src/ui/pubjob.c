@@ -61,7 +61,12 @@ pubjob_thread(void *arg)
 	memset(&res, 0, sizeof res);
 	memset(out, 0, sizeof *out);
 	rc = publish_send(&w->pub, w->post, time(NULL), true, &res, &err);
-	if (rc != 0) {
+	if (rc == PUBLISH_UNRECORDED) {
+		out->state = UI_POST_UNKNOWN;
+		snprintf(out->note, sizeof out->note, "sent, outcome not "
+		    "recorded: check the platform, then `fronts ledger resolve` "
+		    "(the ledger keeps it unknown): %s", err.msg);
+	} else if (rc != 0) {
 		out->state = UI_POST_FAILED;
 		snprintf(out->note, sizeof out->note, "refused, nothing sent: "
 		    "%s", err.msg);

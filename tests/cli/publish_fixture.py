@@ -5,7 +5,8 @@
       a project whose slot 0 began three hours ago (so slots 0-3 are due),
       no quiet hours or gaps (the tests must not depend on the time of
       day), daily cap CAP (default 5) on every front, and the four
-      publishing channels pointed at the fake server on PORT.
+      publishing channels (and Reddit through Composio) pointed at the
+      fake server on PORT.
   publish_fixture.py plan DIR OUT FRONT:DRAFT:SLOT ...
       a PLAN.json (the `fronts plan --json` object) with those posts.
   publish_fixture.py both DIR PORT CAP FRONT:DRAFT:SLOT ...
@@ -22,6 +23,9 @@ DRAFTS = [
     ("d2", "How we cut sync conflicts by 80% - a short write-up."),
     ("d3", "Field teams: what breaks first when the network drops?"),
     ("d4", "Office hours on Thursday. Bring your sync questions."),
+    ("d5", "Thanks @alice.bsky.social and @nobody.example (and @tidewater@mastodon.example) #sync"),
+    ("d6", "#" + "a" * 64 + " fits, #" + "b" * 65 + " does not"),
+    ("d7", "(@alice.bsky.social) mail me@alice.bsky.social, or @alice.bsky.social."),
 ]
 
 
@@ -37,7 +41,7 @@ def project(d, port, cap=5):
         "start": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(start)),
         "slot_minutes": 60,
         "horizon_slots": 48,
-        "provider": {"name": "anthropic", "model": "claude-sonnet-4-5"},
+        "provider": {"name": "anthropic"},
         "fronts": [
             {"id": "x", "platform": "x", "account": "@tidewaterdev",
              "composio": {"tool": "TWITTER_CREATION_OF_A_POST",
@@ -49,6 +53,13 @@ def project(d, port, cap=5):
              "composio": {"tool": "LINKEDIN_CREATE_LINKED_IN_POST",
                           "user_id": "tidewater",
                           "author": "urn:li:organization:90412233"},
+             "limits": dict(limits)},
+            {"id": "reddit", "platform": "reddit", "account": "u/tidewater",
+             "composio": {"tool": "REDDIT_CREATE_REDDIT_POST",
+                          "user_id": "tidewater", "version": "20260410_00",
+                          "arguments": {"subreddit": "tidewatersync",
+                                        "flair_id": "a1b2c3d4-flair",
+                                        "nsfw": False}},
              "limits": dict(limits)},
             {"id": "mastodon", "platform": "mastodon",
              "account": "@tidewater@mastodon.example", "instance": base,

@@ -6,7 +6,6 @@
 . "$(dirname "$0")/../lib.sh"
 
 PY=/usr/bin/python3
-FAKE=$TOP/tests/servers/fake_social.py
 DRIVE=$TOP/tests/pty_drive.py
 FIX=$TOP/tests/cli/publish_fixture.py
 
@@ -21,32 +20,8 @@ export FAKE_BLUESKY_PASSWORD="$BLUESKY_APP_PASSWORD"
 unset FRONTS_TEST_PAUSE_AT
 EXTRA=
 
-FAKE_PID=
-stop_fake() {
-	[ -n "$FAKE_PID" ] && kill "$FAKE_PID" 2>/dev/null && wait "$FAKE_PID" 2>/dev/null
-	FAKE_PID=
-}
+. "$TOP/tests/cli/fake_social.sh"
 trap 'stop_fake; [ -n "$KEEP" ] || rm -rf "$TMPD"' EXIT
-
-# start_fake NAME MODE — fake server logging to $TMPD/NAME.log; sets PORT.
-start_fake() {
-	stop_fake
-	LOG=$TMPD/$1.log
-	rm -f "$LOG" "$TMPD/$1.port"
-	: >"$LOG"
-	$PY "$FAKE" --port-file "$TMPD/$1.port" --log "$LOG" --mode "$2" &
-	FAKE_PID=$!
-	i=0
-	while [ ! -s "$TMPD/$1.port" ] && [ $i -lt 100 ]; do
-		sleep 0.05; i=$((i + 1))
-	done
-	PORT=$(cat "$TMPD/$1.port")
-	export COMPOSIO_BASE_URL="http://127.0.0.1:$PORT"
-}
-
-# count PATTERN — lines of the current fake's log matching PATTERN.
-count() { grep -c -- "$1" "$LOG"; }
-requests() { grep '"ev": "request"' "$LOG" | grep -c -- "$1"; }
 
 # proj NAME [CAP] [POSTS...] — a fresh project $TMPD/NAME with plan.json.
 proj() {
@@ -72,14 +47,15 @@ PROMPT='Send this post now'
 
 # --- dry run: the exact requests, nothing sent ------------------------------
 start_fake dry ok
-proj dry 5 x:d1:1 linkedin:d2:1 mastodon:d3:2 bluesky:d4:2 x:d2:20
+proj dry 5 x:d1:1 linkedin:d2:1 mastodon:d3:2 bluesky:d4:2 x:d2:20 reddit:d3:3
 expect_exit "dry run exits 0" 0 "$FRONTS" publish "$P/plan.json" -C "$P"
 cp "$TMPD/out" "$TMPD/dry.out"
 expect_grep "dry run says so" 'DRY RUN' "$TMPD/dry.out"
-expect_grep "dry run: composio URL" "POST http://127.0.0.1:$PORT/api/v3/tools/execute/TWITTER_CREATION_OF_A_POST" "$TMPD/dry.out"
+expect_grep "dry run: composio URL" "POST http://127.0.0.1:$PORT/api/v3.1/tools/execute/TWITTER_CREATION_OF_A_POST" "$TMPD/dry.out"
 expect_grep "dry run: composio key as ***" '^x-api-key: \*\*\*$' "$TMPD/dry.out"
 expect_grep "dry run: X body" '"arguments":\{"text":"Tidewater 1.0 is out: offline-first sync for field teams."\},"user_id":"tidewater","connected_account_id":"ca_test_x"' "$TMPD/dry.out"
 expect_grep "dry run: LinkedIn arguments" '"commentary":"How we cut sync.*"author":"urn:li:organization:90412233","visibility":"PUBLIC"' "$TMPD/dry.out"
+expect_grep "dry run: reddit passes every fixed argument and the pinned version" '"arguments":\{"subreddit":"tidewatersync","flair_id":"a1b2c3d4-flair","nsfw":false,"title":"Field teams: what breaks first when the network drops\?","kind":"self","text":""\},"user_id":"tidewater","version":"20260410_00"' "$TMPD/dry.out"
 expect_grep "dry run: mastodon URL" "POST http://127.0.0.1:$PORT/api/v1/statuses" "$TMPD/dry.out"
 expect_grep "dry run: mastodon token as ***" '^Authorization: \*\*\*$' "$TMPD/dry.out"
 expect_grep "dry run: idempotency key from the entry" '^Idempotency-Key: fronts-e[0-9a-f]{16}$' "$TMPD/dry.out"
@@ -93,6 +69,28 @@ check "dry run: zero connections" "$(count '"ev": "connect"')" 0
 expect_exit "--live without a terminal: exit 2" 2 "$FRONTS" publish "$P/plan.json" -C "$P" --live
 expect_grep "--live without a terminal: says why" 'terminal' "$TMPD/err"
 check "--live without a terminal: zero connections" "$(count '"ev": "connect"')" 0
+
+# --- Bluesky mentions and tags as facets ----------------------------------------
+start_fake facets ok
+proj facets 5 bluesky:d5:1 bluesky:d6:2
+expect_exit "facets: dry run exits 0" 0 "$FRONTS" publish "$P/plan.json" -C "$P"
+O=$TMPD/facets.out
+cp "$TMPD/out" "$O"
+expect_grep "mention: a resolved handle is a mention facet" '\{"index":\{"byteStart":7,"byteEnd":25\},"features":\[\{"\$type":"app.bsky.richtext.facet#mention","did":"did:plc:alicealicealice"\}\]\}' "$O"
+expect_grep "mention: an unresolved handle is named in the dry run" 'warning: @nobody.example does not resolve to an account \(HandleNotFound: Unable to resolve handle\): it stays plain text' "$O"
+check "mention: the unresolved handle gets no facet" "$(grep -c '"byteStart":30,' "$O")" 0
+check "mention: a Mastodon address is no Bluesky mention" "$(grep -c 'tidewater@mastodon' "$TMPD/facets.log")" 0
+check "mention: each handle resolved once" "$(requests resolveHandle)" 2
+expect_grep "tag: a hashtag is a tag facet" '"\$type":"app.bsky.richtext.facet#tag","tag":"sync"' "$O"
+expect_grep "tag: 64 graphemes is a tag" '"tag":"a{64}"' "$O"
+check "tag: 65 graphemes is not" "$(grep -cE '"tag":"b{65}"' "$O")" 0
+expect_grep "tag: the long one is named" 'warning: #b{40}… is longer than a Bluesky tag may be \(64 graphemes, 640 bytes\): it stays plain text' "$O"
+check "facets: the dry run posts nothing" "$(requests createRecord)" 0
+proj mentions 5 bluesky:d7:1
+expect_exit "mentions: dry run exits 0" 0 "$FRONTS" publish "$P/plan.json" -C "$P"
+expect_grep "mention: after a parenthesis" '\{"index":\{"byteStart":1,"byteEnd":19\},"features":\[\{"\$type":"app.bsky.richtext.facet#mention"' "$TMPD/out"
+expect_grep "mention: the closing full stop is not part of it" '\{"index":\{"byteStart":51,"byteEnd":69\},"features":\[\{"\$type":"app.bsky.richtext.facet#mention"' "$TMPD/out"
+check "mention: none inside an e-mail address" "$(grep -o 'facet#mention' "$TMPD/out" | wc -l)" 2
 
 # --- n sends nothing; q stops -------------------------------------------------
 start_fake keys ok
@@ -120,16 +118,24 @@ proj yes 5 x:d1:1
 drive y "expect:$PROMPT" send:y end
 check "y (composio): exit 0" "$RC" 0
 expect_grep "y (composio): SENT with the post's URL" 'SENT: https://x.com/i/web/status/[0-9]+' "$TMPD/y.out"
-check "y (composio): exactly one request" "$(requests /api/v3/tools/execute/)" 1
+check "y (composio): exactly one request" "$(requests /api/v3.1/tools/execute/)" 1
 check "y (composio): the key was accepted" "$(grep -c '"auth": "ok"' "$LOG")" 1
 expect_grep "y (composio): ledger intent" '"record":"intent"' "$P/.fronts/ledger.jsonl"
 expect_grep "y (composio): ledger sent" '"record":"sent"' "$P/.fronts/ledger.jsonl"
 expect_grep "y (composio): trajectory outcome" '"event":"publish-outcome".*"state":"sent"' "$P/.fronts/trajectories/publish.jsonl"
+check "y (composio): v3.1 runs the tool's latest version" "$(grep -c '"ev": "tool-run".*"version": "20260403_00"' "$LOG")" 1
+proj yesli 5 linkedin:d2:1 reddit:d3:1
+drive yli "expect:$PROMPT" send:y "expect:$PROMPT" send:y end
+check "y (linkedin, reddit): exit 0" "$RC" 0
+expect_grep "y (linkedin): the ledger holds LinkedIn's share URN" '"record":"sent".*"post_id":"urn:li:share:7[0-9]+","url":"https://www.linkedin.com/feed/update/urn:li:share:7[0-9]+/"' "$P/.fronts/ledger.jsonl"
+check "y (reddit): the pinned version ran" "$(grep -c '"ev": "tool-run", "t": [0-9.]*, "tool": "REDDIT_CREATE_REDDIT_POST", "version": "20260410_00"' "$LOG")" 1
+check "y (reddit): flair_id reached the tool" "$(grep '"ev": "post"' "$LOG" | grep -c '"flair_id": "a1b2c3d4-flair"')" 1
+P=$TMPD/yes
 drive y2 end
 check "re-run after sent: exit 0" "$RC" 0
 expect_grep "re-run after sent: says already sent" 'already sent' "$TMPD/y2.out"
 check "re-run after sent: no prompt" "$(grep -c "$PROMPT" "$TMPD/y2.out")" 0
-check "re-run after sent: still one request" "$(requests /api/v3/tools/execute/)" 1
+check "re-run after sent: still one request" "$(requests /api/v3.1/tools/execute/TWITTER)" 1
 expect_exit "fronts ledger lists the entry" 0 "$FRONTS" ledger -C "$P"
 expect_grep "fronts ledger: sent" 'e[0-9a-f]{16}  sent' "$TMPD/out"
 
@@ -137,7 +143,7 @@ expect_grep "fronts ledger: sent" 'e[0-9a-f]{16}  sent' "$TMPD/out"
 start_fake cap ok
 proj cap 1 x:d1:1 x:d2:2
 drive cap "expect:$PROMPT" send:y end
-check "cap: one request" "$(requests /api/v3/tools/execute/)" 1
+check "cap: one request" "$(requests /api/v3.1/tools/execute/)" 1
 expect_grep "cap: the second post is refused by the legality engine" 'not offered: .*daily cap' "$TMPD/cap.out"
 check "cap: one prompt only" "$(grep -c "$PROMPT" "$TMPD/cap.out")" 1
 check "cap: exit 3 (refused)" "$RC" 3
@@ -165,6 +171,20 @@ check "bluesky: one session" "$(requests createSession)" 1
 check "bluesky: one record" "$(count '"platform": "bluesky"')" 1
 expect_grep "bluesky: sent with its at:// uri" '"post_id":"at://did:plc:fakefakefake/app.bsky.feed.post/' "$P/.fronts/ledger.jsonl"
 
+# --- a pinned tool version Composio does not have: failed, with its fix --------
+start_fake badver ok
+proj badver 5 reddit:d3:1
+python3 - "$P/fronts.json" <<'PYEOF'
+import json, sys
+f = json.load(open(sys.argv[1]))
+[x for x in f["fronts"] if x["id"] == "reddit"][0]["composio"]["version"] = "19990101_00"
+json.dump(f, open(sys.argv[1], "w"))
+PYEOF
+drive badver "expect:$PROMPT" send:y end
+check "unknown version: exit 5" "$RC" 5
+expect_grep "unknown version: failed, with Composio's suggested fix" 'FAILED \(not posted\): HTTP 404: Tool REDDIT_CREATE_REDDIT_POST not found at version 19990101_00 \(suggested fix: Use one of the tool.s available versions\)' "$TMPD/badver.out"
+check "unknown version: no post" "$(count '"ev": "post"')" 0
+
 # --- provider error inside an HTTP 200 ---------------------------------------
 start_fake perr provider-error
 proj perr 5 x:d1:1
@@ -182,6 +202,50 @@ check "refused: exit 5" "$RC" 5
 check "refused: both failed" "$(grep -c 'FAILED (not posted): nothing was sent' "$TMPD/refused.out")" 2
 check "refused: ledger failed twice" "$(grep -c '"record":"failed"' "$P/.fronts/ledger.jsonl")" 2
 
+# --- Bluesky: any non-2xx answer to createRecord is checked with getRecord ----
+# A real PDS answers a reused record key with 500; the record under the key
+# decides: ours (sent), none (failed after a 4xx, unknown after a 5xx), or
+# someone else's (failed).
+for mode in created-500 http500 http400 other-record; do
+	start_fake "bs$mode" "$mode"
+	proj "bs$mode" 5 bluesky:d4:1
+	drive "bs$mode" "expect:$PROMPT" send:y end
+	O=$TMPD/bs$mode.out
+	check "bluesky $mode: one getRecord, by the session's DID" \
+	    "$(grep '"path": "/xrpc/com.atproto.repo.getRecord"' "$LOG" | grep -c '"repo": "did:plc:fakefakefake"')" 1
+	case $mode in
+	created-500)
+		check "bluesky $mode: exit 0" "$RC" 0
+		expect_grep "bluesky $mode: sent, with the record's uri and cid" 'SENT: https://bsky.app/profile/tidewater.dev/post/[a-z2-7]{13} — createRecord answered HTTP 500, but the record under this key is this post: at://did:plc:fakefakefake/app.bsky.feed.post/[a-z2-7]{13} \(cid bafyfake' "$O"
+		expect_grep "bluesky $mode: ledger sent" '"record":"sent","entry":"e[0-9a-f]{16}".*"post_id":"at://did:plc:fakefakefake/app.bsky.feed.post/' "$P/.fronts/ledger.jsonl" ;;
+	http500)
+		check "bluesky $mode: exit 5" "$RC" 5
+		expect_grep "bluesky $mode: unknown" 'UNKNOWN: HTTP 500: InternalServerError: Internal Server Error; no record under the key' "$O"
+		expect_grep "bluesky $mode: ledger unknown" '"record":"unknown"' "$P/.fronts/ledger.jsonl" ;;
+	http400)
+		check "bluesky $mode: exit 5" "$RC" 5
+		expect_grep "bluesky $mode: failed" 'FAILED \(not posted\): HTTP 400: InvalidRequest: Invalid app.bsky.feed.post record; no record under the key' "$O"
+		expect_grep "bluesky $mode: ledger failed" '"record":"failed"' "$P/.fronts/ledger.jsonl" ;;
+	other-record)
+		check "bluesky $mode: exit 5" "$RC" 5
+		expect_grep "bluesky $mode: failed, the key holds another record" 'FAILED \(not posted\): HTTP 500: .*holds a different record' "$O"
+		expect_grep "bluesky $mode: ledger failed" '"record":"failed"' "$P/.fronts/ledger.jsonl" ;;
+	esac
+done
+
+# A lost answer: the record under the key settles it.
+start_fake bsstall stall
+proj bsstall 5 bluesky:d4:1
+drive bsstall "expect:$PROMPT" send:y end
+check "bluesky lost answer: exit 0" "$RC" 0
+expect_grep "bluesky lost answer: the record found is the post" 'SENT: https://bsky.app/profile/tidewater.dev/post/[a-z2-7]{13} — the answer was lost \(.*\), but the record under this key is this post: at://' "$TMPD/bsstall.out"
+check "bluesky lost answer: one record" "$(count '"ev": "post"')" 1
+start_fake bsreset reset
+proj bsreset 5 bluesky:d4:1
+drive bsreset "expect:$PROMPT" send:y end
+check "bluesky reset: exit 0" "$RC" 0
+expect_grep "bluesky reset: the ledger says sent" '"record":"sent"' "$P/.fronts/ledger.jsonl"
+
 # --- stall and reset after the request: unknown, never retried ---------------
 for mode in stall reset; do
 	start_fake "$mode" "$mode"
@@ -190,12 +254,12 @@ for mode in stall reset; do
 	check "$mode: exit 5" "$RC" 5
 	expect_grep "$mode: unknown" 'UNKNOWN: the request may have reached' "$TMPD/$mode.out"
 	check "$mode: stops after the unknown" "$(grep -c "$PROMPT" "$TMPD/$mode.out")" 1
-	check "$mode: exactly one request" "$(requests /api/v3/tools/execute/)" 1
+	check "$mode: exactly one request" "$(requests /api/v3.1/tools/execute/)" 1
 	expect_grep "$mode: ledger unknown" '"record":"unknown"' "$P/.fronts/ledger.jsonl"
 	drive "$mode-again" end
 	check "$mode: re-run refuses (exit 3)" "$RC" 3
 	expect_grep "$mode: re-run names the entry" 'has no known outcome' "$TMPD/$mode-again.out"
-	check "$mode: re-run sends nothing" "$(requests /api/v3/tools/execute/)" 1
+	check "$mode: re-run sends nothing" "$(requests /api/v3.1/tools/execute/)" 1
 done
 
 # --- kill -9 at each step, then re-run -----------------------------------------
@@ -216,7 +280,7 @@ expect_grep "kill after intent: listed as unknown" 'unknown .*front x' "$TMPD/ou
 id=$(sed -n 's/^\(e[0-9a-f]\{16\}\) .*/\1/p' "$TMPD/out" | head -n 1)
 expect_exit "resolve --failed" 0 "$FRONTS" ledger resolve "$id" --failed -C "$P"
 drive k1c "expect:$PROMPT" send:y end
-check "after settling: sent once" "$(requests /api/v3/tools/execute/)" 1
+check "after settling: sent once" "$(requests /api/v3.1/tools/execute/)" 1
 check "after settling: two intents, one outcome, one settle" \
     "$(grep -c '"record":"intent"' "$P/.fronts/ledger.jsonl")/$(grep -c '"record":"sent"' "$P/.fronts/ledger.jsonl")/$(grep -c '"record":"settle"' "$P/.fronts/ledger.jsonl")" 2/1/1
 
@@ -232,7 +296,7 @@ for front in x mastodon bluesky; do
 	check "kill during request ($front): one post" "$(count '"ev": "post"')" 1
 done
 check "kill during request (x): one request to Composio" \
-    "$(grep '"ev": "request"' "$TMPD/k2x.log" | grep -c /api/v3/tools/execute/)" 1
+    "$(grep '"ev": "request"' "$TMPD/k2x.log" | grep -c /api/v3.1/tools/execute/)" 1
 
 # An operator who wrongly settles a Mastodon or Bluesky post as failed and
 # publishes again still gets one post: the platform sees the same key.
@@ -256,6 +320,9 @@ for front in mastodon bluesky; do
 done
 check "kill after response (mastodon): the retry met the same key" \
     "$(grep -c '"dup": true' "$TMPD/k3mastodon.log")" 1
+check "kill after response (bluesky): the PDS answered the reused key with 500" \
+    "$(grep -c '"path": "/xrpc/com.atproto.repo.createRecord", "status": 500' "$TMPD/k3bluesky.log")" 1
+expect_grep "kill after response (bluesky): the retry found the record" 'SENT: .*createRecord answered HTTP 500, but the record under this key is this post' "$TMPD/k3bluesky-c.out"
 
 # and Composio, which has no idempotency key: the re-run sends nothing.
 start_fake k3x ok
@@ -265,7 +332,38 @@ drive k3x "expect:$PROMPT" send:y expect:paused kill9
 unset FRONTS_TEST_PAUSE_AT
 drive k3x-b end
 check "kill after response (x): re-run refuses" "$RC" 3
-check "kill after response (x): one request to Composio" "$(requests /api/v3/tools/execute/)" 1
+check "kill after response (x): one request to Composio" "$(requests /api/v3.1/tools/execute/)" 1
+
+# --- sent, but the outcome cannot be written -----------------------------------
+# The test swaps the ledger for a directory while fronts waits after the
+# response, so the outcome record fails although the post exists.
+for front in x mastodon; do
+	case $front in x) d=d1 ;; mastodon) d=d3 ;; esac
+	start_fake "nr$front" ok
+	proj "nr$front" 5 "$front:$d:1" x:d2:2
+	export FRONTS_TEST_PAUSE_AT=after-response
+	export FRONTS_TEST_RESUME_FILE=$TMPD/resume
+	drive "nr$front" "expect:$PROMPT" send:y expect:paused \
+	    "sh:mv '$P/.fronts/ledger.jsonl' '$TMPD/ledger.keep' && mkdir '$P/.fronts/ledger.jsonl' && touch '$TMPD/resume'" end
+	unset FRONTS_TEST_PAUSE_AT FRONTS_TEST_RESUME_FILE
+	O=$TMPD/nr$front.out
+	check "outcome not recorded ($front): exit 1" "$RC" 1
+	expect_grep "outcome not recorded ($front): says it was sent" 'SENT, OUTCOME NOT RECORDED: the request was sent \(the platform answered: posted' "$O"
+	expect_grep "outcome not recorded ($front): the ledger keeps it unknown" 'keeps entry e[0-9a-f]{16} as unknown' "$O"
+	expect_grep "outcome not recorded ($front): names the write error" 'ledger.jsonl: cannot open' "$O"
+	expect_grep "outcome not recorded ($front): tells how to settle" 'fronts ledger resolve e[0-9a-f]{16} --sent URL' "$O"
+	check "outcome not recorded ($front): never says not sent" "$(grep -ci 'not sent' "$O")" 0
+	expect_grep "outcome not recorded ($front): tally" '1 sent with the outcome not recorded' "$O"
+	check "outcome not recorded ($front): stops, no second prompt" "$(grep -c "$PROMPT" "$O")" 1
+	check "outcome not recorded ($front): one post" "$(count '"ev": "post"')" 1
+	expect_grep "outcome not recorded ($front): the trajectory keeps the answer" '"event":"publish-outcome-unrecorded".*"state":"sent"' "$P/.fronts/trajectories/publish.jsonl"
+	rmdir "$P/.fronts/ledger.jsonl" && mv "$TMPD/ledger.keep" "$P/.fronts/ledger.jsonl"
+	drive "nr$front-b" end
+	check "outcome not recorded ($front): re-run refuses" "$RC" 3
+	check "outcome not recorded ($front): re-run sends nothing" "$(count '"ev": "post"')" 1
+	expect_exit "outcome not recorded ($front): fronts ledger" 0 "$FRONTS" ledger -C "$P"
+	expect_grep "outcome not recorded ($front): listed unknown" "unknown .*front $front" "$TMPD/out"
+done
 
 # --- a damaged ledger is reported, not skipped ---------------------------------
 start_fake corrupt ok

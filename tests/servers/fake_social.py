@@ -5,19 +5,29 @@ publish tests.
 Every connection, request, created post and reply is appended as one JSON
 line to the log file (--log), which the tests read; secrets are checked
 against the environment (FAKE_COMPOSIO_KEY, FAKE_MASTODON_TOKEN,
-FAKE_BLUESKY_PASSWORD) and never written anywhere: the log says only
+FAKE_BLUESKY_PASSWORD, and FAKE_LLM_KEY for the model lists) and never written anywhere: the log says only
 whether the credential matched.
 
 Like the real services, Mastodon honours Idempotency-Key (a repeated key
 returns the first status instead of posting again) and Bluesky refuses a
-second record under the same rkey, so a test can count real posts.
+second record under the same rkey (with the 500 a real PDS answers), so a
+test can count real posts.
 
 --mode decides how post requests (not sessions) are answered:
   ok              normal success
   provider-error  Composio answers HTTP 200 with successful:false
   http500         HTTP 500 after creating nothing
+  http400         Bluesky: HTTP 400 after creating nothing
+  created-500     Bluesky: create the record, then answer HTTP 500
+  other-record    Bluesky: a different record takes the key; answer 500
   stall           create the post, then never answer (client times out)
   reset           create the post, then reset the connection
+The read-only calls `fronts check` makes are answered as the services do:
+Composio's tool (with its versions; v3 runs 00000000_00 unless told, v3.1
+the latest) and connected accounts (--account-status), Mastodon's
+/api/v2/instance (--mastodon-max-characters, --mastodon-url-characters)
+and verify_credentials (--mastodon-scopes), Bluesky's resolveHandle and
+getProfile, and the Anthropic and OpenAI model lists.
 The port is written to --port-file once the server listens.
 """
 import argparse
@@ -30,10 +40,24 @@ import struct
 import sys
 import threading
 import time
+import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 LOCK = threading.Lock()
 STATE = {"mastodon": {}, "bluesky": {}, "sessions": {}, "next": 1000}
+BSKY_DID = "did:plc:fakefakefake"
+BSKY_HANDLE = "tidewater.dev"
+# Handles resolveHandle knows (the fake's own account and one other).
+HANDLES = {BSKY_HANDLE: BSKY_DID, "alice.bsky.social": "did:plc:alicealicealice"}
+# Composio tools and their versions, oldest first (the last is "latest").
+TOOLS = {
+    "TWITTER_CREATION_OF_A_POST": {"toolkit": "twitter",
+                                   "versions": ["00000000_00", "20260301_00", "20260403_00"]},
+    "LINKEDIN_CREATE_LINKED_IN_POST": {"toolkit": "linkedin",
+                                       "versions": ["00000000_00", "20260403_00"]},
+    "REDDIT_CREATE_REDDIT_POST": {"toolkit": "reddit",
+                                  "versions": ["00000000_00", "20260410_00"]},
+}
 TID_RE = re.compile(r"^[234567abcdefghij][234567abcdefghijklmnopqrstuvwxyz]{12}$")
 
 
@@ -103,6 +127,12 @@ class Handler(BaseHTTPRequestHandler):
             return "none"
         return "ok" if want is not None and got == prefix + want else "bad"
 
+    def query(self):
+        if "?" not in self.path:
+            return {}
+        return {k: urllib.parse.unquote(v) for k, _, v in
+                (p.partition("=") for p in self.path.split("?", 1)[1].split("&"))}
+
     def do_GET(self):
         self.handle_any("GET", b"")
 
@@ -118,12 +148,37 @@ class Handler(BaseHTTPRequestHandler):
             body = raw.decode("utf-8", "replace")
         path = self.path.split("?")[0]
         ev = {"ev": "request", "method": method, "path": path, "body": body}
+        if "?" in self.path:
+            ev["query"] = self.query()
         if self.headers.get("Idempotency-Key"):
             ev["idempotency_key"] = self.headers["Idempotency-Key"]
-        if path.startswith("/api/v3/tools/execute/"):
+        m = re.match(r"^/api/(v3|v3\.1)/(.*)$", path)
+        if m:
             ev["auth"] = self.auth("x-api-key", "FAKE_COMPOSIO_KEY")
             log(args, **ev)
-            return self.composio(path.rsplit("/", 1)[1], body, ev["auth"])
+            if ev["auth"] != "ok":
+                return self.composio_error(401, "Invalid API key")
+            return self.composio_api(method, m.group(1), m.group(2), body)
+        if path in ("/api/v2/instance", "/api/v1/accounts/verify_credentials",
+                    "/api/v1/apps/verify_credentials"):
+            ev["auth"] = self.auth("Authorization", "FAKE_MASTODON_TOKEN",
+                                   "Bearer ")
+            log(args, **ev)
+            return self.mastodon_read(path, ev["auth"])
+        if path in ("/v1/models", "/models"):
+            ev["auth"] = ("ok" if self.auth("x-api-key", "FAKE_LLM_KEY") == "ok"
+                          or self.auth("Authorization", "FAKE_LLM_KEY",
+                                       "Bearer ") == "ok" else "bad")
+            ev["anthropic_version"] = self.headers.get("anthropic-version")
+            log(args, **ev)
+            return self.models(path, ev["auth"])
+        if path in ("/xrpc/com.atproto.identity.resolveHandle",
+                    "/xrpc/app.bsky.actor.getProfile"):
+            tok = (self.headers.get("Authorization") or "")[len("Bearer "):]
+            ev["auth"] = ("ok" if tok in STATE["sessions"] else
+                          "none" if not tok else "bad")
+            log(args, **ev)
+            return self.bluesky_read(path, self.query(), ev["auth"])
         if path == "/api/v1/statuses":
             ev["auth"] = self.auth("Authorization", "FAKE_MASTODON_TOKEN",
                                    "Bearer ")
@@ -145,7 +200,7 @@ class Handler(BaseHTTPRequestHandler):
                 STATE["sessions"][token] = body.get("identifier")
             return self.reply(200, {"accessJwt": token, "refreshJwt": "r",
                                     "handle": body.get("identifier"),
-                                    "did": "did:plc:fakefakefake"})
+                                    "did": BSKY_DID})
         if path == "/xrpc/com.atproto.repo.createRecord":
             tok = (self.headers.get("Authorization") or "")[len("Bearer "):]
             ev["auth"] = "ok" if tok in STATE["sessions"] else "bad"
@@ -153,37 +208,192 @@ class Handler(BaseHTTPRequestHandler):
             return self.bluesky(body, ev["auth"])
         if path == "/xrpc/com.atproto.repo.getRecord":
             log(args, **ev)
-            q = dict(p.split("=", 1) for p in self.path.split("?", 1)[1].split("&"))
+            q = self.query()
+            if (q.get("repo") not in (BSKY_DID, BSKY_HANDLE) or
+                    q.get("collection") != "app.bsky.feed.post"):
+                return self.reply(400, {"error": "InvalidRequest",
+                                        "message": "Could not find repo: %s" % q.get("repo")})
             rec = STATE["bluesky"].get(q.get("rkey"))
             if rec is None:
-                return self.reply(400, {"error": "RecordNotFound",
-                                        "message": "Could not locate record"})
+                # As the PDS does: 400 with the lexicon's error name.
+                return self.reply(400, {"error": "RecordNotFound", "message":
+                                        "Could not locate record: at://%s/%s/%s" %
+                                        (BSKY_DID, q.get("collection"), q.get("rkey"))})
             return self.reply(200, rec)
         log(args, **ev)
         self.reply(404, {"error": "not found"})
 
-    def composio(self, tool, body, auth):
+    def composio_error(self, status, message, fix=""):
+        # Composio's error body: {"error": {"message", "code", "status",
+        # "request_id", "suggested_fix"}} (its OpenAPI spec).
+        return self.reply(status, {"error": {"message": message, "code": status * 10,
+                                             "status": status,
+                                             "request_id": "req_" + next_id(),
+                                             "suggested_fix": fix}})
+
+    def tool_version(self, api, slug, want):
+        """The version a v3 or v3.1 call runs: v3 defaults to the initial
+        00000000_00, v3.1 to the latest; None when slug or want is unknown."""
+        versions = TOOLS.get(slug, {}).get("versions")
+        if versions is None:
+            return None
+        if want in (None, ""):
+            want = "00000000_00" if api == "v3" else "latest"
+        if want == "latest":
+            return versions[-1]
+        return want if want in versions else None
+
+    def composio_api(self, method, api, rest, body):
+        q = self.query()
+        if method == "POST" and rest.startswith("tools/execute/"):
+            slug = rest[len("tools/execute/"):]
+            version = self.tool_version(api, slug, (body or {}).get("version"))
+            if version is None:
+                return self.composio_error(404, "Tool %s not found at version %s" %
+                                           (slug, (body or {}).get("version")),
+                                           "Use one of the tool's available versions")
+            log(self.server.args, ev="tool-run", tool=slug, version=version)
+            return self.composio(slug, body)
+        if method == "GET" and rest.startswith("tools/"):
+            slug = rest[len("tools/"):]
+            version = self.tool_version(api, slug, q.get("version"))
+            if version is None:
+                return self.composio_error(404, "Tool %s not found" % slug)
+            t = TOOLS[slug]
+            return self.reply(200, {"slug": slug, "name": slug.title(),
+                                    "description": "", "toolkit": {"slug": t["toolkit"],
+                                                                   "name": t["toolkit"],
+                                                                   "logo": ""},
+                                    "input_parameters": {}, "output_parameters": {},
+                                    "no_auth": False, "version": version,
+                                    "available_versions": t["versions"],
+                                    "scopes": [], "tags": [], "is_deprecated": False})
+        if method == "GET" and rest.startswith("connected_accounts"):
+            items = [a for a in self.accounts()
+                     if rest == "connected_accounts" and
+                     (not q.get("user_ids") or a["user_id"] in q["user_ids"].split(",")) and
+                     (not q.get("toolkit_slugs") or
+                      a["toolkit"]["slug"] in q["toolkit_slugs"].split(","))
+                     or rest == "connected_accounts/" + a["id"]]
+            if rest != "connected_accounts":
+                if not items:
+                    return self.composio_error(404, "Connected account not found")
+                return self.reply(200, items[0])
+            return self.reply(200, {"items": items, "next_cursor": None,
+                                    "total_pages": 1, "current_page": 1,
+                                    "total_items": len(items)})
+        return self.composio_error(404, "Not found")
+
+    def accounts(self):
+        status = self.server.args.account_status
+        out = []
+        for cid, toolkit in (("ca_test_x", "twitter"), ("ca_test_li", "linkedin"),
+                             ("ca_test_reddit", "reddit")):
+            out.append({"id": cid, "user_id": "tidewater", "status": status,
+                        "toolkit": {"slug": toolkit},
+                        "auth_config": {"id": "ac_" + toolkit, "auth_scheme": "OAUTH2",
+                                        "is_composio_managed": (toolkit != "twitter" or
+                                                                self.server.args.x_managed),
+                                        "is_disabled": False},
+                        "status_reason": None if status == "ACTIVE" else "token expired",
+                        "is_disabled": False, "created_at": "2026-01-01T00:00:00Z",
+                        "updated_at": "2026-01-01T00:00:00Z", "state": {}, "data": {}})
+        return out
+
+    def composio(self, tool, body):
         args = self.server.args
-        if auth != "ok":
-            return self.reply(401, {"error": {"message": "Invalid API key"}})
         if args.mode == "http500":
-            return self.reply(500, {"error": {"message": "internal"}})
+            return self.composio_error(500, "internal")
         if args.mode == "provider-error":
             return self.reply(200, {"data": {}, "successful": False,
                                     "error": "Twitter API error: 403 duplicate content",
                                     "log_id": "log_x"})
         pid = next_id()
-        log(args, ev="post", platform="composio", tool=tool, id=pid, dup=False)
+        log(args, ev="post", platform="composio", tool=tool, id=pid, dup=False,
+            arguments=(body or {}).get("arguments"))
         if self.misbehave():
             return
-        self.reply(200, {"data": {"data": {"id": pid, "text":
-                                           (body or {}).get("arguments", {}).get("text")}},
-                         "successful": True, "error": None, "log_id": "log_" + pid})
+        if TOOLS.get(tool, {}).get("toolkit") == "linkedin":
+            # LinkedIn answers 201 with the share's URN in x-restli-id;
+            # Composio hands it on as data.x_restli_id.
+            data = {"x_restli_id": "urn:li:share:7%s" % pid}
+        elif TOOLS.get(tool, {}).get("toolkit") == "reddit":
+            data = {"json": {"errors": [], "data": {"id": "t" + pid, "name": "t3_t" + pid,
+                                                    "url": "https://www.reddit.com/r/x/t" + pid}}}
+        else:
+            data = {"data": {"id": pid, "edit_history_tweet_ids": [pid], "text":
+                             (body or {}).get("arguments", {}).get("text")}}
+        self.reply(200, {"data": data, "successful": True, "error": None,
+                         "log_id": "log_" + pid, "session_info": None})
+
+    def mastodon_read(self, path, auth):
+        args = self.server.args
+        if path == "/api/v2/instance":
+            # Public; the Instance entity's configuration (docs.joinmastodon.org).
+            return self.reply(200, {
+                "domain": "mastodon.example", "title": "Fake", "version": "4.5.0",
+                "configuration": {
+                    "urls": {"streaming": "wss://mastodon.example"},
+                    "accounts": {"max_featured_tags": 10, "max_pinned_statuses": 5},
+                    "statuses": {"max_characters": args.mastodon_max_characters,
+                                 "max_media_attachments": 4,
+                                 "characters_reserved_per_url": args.mastodon_url_characters},
+                    "media_attachments": {}, "polls": {}, "translation": {"enabled": False}}})
+        if auth != "ok":
+            return self.reply(401, {"error": "The access token is invalid" +
+                                    (" \x1b]0;pwned\x07" if args.hostile else "")})
+        scopes = args.mastodon_scopes.split()
+        if path == "/api/v1/apps/verify_credentials":
+            return self.reply(200, {"id": "563419", "name": "fronts", "website": None,
+                                    "scopes": scopes, "redirect_uri": "urn:ietf:wg:oauth:2.0:oob",
+                                    "redirect_uris": ["urn:ietf:wg:oauth:2.0:oob"]})
+        if not any(x in scopes for x in ("read", "read:accounts", "profile")):
+            return self.reply(403, {"error": "This action is outside the authorized scopes"})
+        return self.reply(200, {"id": "14715", "username": "tidewater", "acct": "tidewater",
+                                "display_name": "Tidewater", "url":
+                                "https://mastodon.example/@tidewater", "source": {}})
+
+    def models(self, path, auth):
+        if auth != "ok":
+            if path == "/v1/models" and self.headers.get("x-api-key") is not None:
+                return self.reply(401, {"type": "error", "error": {
+                    "type": "authentication_error", "message": "invalid x-api-key"}})
+            return self.reply(401, {"error": {"message": "Incorrect API key provided",
+                                              "type": "invalid_request_error",
+                                              "code": "invalid_api_key"}})
+        if self.headers.get("x-api-key") is not None:
+            ids = ["claude-opus-5-5", "claude-sonnet-4-6", "claude-haiku-4-5"]
+            return self.reply(200, {"data": [{"type": "model", "id": i, "display_name": i,
+                                              "created_at": "2026-02-04T00:00:00Z"}
+                                             for i in ids],
+                                    "has_more": False, "first_id": ids[0], "last_id": ids[-1]})
+        ids = {"gpt-6-astra": None, "gpt-5.1": None, "gpt-4.1": "2027-02-17"}
+        return self.reply(200, {"object": "list", "data": [
+            {"id": i, "object": "model", "created": 1750000000, "owned_by": "openai",
+             "shutdown_date": sd} for i, sd in ids.items()]})
+
+    def bluesky_read(self, path, q, auth):
+        if path == "/xrpc/com.atproto.identity.resolveHandle":
+            did = HANDLES.get(q.get("handle", "").lower())
+            if did is None:
+                return self.reply(400, {"error": "HandleNotFound",
+                                        "message": "Unable to resolve handle"})
+            return self.reply(200, {"did": did})
+        if auth != "ok":
+            return self.reply(401, {"error": "AuthenticationRequired",
+                                    "message": "Authentication Required"})
+        if q.get("actor") not in (BSKY_DID, BSKY_HANDLE):
+            return self.reply(400, {"error": "InvalidRequest",
+                                    "message": "Profile not found"})
+        return self.reply(200, {"did": BSKY_DID, "handle": BSKY_HANDLE,
+                                "displayName": "Tidewater", "postsCount": 3})
 
     def mastodon(self, body, auth):
         args = self.server.args
         if auth != "ok":
             return self.reply(401, {"error": "The access token is invalid"})
+        if not any(x in args.mastodon_scopes.split() for x in ("write", "write:statuses")):
+            return self.reply(403, {"error": "This action is outside the authorized scopes"})
         if args.mode == "http500":
             return self.reply(500, {"error": "internal"})
         key = self.headers.get("Idempotency-Key")
@@ -208,25 +418,39 @@ class Handler(BaseHTTPRequestHandler):
         if auth != "ok":
             return self.reply(401, {"error": "InvalidToken", "message": "Bad token"})
         if args.mode == "http500":
-            return self.reply(500, {"error": "InternalServerError"})
+            return self.reply(500, {"error": "InternalServerError",
+                                    "message": "Internal Server Error"})
+        if args.mode == "http400":
+            return self.reply(400, {"error": "InvalidRequest",
+                                    "message": "Invalid app.bsky.feed.post record"})
         rkey = (body or {}).get("rkey")
         if rkey is None or not TID_RE.match(rkey):
             return self.reply(400, {"error": "InvalidRequest",
                                     "message": "Invalid record key"})
-        uri = "at://did:plc:fakefakefake/app.bsky.feed.post/" + rkey
+        uri = "at://%s/app.bsky.feed.post/%s" % (BSKY_DID, rkey)
+        record = body.get("record")
+        if args.mode == "other-record":
+            record = dict(record, text="a different post under the same key")
         with LOCK:
             exists = rkey in STATE["bluesky"]
             if not exists:
                 STATE["bluesky"][rkey] = {"uri": uri, "cid": "bafyfake" + rkey,
-                                          "value": body.get("record")}
-        if exists:
+                                          "value": record}
+        if exists or args.mode == "other-record":
+            # A real PDS fails inside its repository code on a reused
+            # record key and answers 500, not a 400.
             log(args, ev="post-refused", platform="bluesky", id=rkey)
-            return self.reply(400, {"error": "InvalidRequest",
-                                    "message": "Record already exists"})
+            return self.reply(500, {"error": "InternalServerError",
+                                    "message": "Internal Server Error"})
         log(args, ev="post", platform="bluesky", id=rkey, dup=False)
+        if args.mode == "created-500":
+            return self.reply(500, {"error": "InternalServerError",
+                                    "message": "Internal Server Error"})
         if self.misbehave():
             return
-        self.reply(200, {"uri": uri, "cid": "bafyfake" + rkey})
+        self.reply(200, {"uri": uri, "cid": "bafyfake" + rkey,
+                         "commit": {"cid": "bafycommit" + rkey, "rev": rkey},
+                         "validationStatus": "valid"})
 
 
 def main():
@@ -234,7 +458,18 @@ def main():
     ap.add_argument("--port-file", required=True)
     ap.add_argument("--log", required=True)
     ap.add_argument("--mode", default="ok",
-                    choices=["ok", "provider-error", "http500", "stall", "reset"])
+                    choices=["ok", "provider-error", "http500", "http400",
+                             "created-500", "other-record", "stall", "reset"])
+    ap.add_argument("--account-status", default="ACTIVE",
+                    help="status of every Composio connected account")
+    ap.add_argument("--mastodon-max-characters", type=int, default=500)
+    ap.add_argument("--mastodon-url-characters", type=int, default=23)
+    ap.add_argument("--x-managed", action="store_true",
+                    help="the X account's auth config is Composio-managed")
+    ap.add_argument("--hostile", action="store_true",
+                    help="Mastodon's 401 reason carries an escape sequence")
+    ap.add_argument("--mastodon-scopes", default="read write",
+                    help="the app's scopes, space-separated")
     args = ap.parse_args()
     srv = Server(("127.0.0.1", 0), Handler)
     srv.args = args

@@ -8,24 +8,15 @@
 . "$(dirname "$0")/tmux.sh"
 
 PY=/usr/bin/python3
-FAKE=$TOP/tests/servers/fake_social.py
 FIX=$TOP/tests/cli/publish_fixture.py
 SENTINEL=SENTINEL-7c1d
 export COMPOSIO_API_KEY="ck-$SENTINEL-composio"
 export FAKE_COMPOSIO_KEY="$COMPOSIO_API_KEY"
 export FRONTS_THEMES="$TOP/themes"
-FAKE_PID=
-trap 'tui_stop; [ -n "$FAKE_PID" ] && kill "$FAKE_PID" 2>/dev/null; rm -rf "$TMPD"' EXIT
+. "$TOP/tests/cli/fake_social.sh"
+trap 'tui_stop; stop_fake; rm -rf "$TMPD"' EXIT
 
-LOG=$TMPD/fake.log
-: >"$LOG"
-$PY "$FAKE" --port-file "$TMPD/port" --log "$LOG" --mode ok &
-FAKE_PID=$!
-i=0
-while [ ! -s "$TMPD/port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-PORT=$(cat "$TMPD/port")
-export COMPOSIO_BASE_URL="http://127.0.0.1:$PORT"
-count() { grep -c -- "$1" "$LOG"; }
+start_fake fake ok
 check_count() {
 	got=$(count "$2")
 	if [ "$got" -eq "$3" ]; then pass "$1"
@@ -43,7 +34,7 @@ check_screen "publish: :open loads a plan" "opened $P/plan.json: 2 posts"
 tui_keys 4 P
 check_screen "publish: P opens the live dialog" "Publish (LIVE)"
 check_screen "publish: the dialog names the account" "account  @tidewaterdev"
-check_screen "publish: the dialog shows the request URL" "127.0.0.1:$PORT/api/v3/tools/execute/"
+check_screen "publish: the dialog shows the request URL" "127.0.0.1:$PORT/api/v3.1/tools/execute/"
 check_screen "publish: the dialog shows the text" "Tidewater 1.0 is out"
 if grep -qF "$SENTINEL" "$TMPD/screen"; then
 	fail "publish: the key is never on screen"
@@ -71,13 +62,19 @@ check_file "publish: quits cleanly" "EXIT=0" "$TMPD/exit"
 tui_stop
 
 # --- dry run: even y sends nothing ----------------------------------------
+# start_on DIR WIDTH ENV ARGS — a fresh one-post project in DIR and a TUI
+# on it (ENV before the binary, ARGS after), its plan open and P pressed.
+start_on() {
+	$PY "$FIX" both "$1" "$PORT" 5 x:d1:1
+	: >"$LOG"
+	tui_start "$2" 40 "$3 $FRONTS tui -C $1 $4"
+	tui_cmd "open $1/plan.json"
+	tui_wait "opened"
+	tui_keys 4 P
+}
+
 D=$TMPD/dry
-$PY "$FIX" both "$D" "$PORT" 5 x:d1:1
-: >"$LOG"
-tui_start 120 40 "$FRONTS tui -C $D"
-tui_cmd "open $D/plan.json"
-tui_wait "opened"
-tui_keys 4 P
+start_on "$D" 120 "" ""
 check_screen "publish: dry-run dialog" "Publish (dry run)"
 tui_keys y
 check_screen "publish: dry run says nothing was sent" "dry run: nothing sent"
@@ -87,3 +84,30 @@ if [ -f "$D/.fronts/ledger.jsonl" ] && grep -q intent "$D/.fronts/ledger.jsonl";
 else pass "publish: dry run writes no ledger intent"; fi
 tui_keys q
 tui_stop
+
+# --- sent, but the outcome cannot be written --------------------------------
+# The test swaps the ledger for a directory while the publishing thread
+# waits after the response, so the outcome record fails although the post
+# exists.
+U=$TMPD/unrec
+start_on "$U" 160 "FRONTS_TEST_PAUSE_AT=after-response FRONTS_TEST_RESUME_FILE=$TMPD/resume" "--live 2>$TMPD/tui.err"
+tui_wait "Publish (LIVE)"
+tui_keys y
+check_file "unrecorded: the thread pauses after the response" "paused" "$TMPD/tui.err"
+mv "$U/.fronts/ledger.jsonl" "$TMPD/ledger.keep" && mkdir "$U/.fronts/ledger.jsonl" && touch "$TMPD/resume"
+check_screen "unrecorded: says sent, outcome not recorded" "sent, outcome not recorded"
+if grep -qiF "nothing sent" "$TMPD/screen"; then
+	fail "unrecorded: never says nothing was sent" "$(cat "$TMPD/screen")"
+else pass "unrecorded: never says nothing was sent"; fi
+check_screen "unrecorded: names fronts ledger resolve" "fronts ledger resolve"
+check_count "unrecorded: one post created" '"ev": "post"' 1
+rmdir "$U/.fronts/ledger.jsonl" && mv "$TMPD/ledger.keep" "$U/.fronts/ledger.jsonl"
+tui_keys P
+check_screen "unrecorded: the post is not offered again" "an earlier attempt is unresolved"
+check_count "unrecorded: still one request" '"ev": "request"' 1
+tui_keys q
+tui_keys y
+tui_stop
+expect_exit "unrecorded: fronts ledger" 0 "$FRONTS" ledger -C "$U"
+expect_grep "unrecorded: the ledger lists it unknown" 'unknown .*front x' "$TMPD/out"
+expect_no_grep "TUI: no sentinel key in any file" "$SENTINEL" "$TMPD"

@@ -38,7 +38,7 @@ fx_project(const char *tz, const char *start, int slot_minutes, int horizon,
 		p->fronts[i].account = xstrdup(buf);
 		p->fronts[i].limits = (struct limits){ LIMIT_UNSET, LIMIT_UNSET,
 		    LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET,
-		    LIMIT_UNSET };
+		    LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET };
 	}
 	p->ndrafts = ndrafts;
 	p->drafts = xcalloc(ndrafts, sizeof *p->drafts);

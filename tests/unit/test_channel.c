@@ -58,7 +58,7 @@ test_composio_request_hides_key(void **state)
 	assert_int_equal(channel_ready(&c, &err), 0);
 	assert_string_equal(c.name, "composio/TWITTER_CREATION_OF_A_POST");
 	d = channel_describe(&c);
-	assert_non_null(strstr(d, "POST http://127.0.0.1:9/api/v3/tools/"
+	assert_non_null(strstr(d, "POST http://127.0.0.1:9/api/v3.1/tools/"
 	    "execute/TWITTER_CREATION_OF_A_POST\n"));
 	assert_non_null(strstr(d, "x-api-key: ***\n"));
 	assert_non_null(strstr(d, "{\"arguments\":{\"text\":\"hello\"},"
@@ -101,9 +101,36 @@ test_linkedin_needs_author(void **state)
 
 	assert_int_equal(channel_open(&f, "hi", "e0123456789abcdef", 0, 0, 0,
 	    &c, &err), -1);
-	assert_non_null(strstr(err.msg, "composio.author"));
+	assert_non_null(strstr(err.msg, "composio.arguments.author"));
 	assert_non_null(strstr(err.msg, "\"li\""));
 	cJSON_Delete(f.raw);
+}
+
+static void
+test_composio_fixed_arguments_pass_through(void **state)
+{
+	struct front f = front_of("r", PLATFORM_REDDIT, "{\"composio\":{"
+	    "\"tool\":\"REDDIT_CREATE_REDDIT_POST\",\"arguments\":{"
+	    "\"subreddit\":\"acme\",\"flair_id\":\"f-1\",\"nsfw\":false,"
+	    "\"spoiler\":{\"x\":1}}}}");
+	struct front g = front_of("r", PLATFORM_REDDIT, "{\"composio\":{"
+	    "\"tool\":\"T\",\"arguments\":{\"subreddit\":\"a\",\"title\":"
+	    "\"fixed\"}}}");
+	struct channel_call c;
+	struct error err = { 0 };
+
+	assert_int_equal(channel_open(&f, "hello", "e0123456789abcdef", 0, 0,
+	    0, &c, &err), 0);
+	assert_non_null(strstr(c.post.body, "{\"arguments\":{\"subreddit\":"
+	    "\"acme\",\"flair_id\":\"f-1\",\"nsfw\":false,\"spoiler\":{\"x\":"
+	    "1},\"title\":\"hello\",\"kind\":\"self\",\"text\":\"\"}"));
+	channel_close(&c);
+	/* The text argument is the plan's, never a fixed one. */
+	assert_int_equal(channel_open(&g, "hello", "e0123456789abcdef", 0, 0,
+	    0, &c, &err), -1);
+	assert_non_null(strstr(err.msg, "composio.arguments.title"));
+	cJSON_Delete(f.raw);
+	cJSON_Delete(g.raw);
 }
 
 static void
@@ -228,6 +255,20 @@ test_composio_answers(void **state)
 	assert_string_equal(out.url, "https://x.com/i/web/status/77");
 	channel_result_free(&out);
 
+	/* LinkedIn's post id is the share URN Composio passes on from the
+	 * x-restli-id header, not the log id. */
+	f.platform = PLATFORM_LINKEDIN;
+	r = answer(HTTP_RESPONDED, 200, "{\"data\":{\"x_restli_id\":"
+	    "\"urn:li:share:7001\"},\"successful\":true,\"error\":null,"
+	    "\"log_id\":\"log_9\"}");
+	channel_composio_result(&c, &r, &out);
+	assert_int_equal(out.state, LEDGER_SENT);
+	assert_string_equal(out.post_id, "urn:li:share:7001");
+	assert_string_equal(out.url,
+	    "https://www.linkedin.com/feed/update/urn:li:share:7001/");
+	channel_result_free(&out);
+	f.platform = PLATFORM_X;
+
 	r = answer(HTTP_RESPONDED, 200, "{\"data\":{},\"successful\":false,"
 	    "\"error\":\"Forbidden: duplicate\"}");
 	channel_composio_result(&c, &r, &out);
@@ -285,6 +326,7 @@ main(void)
 		cmocka_unit_test(test_composio_request_hides_key),
 		cmocka_unit_test(test_missing_key_names_the_variable),
 		cmocka_unit_test(test_linkedin_needs_author),
+		cmocka_unit_test(test_composio_fixed_arguments_pass_through),
 		cmocka_unit_test(test_credentials_only_over_https),
 		cmocka_unit_test(test_bluesky_session_hides_password),
 		cmocka_unit_test(test_bluesky_links_and_tags_are_facets),

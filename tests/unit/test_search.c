@@ -7,6 +7,7 @@
 #include "fixture_model.h"
 #include "core/legal.h"
 #include "core/search.h"
+#include "core/search_int.h"
 
 static struct search_params
 params(uint64_t iterations, uint64_t seed)
@@ -327,6 +328,300 @@ test_export_merge(void **state)
 	fx_free(p);
 }
 
+/*
+ * Extreme numbers: the fixture model with its rewards (or values) replaced
+ * by a sequence, on one call in `every` (1: all of them), or with its
+ * apply timing out after `timeout_after` calls. struct cm comes first, so
+ * the fixture's own operations take an xm as theirs.
+ */
+struct xm {
+	struct cm	 cm;
+	const double	*seq;
+	int		 nseq, k;
+	int		 every;
+	bool		 in_value;	/* replace values, not rewards */
+	uint64_t	 applies, timeout_after;
+};
+
+static bool
+xm_turn(struct xm *x)
+{
+	return x->seq != NULL && cm_uniform(&x->cm) * x->every < 1;
+}
+
+static int
+xm_apply(void *v, model_state *st, const struct action *a,
+    model_state **next, double *reward)
+{
+	struct xm *x = v;
+	int rc;
+
+	if (x->timeout_after > 0 && ++x->applies > x->timeout_after) {
+		x->cm.calls++;
+		snprintf(x->cm.err.type, sizeof x->cm.err.type, "TimeoutError");
+		snprintf(x->cm.err.message, sizeof x->cm.err.message,
+		    "apply() ran longer than 50 ms");
+		snprintf(x->cm.err.function, sizeof x->cm.err.function,
+		    "apply");
+		x->cm.err.line = 12;
+		return MODEL_TIMEOUT;
+	}
+	rc = cm_apply(v, st, a, next, reward);
+	if (!x->in_value && xm_turn(x))
+		*reward = x->seq[x->k++ % x->nseq];
+	return rc;
+}
+
+static int
+xm_value(void *v, model_state *st, double *out)
+{
+	struct xm *x = v;
+	int rc = cm_value(v, st, out);
+
+	if (x->in_value && xm_turn(x))
+		*out = x->seq[x->k++ % x->nseq];
+	return rc;
+}
+
+static const struct model_ops xm_ops = {
+	cm_seed, cm_initial, cm_hidden, cm_legal, xm_apply, cm_terminal,
+	xm_value, cm_free, cm_last_error, cm_has_value
+};
+
+static void
+xm_init(struct xm *x, const struct project *p, int flags, const double *seq,
+    int nseq, int every)
+{
+	memset(x, 0, sizeof *x);
+	cm_init(&x->cm, p, flags);
+	x->seq = seq;
+	x->nseq = nseq;
+	x->every = every;
+}
+
+/* Every number the search shows of a tree is a number. */
+static void
+assert_tree_finite(struct search *s)
+{
+	struct search_snapshot *snap = malloc(sizeof *snap);
+	struct search_result res;
+	int i;
+
+	search_snapshot(s, snap);
+	for (i = 0; i < snap->nroot; i++)
+		assert_true(isfinite(snap->root[i].mean) &&
+		    isfinite(snap->root[i].ci_lo) &&
+		    isfinite(snap->root[i].ci_hi));
+	assert_int_equal(search_result(s, 3, &res), 0);
+	assert_true(isfinite(res.expected_total));
+	for (i = 0; i < res.npv; i++)
+		assert_true(isfinite(res.pv[i].mean) &&
+		    isfinite(res.pv[i].reward_mean));
+	search_result_free(&res);
+	free(snap);
+}
+
+static const double x_huge[] = { 1e308 };
+static const double x_neg[] = { -1e308 };
+static const double x_inf[] = { INFINITY };
+static const double x_nan[] = { NAN };
+static const double x_alt[] = { 1e308, -1e308 };
+static const double x_edge[] = { 1e12, -1e12 };
+
+/* Rewards out of the contract on every call: a model error naming apply,
+ * whatever the number; nothing reaches the tree. */
+static void
+test_extreme_rewards_fail(void **state)
+{
+	static const struct { const double *seq; int n; const char *want; }
+	    cases[] = {
+		{ x_huge, 1, "apply returned reward 1e+308, beyond ±1e12" },
+		{ x_neg, 1, "apply returned reward -1e+308, beyond ±1e12" },
+		{ x_inf, 1, "apply returned reward inf, not a finite number" },
+		{ x_nan, 1, "not a finite number" },
+		{ x_alt, 2, "beyond ±1e12" },
+	};
+	struct project *p = small_project();
+	struct search_params sp = params(300, 1);
+	struct error err;
+	struct search *s;
+	struct xm x;
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		xm_init(&x, p, CM_NOISE, cases[i].seq, cases[i].n, 1);
+		memset(&err, 0, sizeof err);
+		s = search_new(p, &sp, 0);
+		assert_int_equal(search_run(s, &xm_ops, &x, &err), -1);
+		assert_int_equal(err.code, EXIT_MODEL);
+		assert_non_null(strstr(err.msg, cases[i].want));
+		assert_non_null(strstr(err.msg, "in apply)"));
+		assert_tree_finite(s);
+		search_free(s);
+	}
+	fx_free(p);
+}
+
+/* Now and then (one call in 20): the iterations they end are counted as
+ * failed, the rest plan, and no statistic or score turns into NaN. With
+ * values at the bound itself the search runs as usual. */
+static void
+test_extreme_rewards_sometimes(void **state)
+{
+	static const double *seqs[] = { x_huge, x_neg, x_inf, x_nan, x_alt };
+	static const int nseq[] = { 1, 1, 1, 1, 2 };
+	struct project *p = small_project();
+	struct search_params sp = params(3000, 2);
+	struct search_snapshot snap;
+	struct error err = { 0 };
+	struct search *s;
+	struct xm x;
+	size_t i;
+
+	for (i = 0; i < sizeof seqs / sizeof seqs[0]; i++) {
+		xm_init(&x, p, CM_NOISE, seqs[i], nseq[i], 20);
+		s = search_new(p, &sp, 0);
+		assert_int_equal(search_run(s, &xm_ops, &x, &err), 0);
+		search_snapshot(s, &snap);
+		assert_int_equal(snap.iterations, 3000);
+		assert_true(snap.model_errors > 0);
+		assert_true(snap.npv > 0);
+		assert_tree_finite(s);
+		search_free(s);
+	}
+	xm_init(&x, p, CM_NOISE, x_edge, 2, 3);
+	s = search_new(p, &sp, 0);
+	assert_int_equal(search_run(s, &xm_ops, &x, &err), 0);
+	search_snapshot(s, &snap);
+	assert_int_equal(snap.model_errors, 0);
+	assert_true(snap.npv > 0);
+	assert_tree_finite(s);
+	search_free(s);
+	fx_free(p);
+}
+
+/* The same for value(), which a rollout adds after ROLLOUT_SLOTS slots. */
+static void
+test_extreme_values(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 60, 1, 2);
+	struct search_params sp = params(200, 1);
+	struct error err = { 0 };
+	struct search *s;
+	struct xm x;
+
+	xm_init(&x, p, CM_VALUE, x_huge, 1, 1);
+	x.in_value = true;
+	s = search_new(p, &sp, 0);
+	assert_int_equal(search_run(s, &xm_ops, &x, &err), -1);
+	assert_int_equal(err.code, EXIT_MODEL);
+	assert_non_null(strstr(err.msg,
+	    "value returned value 1e+308, beyond ±1e12"));
+	assert_non_null(strstr(err.msg, "in value)"));
+	search_free(s);
+
+	xm_init(&x, p, CM_VALUE, x_alt, 2, 4);
+	x.in_value = true;
+	s = search_new(p, &sp, 0);
+	assert_int_equal(search_run(s, &xm_ops, &x, &err), 0);
+	assert_true(x.cm.value_calls > 0);
+	assert_tree_finite(s);
+	search_free(s);
+	fx_free(p);
+}
+
+/* A call that times out ends the run at once with EXIT_MODEL, naming the
+ * function and the line, where an exception would only be counted. */
+static void
+test_timeout_ends_run(void **state)
+{
+	struct project *p = small_project();
+	struct search_params sp = params(2000, 1);
+	struct search_snapshot snap;
+	struct error err = { 0 };
+	struct search *s;
+	struct xm x;
+
+	xm_init(&x, p, 0, NULL, 0, 1);
+	x.timeout_after = 500;
+	s = search_new(p, &sp, 0);
+	assert_int_equal(search_run(s, &xm_ops, &x, &err), -1);
+	assert_int_equal(err.code, EXIT_MODEL);
+	assert_non_null(strstr(err.msg, "timed out"));
+	assert_non_null(strstr(err.msg,
+	    "apply() ran longer than 50 ms (model line 12, in apply)"));
+	search_snapshot(s, &snap);
+	assert_int_equal(snap.state, SEARCH_FAILED);
+	assert_int_equal(snap.model_errors, 1);
+	assert_true(snap.iterations < 2000);
+	search_free(s);
+	fx_free(p);
+}
+
+/* Trees from workers whose numbers could not come from a model keeping
+ * to the bounds are refused whole: two of them could otherwise add up to
+ * an infinite sum. */
+static void
+test_merge_refuses_extreme_sums(void **state)
+{
+	struct project *p = small_project();
+	struct search_params sp = params(500, 1);
+	struct search_snapshot snap;
+	struct export_head h;
+	struct export_node e;
+	struct error err = { 0 };
+	struct search *a, *b;
+	struct cm m;
+	char *buf, *bad;
+	size_t len, at;
+	uint32_t i;
+	int field;
+
+	cm_init(&m, p, CM_NOISE);
+	a = search_new(p, &sp, 0);
+	b = search_new(p, &sp, 1);
+	assert_int_equal(search_run(b, &cm_ops, &m, &err), 0);
+	assert_int_equal(search_export(b, &buf, &len), 0);
+	memcpy(&h, buf, sizeof h);
+	assert_true(h.nnodes > 1);
+	bad = malloc(len);
+	for (i = 0; i < 2; i++) {
+		for (field = 0; field < 4; field++) {
+			memcpy(bad, buf, len);
+			at = sizeof h + i * sizeof e;
+			memcpy(&e, bad + at, sizeof e);
+			if (field == 0)
+				e.sum = 1e308;
+			else if (field == 1)
+				e.rsum = -1e308;
+			else if (field == 2)
+				e.rsq = -1;
+			else
+				e.sum = NAN;
+			memcpy(bad + at, &e, sizeof e);
+			assert_int_equal(search_merge(a, bad, len, &err), -1);
+			assert_int_equal(err.code, EXIT_MODEL);
+		}
+	}
+	memcpy(bad, buf, len);
+	h.model_seconds = NAN;
+	memcpy(bad, &h, sizeof h);
+	assert_int_equal(search_merge(a, bad, len, &err), -1);
+	search_snapshot(a, &snap);
+	assert_int_equal(snap.iterations, 0);
+	assert_int_equal(snap.nodes, 1);
+	/* The tree as it was merges, twice, and stays finite. */
+	assert_int_equal(search_merge(a, buf, len, &err), 0);
+	assert_int_equal(search_merge(a, buf, len, &err), 0);
+	assert_tree_finite(a);
+	free(bad);
+	free(buf);
+	search_free(a);
+	search_free(b);
+	fx_free(p);
+}
+
 struct runner {
 	struct search	*s;
 	struct cm	 m;
@@ -387,6 +682,11 @@ main(void)
 		cmocka_unit_test(test_progressive_widening),
 		cmocka_unit_test(test_export_merge),
 		cmocka_unit_test(test_snapshot_while_running_and_cancel),
+		cmocka_unit_test(test_extreme_rewards_fail),
+		cmocka_unit_test(test_extreme_rewards_sometimes),
+		cmocka_unit_test(test_extreme_values),
+		cmocka_unit_test(test_timeout_ends_run),
+		cmocka_unit_test(test_merge_refuses_extreme_sums),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -308,7 +308,7 @@ static void
 test_limits_override(void **state)
 {
 	struct limits l = { LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET,
-	    LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET };
+	    LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET };
 	struct text_measure m;
 	char *s = repeat("\xe4\xb8\xad", 141);	/* 中 × 141 = weight 282 */
 

@@ -249,6 +249,7 @@ test_bad_types(void **state)
 	e = ops->last_error(m);
 	assert_string_equal(e->function, "apply");
 	assert_non_null(strstr(e->message, "(next_state, reward)"));
+	assert_int_equal(e->line, 5);	/* apply's def */
 	assert_int_equal(ops->is_terminal(m, s, &t), MODEL_BADTYPE);
 	assert_non_null(strstr(ops->last_error(m)->message, "bool"));
 	/* A tuple of strings is not a list of actions: every item is dropped. */
@@ -256,6 +257,99 @@ test_bad_types(void **state)
 	    MODEL_OK);
 	assert_int_equal(n, 0);
 	assert_int_equal(illegal, 1);
+	ops->state_free(m, s);
+	wmodel_free(m);
+}
+
+/* Rewards and values beyond ±1e12, or not finite, are model errors with
+ * the function's line (DESIGN.md); the bounds themselves pass. */
+static void
+test_numbers_checked(void **state)
+{
+	static const struct { int rc; double r; const char *msg; } want[] = {
+		{ MODEL_BADTYPE, 0, "apply returned reward 1e+308, beyond ±1e12" },
+		{ MODEL_BADTYPE, 0, "apply returned reward -1e+13, beyond ±1e12" },
+		{ MODEL_BADTYPE, 0, "apply returned reward inf, not a finite "
+		    "number" },
+		{ MODEL_BADTYPE, 0, "apply returned reward 10**308 or more, "
+		    "beyond ±1e12" },
+		{ MODEL_BADTYPE, 0, "apply returned reward -10**308 or more, "
+		    "beyond ±1e12" },
+		{ MODEL_OK, 1e12, NULL },
+		{ MODEL_OK, -1e12, NULL },
+		{ MODEL_OK, 3, NULL },
+		{ MODEL_OK, 1, NULL },
+	};
+	struct action wait = { .kind = ACTION_WAIT };
+	const struct model_error *e;
+	struct error err;
+	struct wmodel *m;
+	model_state *s, *next;
+	double r, v;
+	size_t i;
+
+	m = load_src(BASE
+	    "def legal_actions(state):\n"
+	    "    return []\n"
+	    "def apply(state, action, rng):\n"
+	    "    K.append(1)\n"
+	    "    return state, R[len(K) - 1]\n"
+	    "def value(state):\n"
+	    "    K.append(1)\n"
+	    "    return V[len(K) - 10]\n"
+	    "K = []\n"
+	    "R = [1e308, -1e13, float('inf'), 10 ** 400, -10 ** 400, 1e12,\n"
+	    "     -1e12, 3, True]\n"
+	    "V = [-1e308, float('nan'), 2.5]\n", 1000, &err);
+	assert_non_null(m);
+	assert_int_equal(ops->initial_state(m, &s), MODEL_OK);
+	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+		r = 0;
+		assert_int_equal(ops->apply(m, s, &wait, &next, &r), want[i].rc);
+		if (want[i].rc == MODEL_OK) {
+			assert_true(r == want[i].r);
+			ops->state_free(m, next);
+			continue;
+		}
+		e = ops->last_error(m);
+		assert_string_equal(e->type, "ValueError");
+		assert_string_equal(e->function, "apply");
+		assert_string_equal(e->message, want[i].msg);
+		assert_int_equal(e->line, 7);
+	}
+	assert_int_equal(ops->value(m, s, &v), MODEL_BADTYPE);
+	e = ops->last_error(m);
+	assert_string_equal(e->message,
+	    "value returned value -1e+308, beyond ±1e12");
+	assert_string_equal(e->function, "value");
+	assert_int_equal(e->line, 10);
+	assert_int_equal(ops->value(m, s, &v), MODEL_BADTYPE);
+	assert_string_equal(ops->last_error(m)->message,
+	    "value returned value nan, not a finite number");
+	assert_int_equal(ops->value(m, s, &v), MODEL_OK);
+	assert_true(v == 2.5);
+	ops->state_free(m, s);
+	wmodel_free(m);
+}
+
+/* A timeout names the line the interrupt found the model on. */
+static void
+test_timeout_line(void **state)
+{
+	struct action wait = { .kind = ACTION_WAIT };
+	const struct model_error *e;
+	struct error err;
+	struct wmodel *m;
+	model_state *s, *next;
+	double r;
+
+	m = load_file(TOP "/tests/hostile/spin.py", 100, &err);
+	assert_non_null(m);
+	assert_int_equal(ops->initial_state(m, &s), MODEL_OK);
+	assert_int_equal(ops->apply(m, s, &wait, &next, &r), MODEL_TIMEOUT);
+	e = ops->last_error(m);
+	assert_string_equal(e->function, "apply");
+	assert_true(e->line == 12 || e->line == 13);	/* while True: pass */
 	ops->state_free(m, s);
 	wmodel_free(m);
 }
@@ -541,6 +635,8 @@ main(void)
 		cmocka_unit_test(test_proposals_converted),
 		cmocka_unit_test(test_apply_sees_action),
 		cmocka_unit_test(test_bad_types),
+		cmocka_unit_test(test_numbers_checked),
+		cmocka_unit_test(test_timeout_line),
 		cmocka_unit_test(test_load_errors),
 		cmocka_unit_test(test_error_line),
 		cmocka_unit_test(test_error_never_runs_model_code),

@@ -1,0 +1,163 @@
+/*
+ * instlimits — the cache of Mastodon instances' own limits (see
+ * instlimits.h). The file is one JSON object:
+ *   {"instances": {"https://m.example": {"max_characters": 5000,
+ *    "characters_reserved_per_url": 23, "read_at": "2026-12-01T09:00:00Z"}}}
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/instlimits.h"
+#include "core/ledger.h"
+
+#define INSTLIMITS_FILE	".fronts/instance-limits.json"
+
+/* The cache as parsed (an empty object when there is none). */
+static int
+instlimits_read(const char *dir, cJSON **out, struct error *err)
+{
+	char *path = path_join(dir, INSTLIMITS_FILE), *data;
+	size_t len;
+	cJSON *j;
+
+	*out = NULL;
+	if (access(path, F_OK) != 0) {
+		free(path);
+		*out = cJSON_CreateObject();
+		return 0;
+	}
+	if (file_read(path, &data, &len, err) != 0) {
+		free(path);
+		return -1;
+	}
+	j = cJSON_ParseWithLength(data, len);
+	free(data);
+	if (!cJSON_IsObject(j) || (cJSON_HasObjectItem(j, "instances") &&
+	    !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(j,
+	    "instances")))) {
+		cJSON_Delete(j);
+		error_set(err, EXIT_ERROR, "%s: not a JSON object with an "
+		    "\"instances\" object (`fronts check` writes it anew)", path);
+		free(path);
+		return -1;
+	}
+	free(path);
+	*out = j;
+	return 0;
+}
+
+static bool
+instlimits_int(const cJSON *o, const char *name, int *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	if (!cJSON_IsNumber(v) || v->valuedouble < 1 ||
+	    v->valuedouble > 1000000 || v->valuedouble != (int)v->valuedouble)
+		return false;
+	*out = (int)v->valuedouble;
+	return true;
+}
+
+/* One instance's entry; -1 with err naming the field when it is bad. */
+static int
+instlimits_entry(const char *dir, const cJSON *e, const char *key,
+    struct instlimits *out, struct error *err)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "read_at");
+
+	if (!cJSON_IsObject(e) ||
+	    !instlimits_int(e, "max_characters", &out->max_characters) ||
+	    !instlimits_int(e, "characters_reserved_per_url",
+	    &out->url_characters) || !cJSON_IsString(t) ||
+	    ledger_time_parse(t->valuestring, &out->read_at) != 0)
+		return error_set(err, EXIT_ERROR, "%s/%s: field \"instances.%s\": "
+		    "expected max_characters and characters_reserved_per_url "
+		    "(whole numbers >= 1) and read_at (UTC ISO-8601)", dir,
+		    INSTLIMITS_FILE, key);
+	return 0;
+}
+
+int
+instlimits_find(const char *dir, const char *instance,
+    struct instlimits *out, struct error *err)
+{
+	char *key = xstrdup_rtrim(instance, '/');
+	const cJSON *e;
+	cJSON *j;
+	int rc = -1;
+
+	if (instlimits_read(dir, &j, err) != 0) {
+		free(key);
+		return -1;
+	}
+	e = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+	    j, "instances"), key);
+	if (e != NULL)
+		rc = instlimits_entry(dir, e, key, out, err);
+	cJSON_Delete(j);
+	free(key);
+	return rc;
+}
+
+int
+instlimits_store(const char *dir, const char *instance,
+    const struct instlimits *l, struct error *err)
+{
+	char *key = xstrdup_rtrim(instance, '/'), *path, *fdir, *text, t[32];
+	cJSON *j, *all, *e;
+	int rc;
+
+	/* A cache that cannot be read is derived data: it is replaced. */
+	if (instlimits_read(dir, &j, NULL) != 0)
+		j = cJSON_CreateObject();
+	if ((all = cJSON_GetObjectItemCaseSensitive(j, "instances")) == NULL)
+		all = cJSON_AddObjectToObject(j, "instances");
+	cJSON_DeleteItemFromObjectCaseSensitive(all, key);
+	e = cJSON_AddObjectToObject(all, key);
+	cJSON_AddNumberToObject(e, "max_characters", l->max_characters);
+	cJSON_AddNumberToObject(e, "characters_reserved_per_url",
+	    l->url_characters);
+	ledger_time_format(l->read_at, t);
+	cJSON_AddStringToObject(e, "read_at", t);
+	text = cJSON_Print(j);
+	cJSON_Delete(j);
+	fdir = path_join(dir, ".fronts");
+	path = path_join(dir, INSTLIMITS_FILE);
+	rc = dir_ensure(fdir, err);
+	if (rc == 0)
+		rc = file_write_atomic(path, text, strlen(text), err);
+	free(fdir);
+	free(path);
+	free(text);
+	free(key);
+	return rc;
+}
+
+void
+instlimits_apply(struct project *p, char **warning)
+{
+	struct instlimits l;
+	struct error err = { 0 };
+	const cJSON *inst;
+	struct front *f;
+	int i;
+
+	*warning = NULL;
+	for (i = 0; i < p->nfronts; i++) {
+		f = &p->fronts[i];
+		inst = cJSON_GetObjectItemCaseSensitive(f->raw, "instance");
+		if (f->platform != PLATFORM_MASTODON || !cJSON_IsString(inst))
+			continue;
+		if (instlimits_find(p->dir, inst->valuestring, &l, &err) == 0) {
+			f->limits.instance_length = l.max_characters;
+			f->limits.url_weight = l.url_characters;
+		} else if (err.code != 0) {
+			xasprintf(warning, "%s; Mastodon's defaults (500, URLs 23) "
+			    "are used", err.msg);
+			return;
+		}
+	}
+}
