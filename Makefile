@@ -144,7 +144,8 @@ fuzz:
 # invocations (tests/memcheck/run.sh): an uninitialised read fails it.
 MEMCHECK_UNITS := $(addprefix $(BUILD)/tests/,test_plan test_ledger \
 	test_project test_util test_frame test_timeutil test_legal \
-	test_validate test_text test_approval test_channel test_http)
+	test_validate test_text test_approval test_channel test_http \
+	test_instlimits)
 memcheck: $(BIN) $(MEMCHECK_UNITS)
 	FRONTS_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh tests/memcheck/run.sh $(MEMCHECK_UNITS)
 

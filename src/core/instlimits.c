@@ -12,6 +12,7 @@
 
 #include "core/instlimits.h"
 #include "core/ledger.h"
+#include "core/timeutil.h"
 
 #define INSTLIMITS_FILE	".fronts/instance-limits.json"
 
@@ -72,7 +73,7 @@ instlimits_entry(const char *dir, const cJSON *e, const char *key,
 	    !instlimits_int(e, "max_characters", &out->max_characters) ||
 	    !instlimits_int(e, "characters_reserved_per_url",
 	    &out->url_characters) || !cJSON_IsString(t) ||
-	    ledger_time_parse(t->valuestring, &out->read_at) != 0)
+	    time_parse_iso(t->valuestring, &out->read_at) != 0)
 		return error_set(err, EXIT_ERROR, "%s/%s: field \"instances.%s\": "
 		    "expected max_characters and characters_reserved_per_url "
 		    "(whole numbers >= 1) and read_at (UTC ISO-8601)", dir,

@@ -101,6 +101,47 @@ test_bad_entry_names_the_field(void **state)
 	free(d);
 }
 
+/* read_at goes through the one ISO-8601 parser: a date that does not
+ * exist is a bad entry, not the next month's. */
+static void
+test_impossible_read_at(void **state)
+{
+	static const char *bad[] = { "2026-02-30T09:00:00Z",
+	    "2026-04-31T09:00:00Z", "2026-13-01T09:00:00Z",
+	    "2026-12-01T24:00:00Z", "2025-02-29T09:00:00Z" };
+	char *d = tmpdir(), *f, *path, *text;
+	struct instlimits got;
+	struct error err = { 0 };
+	size_t i;
+
+	f = path_join(d, ".fronts");
+	assert_int_equal(dir_ensure(f, &err), 0);
+	path = path_join(f, "instance-limits.json");
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		xasprintf(&text, "{\"instances\":{\"https://m.example\":"
+		    "{\"max_characters\":500,\"characters_reserved_per_url\":23,"
+		    "\"read_at\":\"%s\"}}}", bad[i]);
+		assert_int_equal(file_write_atomic(path, text, strlen(text),
+		    &err), 0);
+		memset(&err, 0, sizeof err);
+		if (instlimits_find(d, "https://m.example", &got, &err) == 0)
+			fail_msg("read_at %s accepted", bad[i]);
+		assert_non_null(strstr(err.msg, "read_at"));
+		free(text);
+	}
+	text = "{\"instances\":{\"https://m.example\":{\"max_characters\":500,"
+	    "\"characters_reserved_per_url\":23,"
+	    "\"read_at\":\"2028-02-29T09:00:00+01:00\"}}}";
+	assert_int_equal(file_write_atomic(path, text, strlen(text), &err), 0);
+	assert_int_equal(instlimits_find(d, "https://m.example", &got, &err),
+	    0);
+	assert_int_equal(got.read_at, 1835424000);
+	free(path);
+	free(f);
+	rmtree(d);
+	free(d);
+}
+
 static void
 test_cached_limits_count(void **state)
 {
@@ -128,6 +169,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_store_and_find),
 		cmocka_unit_test(test_bad_entry_names_the_field),
+		cmocka_unit_test(test_impossible_read_at),
 		cmocka_unit_test(test_cached_limits_count),
 	};
 
