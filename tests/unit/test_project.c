@@ -527,6 +527,9 @@ test_optional_fields_absent(void **state)
 		assert_int_equal(l->quiet_end, LIMIT_UNSET);
 		assert_int_equal(l->max_links, LIMIT_UNSET);
 		assert_int_equal(l->max_hashtags, LIMIT_UNSET);
+		/* No instance, no cache: Mastodon's own limits unknown. */
+		assert_int_equal(l->instance_length, LIMIT_UNSET);
+		assert_int_equal(l->url_weight, LIMIT_UNSET);
 	}
 	assert_int_equal(p->nhistory, 1);
 	assert_int_equal(p->history[0].ntopics, 0);
