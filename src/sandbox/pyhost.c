@@ -76,7 +76,11 @@ pyhost_configure(PyConfig *config, struct error *err)
 }
 
 /* Unraisable exceptions (raised where nobody can catch them, e.g. while a
- * generator is collected) are dropped instead of printed on stderr. */
+ * generator is collected) are dropped instead of printed on stderr. When
+ * the hook itself cannot run (the recursion limit reached inside a
+ * finalizer), CPython falls back to printing a traceback with its source
+ * lines, read from disk: with no sys.stderr (nor stdout) it prints, and
+ * reads, nothing. The worker's lockdown would refuse that read. */
 static int
 pyhost_quiet(struct error *err)
 {
@@ -85,7 +89,8 @@ pyhost_quiet(struct error *err)
 	if ((d = PyDict_New()) == NULL)
 		return pyhost_error(err, EXIT_ERROR, "embedded Python");
 	PyDict_SetItemString(d, "__builtins__", PyEval_GetBuiltins());
-	r = PyRun_String("import sys\nsys.unraisablehook = lambda u: None\n",
+	r = PyRun_String("import sys\nsys.unraisablehook = lambda u: None\n"
+	    "sys.stderr = None\nsys.stdout = None\n",
 	    Py_file_input, d, d);
 	Py_DECREF(d);
 	if (r == NULL)
