@@ -102,6 +102,35 @@ cli_usage_error(const char *name, const char *fmt, ...)
 }
 
 int
+cli_dir_json_options(struct cli *cli, const char *name, int argc,
+    char **argv, bool *json)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	*json = false;
+	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			cli->dir = optarg;
+			break;
+		case 'j':
+			*json = true;
+			break;
+		default:
+			return cli_usage_error(name, "unknown option");
+		}
+	}
+	if (optind != argc)
+		return cli_usage_error(name, "unexpected argument %s",
+		    argv[optind]);
+	return EXIT_OK;
+}
+
+int
 cli_report(const char *name, const struct error *err)
 {
 	/* Messages quote models, files and servers: shown, never obeyed. */

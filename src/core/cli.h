@@ -33,6 +33,10 @@ int	cli_usage_error(const char *name, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 /* Prints "fronts NAME: err->msg" to stderr; returns err->code (or 1). */
 int	cli_report(const char *name, const struct error *err);
+/* The options of a command that takes only [-C DIR] [--json]: sets
+ * cli->dir and *json; a usage error otherwise (EXIT_USAGE). */
+int	cli_dir_json_options(struct cli *cli, const char *name, int argc,
+	    char **argv, bool *json);
 /* Resolves the absolute path of the running binary (for worker re-exec). */
 const char *cli_self_path(void);
 

@@ -7,7 +7,6 @@
  * written but the Mastodon limits cache. Exits 0 only when every check
  * passes, 1 otherwise.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,33 +35,6 @@ check_print(const struct check_target *t, bool provider)
 	}
 }
 
-static int
-check_parse(struct cli *cli, int argc, char **argv, bool *json)
-{
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c;
-
-	*json = false;
-	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'C':
-			cli->dir = optarg;
-			break;
-		case 'j':
-			*json = true;
-			break;
-		default:
-			return cli_usage_error("check", "unknown option");
-		}
-	}
-	if (optind != argc)
-		return cli_usage_error("check", "takes no arguments");
-	return EXIT_OK;
-}
-
 int
 cmd_check(struct cli *cli, int argc, char **argv)
 {
@@ -74,7 +46,7 @@ cmd_check(struct cli *cli, int argc, char **argv)
 	bool json, ok = true;
 	int rc, i, n, failed = 0;
 
-	if ((rc = check_parse(cli, argc, argv, &json)) != EXIT_OK)
+	if ((rc = cli_dir_json_options(cli, "check", argc, argv, &json)) != EXIT_OK)
 		return rc;
 	if (project_load(cli->dir, &p, &err) != 0)
 		return cli_report("check", &err);

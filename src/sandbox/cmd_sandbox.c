@@ -4,7 +4,6 @@
  * model, so nothing needs approving) and lists, layer by layer, what the
  * worker could put up on this machine before a model's first line.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,32 +29,6 @@ static const char sandbox_probe[] =
 	"\n"
 	"def is_terminal(state):\n"
 	"    return state >= 1\n";
-
-static int
-sandbox_options(struct cli *cli, int argc, char **argv, const char **dir,
-    bool *json)
-{
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c;
-
-	*dir = cli->dir;
-	*json = false;
-	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'C': *dir = optarg; break;
-		case 'j': *json = true; break;
-		default:
-			return cli_usage_error("sandbox", "unknown option");
-		}
-	}
-	if (optind != argc)
-		return cli_usage_error("sandbox", "unexpected argument %s",
-		    argv[optind]);
-	return 0;
-}
 
 /* One probe job to its end; *ld is what its ready frame reported. */
 static int
@@ -104,8 +77,9 @@ cmd_sandbox(struct cli *cli, int argc, char **argv)
 	bool json;
 	int rc;
 
-	if ((rc = sandbox_options(cli, argc, argv, &dir, &json)) != 0)
+	if ((rc = cli_dir_json_options(cli, "sandbox", argc, argv, &json)) != 0)
 		return rc;
+	dir = cli->dir;
 	/* The worker loads the project too; a bad one is reported here. */
 	if (project_load(dir, &p, &err) != 0 ||
 	    sandbox_probe_worker(dir, &ld, &err) != 0) {

@@ -68,12 +68,27 @@ guard_period(const struct guard_slot *s)
 	return p < 250000000 ? p : 250000000;
 }
 
+/* How long the call seen as seq q has been running by this sampler's
+ * clock, or -1 when the slot is idle or the call is new to it (a call not
+ * seen before started after the previous sample: its clock starts now). */
+static int64_t
+guard_running_for(uint64_t q, uint64_t *seen_seq, int64_t *seen_at,
+    int64_t now)
+{
+	if ((q & 1) == 0 || q != *seen_seq) {
+		*seen_seq = q;
+		*seen_at = now;
+		return -1;
+	}
+	return now - *seen_at;
+}
+
 /* One pass over the slots: collects the overrunning calls into due and
  * returns when to look again. Called with guard.lock held. */
 static int64_t
 guard_scan(int64_t now, struct guard_due *due, int *ndue)
 {
-	int64_t next = INT64_MAX, cand;
+	int64_t next = INT64_MAX, cand, ran;
 	struct guard_slot *s;
 	uint64_t q;
 	int i;
@@ -85,14 +100,10 @@ guard_scan(int64_t now, struct guard_due *due, int *ndue)
 			continue;
 		q = atomic_load_explicit(&s->seq, memory_order_acquire);
 		cand = now + guard_period(s);
-		if ((q & 1) == 0 || q != s->seen_seq) {
-			/* Idle, or a call not seen before: it started after
-			 * the previous sample, so its clock starts now. */
-			s->seen_seq = q;
-			s->seen_at = now;
+		ran = guard_running_for(q, &s->seen_seq, &s->seen_at, now);
+		if (ran < 0)
 			s->refire_at = 0;
-		} else if (now - s->seen_at >= s->timeout_ns &&
-		    now >= s->refire_at) {
+		else if (ran >= s->timeout_ns && now >= s->refire_at) {
 			s->refire_at = now + (int64_t)GUARD_REFIRE_MS * 1000000;
 			due[(*ndue)++] = (struct guard_due){ s, q };
 			if (s->refire_at < cand)
@@ -181,13 +192,8 @@ guard_backstop_scan(int64_t now, char *msg, size_t size)
 		if (!s->in_use || s->timeout_ns == 0)
 			continue;
 		q = atomic_load_explicit(&s->seq, memory_order_acquire);
-		if ((q & 1) == 0 || q != s->bs_seq) {
-			s->bs_seq = q;
-			s->bs_at = now;
-			continue;
-		}
-		if (now - s->bs_at < s->timeout_ns +
-		    guard_grace_ns(s->timeout_ns))
+		if (guard_running_for(q, &s->bs_seq, &s->bs_at, now) <
+		    s->timeout_ns + guard_grace_ns(s->timeout_ns))
 			continue;
 		what = atomic_load_explicit(&s->what, memory_order_relaxed);
 		snprintf(msg, size, "the model's %s ran past its deadline of "

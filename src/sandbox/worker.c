@@ -320,7 +320,6 @@ worker_run_plan(struct worker_child *c, struct error *err)
 	free(buf);
 	/* The tree is not freed: releasing its states would run model code
 	 * (finalizers) for nothing, and the worker exits next. */
-	(void)s;
 	return rc;
 }
 
