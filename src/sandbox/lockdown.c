@@ -162,21 +162,20 @@ lockdown_namespaces(struct lockdown *ld, unsigned skip, struct error *err)
 
 /* ---- 3. the lockdown proper -------------------------------------------- */
 
-/* Everything but stderr and the frame pipe (stdin is /dev/null, the job
- * pipe was read to its end). */
+/* Everything but stderr and the frame pipe: stdin (/dev/null), stdout
+ * (the same pipe as stderr; nothing writes to it) and the job pipe, read
+ * to its end. */
 static int
 ld_close_fds(int keep_fd, struct error *err)
 {
 	int fd;
 
 	for (fd = 0; fd < keep_fd; fd++)
-		if (fd != 2 && fd != 1)
+		if (fd != 2)
 			close(fd);
 	if (close_range((unsigned)keep_fd + 1, ~0U, 0) != 0)
 		return error_set(err, EXIT_ERROR, "close_range: %s",
 		    strerror(errno));
-	/* stdout went to the same pipe as stderr; nothing writes to it. */
-	close(1);
 	return 0;
 }
 
