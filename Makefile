@@ -51,7 +51,7 @@ CFLAGS   += -DFRONTS_PYTHON_HOME='"$(PY_HOME)"'
 SRCS     := $(sort $(wildcard src/*/*.c))
 ASMS     := $(sort $(wildcard src/*/*.S))
 OBJS     := $(SRCS:%.c=$(BUILD)/%.o) $(ASMS:%.S=$(BUILD)/%.o)
-MAIN_OBJ := $(BUILD)/src/core/main.o
+MAIN_OBJ := $(BUILD)/src/cli/main.o
 LIB_OBJS := $(filter-out $(MAIN_OBJ),$(OBJS))
 LIB      := $(BUILD)/libfronts.a
 BIN      := $(BUILD)/fronts
@@ -103,6 +103,7 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 # The README's test command: unit tests, then integration tests against the
 # real binary (CLI and TUI through tmux).
 test: $(BIN) $(BREACH_BIN) $(UNIT_BINS)
+	sh tests/layers.sh
 	FRONTS_BIN=$(abspath $(BIN)) FRONTS_BREACH_BIN=$(abspath $(BREACH_BIN)) BUILD=$(BUILD) sh tests/run.sh $(UNIT_BINS)
 
 unit: $(UNIT_BINS)
@@ -182,6 +183,6 @@ $(BUILD)/src/sandbox/pysrc.o: $(wildcard src/sandbox/py/*.py)
 $(BUILD)/src/core/demo_data.o: $(wildcard fixtures/demo/*)
 
 # .incbin'd prompt templates, likewise.
-$(BUILD)/src/net/prompts.o: $(wildcard src/net/prompts/*.txt)
+$(BUILD)/src/runs/prompts.o: $(wildcard src/runs/prompts/*.txt)
 
 -include $(OBJS:.o=.d) $(BREACH_OBJ:.o=.d)

@@ -31,7 +31,7 @@
 #include "../tests/unit/fixture_project.h"
 #include "../tests/unit/fixture_model.h"
 #include "core/legal.h"
-#include "core/planner.h"
+#include "runs/planner.h"
 #include "core/search.h"
 #include "sandbox/wmodel.h"
 #include "sandbox/worker.h"

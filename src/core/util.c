@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,4 +334,19 @@ clock_seconds(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+const char *
+self_exe_path(void)
+{
+	static char path[PATH_MAX];
+	ssize_t n;
+
+	if (path[0] != '\0')
+		return path;
+	n = readlink("/proc/self/exe", path, sizeof path - 1);
+	if (n <= 0)
+		return NULL;
+	path[n] = '\0';
+	return path;
 }

@@ -64,4 +64,8 @@ void	sha256_hex(const void *data, size_t len, char out[65]);
 /* Monotonic seconds, for measuring, never for deciding correctness. */
 double	clock_seconds(void);
 
+/* The absolute path of the running binary (to re-execute it as the
+ * sandbox worker, or to find data installed beside it). */
+const char *self_exe_path(void);
+
 #endif

@@ -38,7 +38,6 @@
 
 #include <cjson/cJSON.h>
 
-#include "core/cli.h"
 #include "core/legal.h"
 #include "core/project.h"
 #include "core/validate.h"
@@ -609,7 +608,7 @@ worker_spawn(const struct worker_job *job, struct worker **out,
 	pid_t pid, self = getpid();
 
 	*out = NULL;
-	bin = worker_binary_path != NULL ? worker_binary_path : cli_self_path();
+	bin = worker_binary_path != NULL ? worker_binary_path : self_exe_path();
 	if (bin == NULL)
 		return error_set(err, EXIT_ERROR,
 		    "cannot find this program's path to start the worker");

@@ -64,7 +64,7 @@ void	worker_free(struct worker *);
 struct lockdown;
 const struct lockdown *worker_lockdown(const struct worker *);	/* kills and reaps if still running */
 
-/* The binary to re-execute (default: cli_self_path()); for tests whose
+/* The binary to re-execute (default: self_exe_path()); for tests whose
  * own binary is not fronts. */
 void	worker_set_binary(const char *path);
 

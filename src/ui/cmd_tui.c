@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "ui/ui.h"
 
-int
-cmd_tui(struct cli *cli, int argc, char **argv)
+static int
+cmd_tui_exec(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "live", no_argument, NULL, 'l' },
@@ -47,3 +47,10 @@ cmd_tui(struct cli *cli, int argc, char **argv)
 	}
 	return ui_run(cli, theme, live);
 }
+
+const struct cmd_entry cmd_tui_entry = {
+	.name = "tui",
+	.summary = "the interactive planner (also: fronts alone on a terminal)",
+	.usage = "[-C DIR] [--live] [--theme NAME]",
+	.exec = cmd_tui_exec,
+};

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "ui/theme.h"
 
 static const char *theme_roles[THEME_COUNT] = {
@@ -228,7 +228,7 @@ theme_name_ok(const char *name)
 static int
 theme_dirs(char dirs[][PATH_MAX], int max)
 {
-	const char *env = getenv("FRONTS_THEMES"), *self = cli_self_path();
+	const char *env = getenv("FRONTS_THEMES"), *self = self_exe_path();
 	char buf[PATH_MAX], *d;
 	int n = 0;
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "sandbox/approval.h"
 #include "sandbox/guard.h"
 #include "ui/textw.h"

@@ -21,7 +21,7 @@
 #include <curses.h>
 
 #include "core/plan.h"
-#include "core/planner.h"
+#include "runs/planner.h"
 #include "core/project.h"
 #include "core/search.h"
 #include "sandbox/gate.h"

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "ui/ui.h"
 
 extern char **environ;
@@ -59,7 +59,7 @@ work_synth_thread(void *arg)
 	posix_spawn_file_actions_t fa;
 	struct error err = { 0 };
 	char *argv[] = { "fronts", "-C", ui->dir, "synth", NULL };
-	const char *self = cli_self_path();
+	const char *self = self_exe_path();
 	int fds[2], st = 0, rc;
 	pid_t pid;
 

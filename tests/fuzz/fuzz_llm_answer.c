@@ -9,7 +9,7 @@
 
 #include "net/http.h"
 #include "net/provider.h"
-#include "net/synth.h"
+#include "runs/synth.h"
 
 static void
 fuzz_answer(int (*parse)(const char *, struct llm_answer *, struct error *),

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "net/synth.h"
+#include "runs/synth.h"
 
 static void
 test_extract_one_block(void **state)

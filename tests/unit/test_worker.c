@@ -26,7 +26,7 @@
 #include "sandbox/rollout.h"
 #include "sandbox/seccomp.h"
 #include "sandbox/worker.h"
-#include "core/planner.h"
+#include "runs/planner.h"
 #include "core/validate.h"
 
 #ifndef TOP

@@ -6,7 +6,7 @@
 #ifndef FRONTS_SYNTH_WORKER_H
 #define FRONTS_SYNTH_WORKER_H
 
-#include "net/synth.h"
+#include "runs/synth.h"
 
 struct synth_worker {
 	const char	*project_dir;

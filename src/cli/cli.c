@@ -9,74 +9,59 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "core/termsafe.h"
 #include "sandbox/namespace.h"
 #include "sandbox/pyhost.h"
 
-const struct cmd cli_commands[] = {
-	{ "init", "scaffold a project from the bundled demo",
-	  "DIR", cmd_init, false },
-	{ "synth", "ask a language model to write the world model",
-	  "[-C DIR] [--provider P] [--llm-model M] [--record] [--rounds N] [-o FILE]\n"
-	  "               [--fixtures DIR] [--timeout S] [--seed N]",
-	  cmd_synth, false },
-	{ "gate", "check a world model's source with the AST gate",
-	  "FILE [--json]", cmd_gate, false },
-	{ "approve", "review and approve the world model's exact bytes",
-	  "[-C DIR] [--model FILE] [--yes]", cmd_approve, false },
-	{ "validate", "check the model's conformance and calibration",
-	  "[-C DIR] [--model FILE] [--isolation process|thread] [--json]", cmd_validate, false },
-	{ "drafts", "each draft's length per front against its limit",
-	  "[-C DIR] [--json]", cmd_drafts, false },
-	{ "plan", "search for the best posting plan",
-	  "[-C DIR] [--model FILE] [--iterations N | --seconds S] [--workers N]\n"
-	  "               [--isolation process|thread] [--seed N] [--call-timeout-ms MS]\n"
-	  "               [--json] [-o PLAN.json]", cmd_plan, false },
-	{ "publish", "publish a plan's posts, one keypress each (dry run unless --live)",
-	  "PLAN.json [-C DIR] [--live] [--now] [--timeout-ms MS]", cmd_publish, false },
-	{ "ledger", "list or settle the publish ledger",
-	  "[-C DIR] | resolve ID --sent URL|--failed [-C DIR]", cmd_ledger, false },
-	{ "check", "prove credentials and platform limits before a live run (read-only)",
-	  "[-C DIR] [--json]", cmd_check, false },
-	{ "tui", "the interactive planner (also: fronts alone on a terminal)",
-	  "[-C DIR] [--live] [--theme NAME]", cmd_tui, false },
-	{ "sandbox", "list the worker's sandbox layers on this machine",
-	  "[-C DIR] [--json]", cmd_sandbox, false },
-	{ "__worker", "sandbox worker (internal)", "", cmd_worker, true },
-	{ NULL, NULL, NULL, NULL, false }
+/* In --help order. */
+static const struct cmd_entry *cli_commands[] = {
+	&cmd_init_entry,
+	&cmd_synth_entry,
+	&cmd_gate_entry,
+	&cmd_approve_entry,
+	&cmd_validate_entry,
+	&cmd_drafts_entry,
+	&cmd_plan_entry,
+	&cmd_publish_entry,
+	&cmd_ledger_entry,
+	&cmd_check_entry,
+	&cmd_tui_entry,
+	&cmd_sandbox_entry,
+	&cmd_worker_entry,
+	NULL
 };
 
-static const struct cmd *
+static const struct cmd_entry *
 cli_find(const char *name)
 {
-	const struct cmd *c;
+	const struct cmd_entry **c;
 
-	for (c = cli_commands; c->name != NULL; c++)
-		if (strcmp(c->name, name) == 0)
-			return c;
+	for (c = cli_commands; *c != NULL; c++)
+		if (strcmp((*c)->name, name) == 0)
+			return *c;
 	return NULL;
 }
 
 static void
 cli_print_help(FILE *f)
 {
-	const struct cmd *c;
+	const struct cmd_entry **c;
 
 	fprintf(f, "usage: fronts [-C DIR] COMMAND [OPTIONS]\n"
 	    "       fronts --help | --version\n\n"
 	    "fronts plans social-media posting across several accounts.\n\n"
 	    "commands:\n");
-	for (c = cli_commands; c->name != NULL; c++)
-		if (!c->hidden)
-			fprintf(f, "  %-9s %s\n", c->name, c->summary);
+	for (c = cli_commands; *c != NULL; c++)
+		if (!(*c)->hidden)
+			fprintf(f, "  %-9s %s\n", (*c)->name, (*c)->summary);
 	fprintf(f, "\nexit codes: 0 ok, 1 error, 2 usage, 3 refused (gate, approval,\n"
 	    "legality), 4 model timed out, was killed or crashed, 5 provider or\n"
 	    "network failure. `fronts COMMAND --help` shows a command's options.\n");
 }
 
 static void
-cli_print_cmd_help(FILE *f, const struct cmd *c)
+cli_print_cmd_help(FILE *f, const struct cmd_entry *c)
 {
 	fprintf(f, "usage: fronts %s %s\n\n%s\n", c->name, c->usage, c->summary);
 }
@@ -84,7 +69,7 @@ cli_print_cmd_help(FILE *f, const struct cmd *c)
 int
 cli_usage_error(const char *name, const char *fmt, ...)
 {
-	const struct cmd *c = cli_find(name);
+	const struct cmd_entry *c = cli_find(name);
 	va_list ap;
 	char *msg;
 
@@ -139,21 +124,6 @@ cli_report(const char *name, const struct error *err)
 	return err->code != 0 ? err->code : EXIT_ERROR;
 }
 
-const char *
-cli_self_path(void)
-{
-	static char path[PATH_MAX];
-	ssize_t n;
-
-	if (path[0] != '\0')
-		return path;
-	n = readlink("/proc/self/exe", path, sizeof path - 1);
-	if (n <= 0)
-		return NULL;
-	path[n] = '\0';
-	return path;
-}
-
 static bool
 cli_wants_help(int argc, char **argv)
 {
@@ -172,7 +142,7 @@ int
 cli_main(int argc, char **argv)
 {
 	struct cli cli = { ".", argv[0] };
-	const struct cmd *c;
+	const struct cmd_entry *c;
 	int i = 1;
 
 	while (i < argc && argv[i][0] == '-') {
@@ -200,7 +170,8 @@ cli_main(int argc, char **argv)
 	if (i == argc) {
 		/* `fronts` alone on a terminal opens the TUI. */
 		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
-			return cmd_tui(&cli, 1, (char *[]){ "tui", NULL });
+			return cmd_tui_entry.exec(&cli, 1,
+			    (char *[]){ "tui", NULL });
 		cli_print_help(stderr);
 		return EXIT_USAGE;
 	}
@@ -215,5 +186,5 @@ cli_main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	optind = 0;	/* each command runs its own getopt_long */
-	return c->run(&cli, argc - i, argv + i);
+	return c->exec(&cli, argc - i, argv + i);
 }

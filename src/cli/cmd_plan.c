@@ -18,9 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "core/plan.h"
-#include "core/planner.h"
+#include "runs/planner.h"
 #include "core/project.h"
 #include "core/termsafe.h"
 #include "core/timeutil.h"
@@ -366,8 +366,8 @@ plan_output(const struct project *p, const struct plan_opts *o,
 	return rc;
 }
 
-int
-cmd_plan(struct cli *cli, int argc, char **argv)
+static int
+cmd_plan_exec(struct cli *cli, int argc, char **argv)
 {
 	struct plan_opts o;
 	struct project *p = NULL;
@@ -404,3 +404,12 @@ out:
 	free(path);
 	return rc == 0 ? EXIT_OK : cli_report("plan", &err);
 }
+
+const struct cmd_entry cmd_plan_entry = {
+	.name = "plan",
+	.summary = "search for the best posting plan",
+	.usage = "[-C DIR] [--model FILE] [--iterations N | --seconds S] [--workers N]\n"
+	    "               [--isolation process|thread] [--seed N] [--call-timeout-ms MS]\n"
+	    "               [--json] [-o PLAN.json]",
+	.exec = cmd_plan_exec,
+};

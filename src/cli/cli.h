@@ -1,8 +1,9 @@
 /*
  * cli — the command table and what every subcommand shares: the project
  * directory (-C DIR), usage errors, and the mapping from struct error to
- * an exit code and a message on stderr. Adding a subcommand is one entry in
- * cli.c's table plus its cmd_*.c file.
+ * an exit code and a message on stderr. Each command owns its
+ * `const struct cmd_entry` in its cmd_*.c file (as tmux's cmd-*.c do);
+ * adding one is that file plus a pointer in cli.c's table.
  */
 #ifndef FRONTS_CLI_H
 #define FRONTS_CLI_H
@@ -16,16 +17,13 @@ struct cli {
 	const char	*argv0;		/* path of this binary, for re-exec */
 };
 
-struct cmd {
+struct cmd_entry {
 	const char	*name;
 	const char	*summary;
 	const char	*usage;		/* option lines after "fronts NAME" */
-	int		(*run)(struct cli *, int argc, char **argv);
+	int		(*exec)(struct cli *, int argc, char **argv);
 	bool		 hidden;	/* not listed in --help */
 };
-
-/* Every entry, terminated by a NULL name. */
-extern const struct cmd cli_commands[];
 
 int	cli_main(int argc, char **argv);
 /* Prints "fronts NAME: message" and the usage line; returns EXIT_USAGE. */
@@ -37,22 +35,19 @@ int	cli_report(const char *name, const struct error *err);
  * cli->dir and *json; a usage error otherwise (EXIT_USAGE). */
 int	cli_dir_json_options(struct cli *cli, const char *name, int argc,
 	    char **argv, bool *json);
-/* Resolves the absolute path of the running binary (for worker re-exec). */
-const char *cli_self_path(void);
-
 /* Each command, defined in its cmd_*.c file. */
-int	cmd_init(struct cli *, int, char **);
-int	cmd_drafts(struct cli *, int, char **);
-int	cmd_gate(struct cli *, int, char **);
-int	cmd_approve(struct cli *, int, char **);
-int	cmd_validate(struct cli *, int, char **);
-int	cmd_plan(struct cli *, int, char **);
-int	cmd_synth(struct cli *, int, char **);
-int	cmd_publish(struct cli *, int, char **);
-int	cmd_ledger(struct cli *, int, char **);
-int	cmd_check(struct cli *, int, char **);
-int	cmd_tui(struct cli *, int, char **);
-int	cmd_worker(struct cli *, int, char **);
-int	cmd_sandbox(struct cli *, int, char **);
+extern const struct cmd_entry cmd_init_entry;
+extern const struct cmd_entry cmd_synth_entry;
+extern const struct cmd_entry cmd_gate_entry;
+extern const struct cmd_entry cmd_approve_entry;
+extern const struct cmd_entry cmd_validate_entry;
+extern const struct cmd_entry cmd_drafts_entry;
+extern const struct cmd_entry cmd_plan_entry;
+extern const struct cmd_entry cmd_publish_entry;
+extern const struct cmd_entry cmd_ledger_entry;
+extern const struct cmd_entry cmd_check_entry;
+extern const struct cmd_entry cmd_tui_entry;
+extern const struct cmd_entry cmd_sandbox_entry;
+extern const struct cmd_entry cmd_worker_entry;
 
 #endif

@@ -3,11 +3,11 @@
  */
 #include <stdio.h>
 
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "core/demo.h"
 
-int
-cmd_init(struct cli *cli, int argc, char **argv)
+static int
+cmd_init_exec(struct cli *cli, int argc, char **argv)
 {
 	struct error err = { 0 };
 	const char *dir = NULL;
@@ -34,3 +34,10 @@ cmd_init(struct cli *cli, int argc, char **argv)
 	    dir, dir, dir, dir, dir);
 	return EXIT_OK;
 }
+
+const struct cmd_entry cmd_init_entry = {
+	.name = "init",
+	.summary = "scaffold a project from the bundled demo",
+	.usage = "DIR",
+	.exec = cmd_init_exec,
+};

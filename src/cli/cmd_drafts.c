@@ -10,7 +10,7 @@
 
 #include <utf8proc.h>
 
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "core/legal.h"
 #include "core/project.h"
 #include "core/text.h"
@@ -160,8 +160,8 @@ drafts_usage(const char *opt)
 	return cli_usage_error("drafts", "unknown option %s", opt);
 }
 
-int
-cmd_drafts(struct cli *cli, int argc, char **argv)
+static int
+cmd_drafts_exec(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -224,3 +224,10 @@ out:
 	project_free(p);
 	return rc;
 }
+
+const struct cmd_entry cmd_drafts_entry = {
+	.name = "drafts",
+	.summary = "each draft's length per front against its limit",
+	.usage = "[-C DIR] [--json]",
+	.exec = cmd_drafts_exec,
+};

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "core/legal.h"
-#include "core/planner.h"
+#include "runs/planner.h"
 #include "sandbox/wmodel.h"
 #include "sandbox/lockdown.h"
 #include "sandbox/worker.h"

@@ -6,11 +6,11 @@
 #include <fcntl.h>
 #include <stdio.h>
 
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "sandbox/worker.h"
 
-int
-cmd_worker(struct cli *cli, int argc, char **argv)
+static int
+cmd_worker_exec(struct cli *cli, int argc, char **argv)
 {
 	if (fcntl(3, F_GETFD) < 0 || fcntl(4, F_GETFD) < 0) {
 		fprintf(stderr, "fronts __worker: the sandbox worker is started "
@@ -19,3 +19,11 @@ cmd_worker(struct cli *cli, int argc, char **argv)
 	}
 	return worker_main(argc, argv);
 }
+
+const struct cmd_entry cmd_worker_entry = {
+	.name = "__worker",
+	.summary = "sandbox worker (internal)",
+	.usage = "",
+	.exec = cmd_worker_exec,
+	.hidden = true,
+};

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "net/synth.h"
+#include "runs/synth.h"
 #include "sandbox/gate.h"
 
 #define SYNTH_ROUNDS	3

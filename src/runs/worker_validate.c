@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "sandbox/worker.h"
-#include "sandbox/worker_validate.h"
+#include "runs/worker_validate.h"
 
 #define WV_DEADLINE	120.0
 #define WV_CALL_MS	1000

@@ -18,7 +18,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "core/plan.h"
 #include "core/project.h"
 #include "core/termsafe.h"
@@ -366,8 +366,8 @@ publish_parse(struct cli *cli, int argc, char **argv, struct publish_opts *o)
 	return EXIT_OK;
 }
 
-int
-cmd_publish(struct cli *cli, int argc, char **argv)
+static int
+cmd_publish_exec(struct cli *cli, int argc, char **argv)
 {
 	struct publish_opts o;
 	struct project *p = NULL;
@@ -399,3 +399,10 @@ cmd_publish(struct cli *cli, int argc, char **argv)
 	project_free(p);
 	return rc;
 }
+
+const struct cmd_entry cmd_publish_entry = {
+	.name = "publish",
+	.summary = "publish a plan's posts, one keypress each (dry run unless --live)",
+	.usage = "PLAN.json [-C DIR] [--live] [--now] [--timeout-ms MS]",
+	.exec = cmd_publish_exec,
+};

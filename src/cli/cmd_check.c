@@ -13,7 +13,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "core/project.h"
 #include "core/termsafe.h"
 #include "net/check.h"
@@ -35,8 +35,8 @@ check_print(const struct check_target *t, bool provider)
 	}
 }
 
-int
-cmd_check(struct cli *cli, int argc, char **argv)
+static int
+cmd_check_exec(struct cli *cli, int argc, char **argv)
 {
 	struct project *p = NULL;
 	struct check_target *t;
@@ -87,3 +87,10 @@ cmd_check(struct cli *cli, int argc, char **argv)
 	project_free(p);
 	return ok ? EXIT_OK : EXIT_ERROR;
 }
+
+const struct cmd_entry cmd_check_entry = {
+	.name = "check",
+	.summary = "prove credentials and platform limits before a live run (read-only)",
+	.usage = "[-C DIR] [--json]",
+	.exec = cmd_check_exec,
+};

@@ -1,7 +1,7 @@
 /*
  * main — fronts' entry point; everything else starts in cli_main().
  */
-#include "core/cli.h"
+#include "cli/cli.h"
 
 int
 main(int argc, char **argv)

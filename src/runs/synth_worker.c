@@ -7,8 +7,8 @@
 #include <stdlib.h>
 
 #include "core/validate.h"
-#include "net/synth_worker.h"
-#include "sandbox/worker_validate.h"
+#include "runs/synth_worker.h"
+#include "runs/worker_validate.h"
 
 int
 synth_worker_validate(void *arg, const struct project *p, const char *src,

@@ -1,5 +1,5 @@
 /*
- * prompts — the synthesis prompt templates (the .txt files in src/net/prompts),
+ * prompts — the synthesis prompt templates (the .txt files in src/runs/prompts),
  * compiled into the binary so that an installed fronts needs no data
  * files to write a prompt, and so the prompt (which names recordings by
  * its hash) cannot drift from the binary. Each is NUL-terminated.
@@ -9,21 +9,21 @@
 	.globl	prompt_system
 	.type	prompt_system, @object
 prompt_system:
-	.incbin	"src/net/prompts/system.txt"
+	.incbin	"src/runs/prompts/system.txt"
 	.byte	0
 	.size	prompt_system, . - prompt_system
 
 	.globl	prompt_task
 	.type	prompt_task, @object
 prompt_task:
-	.incbin	"src/net/prompts/task.txt"
+	.incbin	"src/runs/prompts/task.txt"
 	.byte	0
 	.size	prompt_task, . - prompt_task
 
 	.globl	prompt_refine
 	.type	prompt_refine, @object
 prompt_refine:
-	.incbin	"src/net/prompts/refine.txt"
+	.incbin	"src/runs/prompts/refine.txt"
 	.byte	0
 	.size	prompt_refine, . - prompt_refine
 

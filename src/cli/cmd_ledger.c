@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "core/ledger.h"
 #include "core/termsafe.h"
 
@@ -70,8 +70,8 @@ ledger_resolve(struct ledger *l, const char *id, int sent, const char *url)
 	return EXIT_OK;
 }
 
-int
-cmd_ledger(struct cli *cli, int argc, char **argv)
+static int
+cmd_ledger_exec(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "sent", required_argument, NULL, 's' },
@@ -117,3 +117,10 @@ cmd_ledger(struct cli *cli, int argc, char **argv)
 	ledger_free(&l);
 	return rc;
 }
+
+const struct cmd_entry cmd_ledger_entry = {
+	.name = "ledger",
+	.summary = "list or settle the publish ledger",
+	.usage = "[-C DIR] | resolve ID --sent URL|--failed [-C DIR]",
+	.exec = cmd_ledger_exec,
+};

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "net/synth.h"
+#include "runs/synth.h"
 #include "sandbox/namespace.h"
 
 extern const char prompt_system[], prompt_task[], prompt_refine[];

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "core/termsafe.h"
 #include "sandbox/approval.h"
 #include "sandbox/gate.h"
@@ -219,8 +219,8 @@ out:
 	return rc;
 }
 
-int
-cmd_approve(struct cli *cli, int argc, char **argv)
+static int
+cmd_approve_exec(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "model", required_argument, NULL, 'm' },
@@ -254,3 +254,10 @@ cmd_approve(struct cli *cli, int argc, char **argv)
 	free(path);
 	return rc;
 }
+
+const struct cmd_entry cmd_approve_entry = {
+	.name = "approve",
+	.summary = "review and approve the world model's exact bytes",
+	.usage = "[-C DIR] [--model FILE] [--yes]",
+	.exec = cmd_approve_exec,
+};

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "core/project.h"
 #include "sandbox/lockdown.h"
 #include "sandbox/pyhost.h"
@@ -65,8 +65,8 @@ sandbox_probe_worker(const char *dir, struct lockdown *ld, struct error *err)
 	return ev == WORKER_EVENT_RESULT && err->code == 0 ? 0 : -1;
 }
 
-int
-cmd_sandbox(struct cli *cli, int argc, char **argv)
+static int
+cmd_sandbox_exec(struct cli *cli, int argc, char **argv)
 {
 	struct project *p = NULL;
 	struct error err = { 0 };
@@ -102,3 +102,10 @@ cmd_sandbox(struct cli *cli, int argc, char **argv)
 	printf("libpython %s\n", pyhost_version());
 	return EXIT_OK;
 }
+
+const struct cmd_entry cmd_sandbox_entry = {
+	.name = "sandbox",
+	.summary = "list the worker's sandbox layers on this machine",
+	.usage = "[-C DIR] [--json]",
+	.exec = cmd_sandbox_exec,
+};

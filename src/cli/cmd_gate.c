@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "core/termsafe.h"
 #include "sandbox/gate.h"
 
@@ -34,8 +34,8 @@ cmd_gate_print(const char *file, const struct gate_result *r, int json)
 	    r->nverdicts == 1 ? "" : "s");
 }
 
-int
-cmd_gate(struct cli *cli, int argc, char **argv)
+static int
+cmd_gate_exec(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -58,3 +58,10 @@ cmd_gate(struct cli *cli, int argc, char **argv)
 	gate_result_free(&r);
 	return r.accepted ? EXIT_OK : EXIT_REFUSED;
 }
+
+const struct cmd_entry cmd_gate_entry = {
+	.name = "gate",
+	.summary = "check a world model's source with the AST gate",
+	.usage = "FILE [--json]",
+	.exec = cmd_gate_exec,
+};

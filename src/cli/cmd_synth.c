@@ -21,12 +21,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "core/termsafe.h"
 #include "core/project.h"
 #include "net/provider.h"
-#include "net/synth.h"
-#include "net/synth_worker.h"
+#include "runs/synth.h"
+#include "runs/synth_worker.h"
 
 #define SYNTH_REPLAY_DIRS	4
 
@@ -119,7 +119,7 @@ static void
 synth_replay_dirs(const struct cli *cli, const struct synth_args *a,
     char *dirs[SYNTH_REPLAY_DIRS + 1])
 {
-	const char *self = cli_self_path();
+	const char *self = self_exe_path();
 	char *copy;
 	int n = 0;
 
@@ -230,8 +230,8 @@ synth_finish(const struct cli *cli, const struct synth_args *a,
 	return 0;
 }
 
-int
-cmd_synth(struct cli *cli, int argc, char **argv)
+static int
+cmd_synth_exec(struct cli *cli, int argc, char **argv)
 {
 	struct synth_args a;
 	struct synth_options so = { 0 };
@@ -279,3 +279,11 @@ out:
 	project_free(p);
 	return rc;
 }
+
+const struct cmd_entry cmd_synth_entry = {
+	.name = "synth",
+	.summary = "ask a language model to write the world model",
+	.usage = "[-C DIR] [--provider P] [--llm-model M] [--record] [--rounds N] [-o FILE]\n"
+	    "               [--fixtures DIR] [--timeout S] [--seed N]",
+	.exec = cmd_synth_exec,
+};

@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "core/termsafe.h"
 #include "core/project.h"
 #include "core/validate.h"
 #include "sandbox/approval.h"
 #include "sandbox/wmodel.h"
-#include "sandbox/worker_validate.h"
+#include "runs/worker_validate.h"
 
 struct validate_opts {
 	const char	*dir;
@@ -117,8 +117,8 @@ validate_in_worker(const struct project *p, const char *dir, const char *src,
 	return rc;
 }
 
-int
-cmd_validate(struct cli *cli, int argc, char **argv)
+static int
+cmd_validate_exec(struct cli *cli, int argc, char **argv)
 {
 	struct validate_opts o;
 	struct validate_report r;
@@ -154,3 +154,10 @@ out:
 	free(path);
 	return rc == 0 ? EXIT_OK : cli_report("validate", &err);
 }
+
+const struct cmd_entry cmd_validate_entry = {
+	.name = "validate",
+	.summary = "check the model's conformance and calibration",
+	.usage = "[-C DIR] [--model FILE] [--isolation process|thread] [--json]",
+	.exec = cmd_validate_exec,
+};
