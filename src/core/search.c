@@ -200,6 +200,7 @@ search_free(struct search *s)
 	free(s->expd);
 	free(s->stack);
 	free(s->prefix);
+	free(s->pref);
 	free(s);
 }
 

@@ -14,7 +14,6 @@
 #include "core/search.h"
 #include "core/search_int.h"
 
-
 static void
 search_export_node(const struct node *n, uint32_t parent,
     struct export_node *e)
@@ -30,31 +29,47 @@ search_export_node(const struct node *n, uint32_t parent,
 	e->rsq = n->rsq;
 }
 
+/* Marks the tree's plan, the path search_result() would follow. */
+static uint8_t *
+search_export_pv(const struct search *s)
+{
+	uint8_t *on = xcalloc(s->nnodes, 1);
+	uint32_t ni = 0;
+
+	while ((ni = search_best_child(s, ni)) != NIL)
+		on[ni] = 1;
+	return on;
+}
+
 int
 search_export(struct search *s, char **buf, size_t *len)
 {
 	struct export_head h;
 	struct export_node *out;
 	uint32_t *stack, *pidx, ni, ci, n = 0, sp = 0;
+	uint8_t *pv;
 
 	pthread_mutex_lock(&s->lock);
 	out = xcalloc(s->nnodes, sizeof *out);
 	stack = xcalloc(s->nnodes + 1, sizeof *stack);
 	pidx = xcalloc(s->nnodes + 1, sizeof *pidx);
+	pv = search_export_pv(s);
 	stack[sp++] = 0;
 	pidx[0] = NIL;
 	while (sp > 0) {
 		ni = stack[--sp];
 		search_export_node(&s->nodes[ni], pidx[ni], &out[n]);
+		out[n].pv = pv[ni];
 		for (ci = s->nodes[ni].child; ci != NIL;
 		    ci = s->nodes[ci].sibling) {
-			if (s->nodes[ci].visits < 2)
+			if (s->nodes[ci].visits < 2 && !pv[ci])
 				continue;
 			pidx[ci] = n;
 			stack[sp++] = ci;
 		}
 		n++;
 	}
+	free(pv);
 	memset(&h, 0, sizeof h);
 	h.magic = EXPORT_MAGIC;
 	h.nnodes = n;
@@ -101,6 +116,8 @@ search_export_valid(const struct search *s, const struct export_node *e,
 	const struct action *a = &e->action;
 
 	if (!search_export_sums_valid(s, e))
+		return false;
+	if (e->pv > 1)
 		return false;
 	if (i == 0)
 		return e->parent == NIL;
@@ -154,12 +171,63 @@ search_merge_head(struct search *s, const struct export_head *h)
 	}
 }
 
+/*
+ * The merged tree's plan. Summing the workers' visits and following the
+ * most visited child would splice their plans: a step one worker chose
+ * and deepened can lead, by the other's visits, into a step nobody
+ * deepened, and the plan stops short of the horizon. Each worker's plan is
+ * a path its own search deepened, so the merged plan is one of them whole:
+ * the one its own worker values highest (the mean rewards of its steps
+ * plus the mean return below its last, as search_result() reports it),
+ * the earlier worker on a tie, so the same trees in the same order give
+ * the same plan. The statistics shown along it are the merged sums.
+ */
+struct merge_pv {
+	uint32_t	*path;		/* merged node indices, root excluded */
+	int		 n;
+	double		 total;
+	uint32_t	 last;		/* export index of the last step */
+	double		 tail;		/* mean return below the last step */
+};
+
+static void
+search_merge_pv(struct merge_pv *pv, const struct export_node *e,
+    uint32_t i, uint32_t ni)
+{
+	double v = e->visits > 0 ? e->visits : 1;
+
+	if (i == 0 || !e->pv || e->parent != pv->last)
+		return;
+	/* The step before the last counts its reward only: the mean return
+	 * below the new last step replaces what followed it. */
+	if (pv->n > 0)
+		pv->total -= pv->tail;
+	pv->tail = (e->sum - e->rsum) / v;
+	pv->total += e->rsum / v + pv->tail;
+	pv->path[pv->n++] = ni;
+	pv->last = i;
+}
+
+static void
+search_merge_prefer(struct search *s, struct merge_pv *pv)
+{
+	if (pv->n > 0 && (s->pref == NULL || pv->total > s->pref_total)) {
+		free(s->pref);
+		s->pref = pv->path;
+		s->npref = pv->n;
+		s->pref_total = pv->total;
+		return;
+	}
+	free(pv->path);
+}
+
 int
 search_merge(struct search *into, const char *buf, size_t len,
     struct error *err)
 {
 	struct export_head h;
 	struct export_node e;
+	struct merge_pv pv;
 	struct node *n;
 	uint32_t *map, i, ni;
 
@@ -181,6 +249,11 @@ search_merge(struct search *into, const char *buf, size_t len,
 	}
 	pthread_mutex_lock(&into->lock);
 	search_merge_head(into, &h);
+	pv.path = xcalloc(h.nnodes, sizeof *pv.path);
+	pv.n = 0;
+	pv.total = 0;
+	pv.tail = 0;
+	pv.last = 0;
 	for (i = 0; i < h.nnodes; i++) {
 		memcpy(&e, buf + sizeof h + (size_t)i * sizeof e, sizeof e);
 		if (i == 0)
@@ -190,6 +263,7 @@ search_merge(struct search *into, const char *buf, size_t len,
 			ni = search_node_new(into, map[e.parent], &e.action,
 			    e.slot);
 		map[i] = ni;
+		search_merge_pv(&pv, &e, i, ni);
 		n = &into->nodes[ni];
 		n->visits = search_add32(n->visits, e.visits);
 		n->avail = search_add32(n->avail, e.avail);
@@ -197,6 +271,7 @@ search_merge(struct search *into, const char *buf, size_t len,
 		n->rsum += e.rsum;
 		n->rsq += e.rsq;
 	}
+	search_merge_prefer(into, &pv);
 	pthread_mutex_unlock(&into->lock);
 	free(map);
 	return 0;

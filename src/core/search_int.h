@@ -84,6 +84,10 @@ struct search {
 	struct action		*prefix;	/* focus: forced actions */
 	int			 nprefix;
 	uint64_t		 focus_min;
+
+	uint32_t		*pref;		/* merged: the plan's path */
+	int			 npref;
+	double			 pref_total;	/* its worker's own estimate */
 };
 
 /*
@@ -143,9 +147,10 @@ uint32_t	 search_best_child(const struct search *, uint32_t);
 
 /*
  * Export: a header with the counters and errors, then the nodes with at
- * least two visits in preorder, each naming its parent's export index.
- * (Nodes with one visit are the bulk of a tree and carry nothing a merged
- * plan needs; their statistics are already in their ancestors.)
+ * least two visits and the nodes of the tree's own plan (principal
+ * variation) in preorder, each naming its parent's export index. (Nodes
+ * with one visit are the bulk of a tree and carry nothing a merged plan
+ * needs; their statistics are already in their ancestors.)
  */
 struct export_head {
 	uint32_t		magic;
@@ -161,6 +166,8 @@ struct export_node {
 	int32_t		slot;
 	struct action	action;
 	uint32_t	visits, avail;
+	uint32_t	pv;		/* on the exporting tree's plan */
+	uint32_t	pad;
 	double		sum, rsum, rsq;
 };
 

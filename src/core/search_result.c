@@ -1,6 +1,6 @@
 /*
  * search_result — what is read from a tree: the principal variation (most
- * visited path) with the alternatives at each step, and the bounded
+ * visited path, or in a merged tree the plan chosen at the merge) with the alternatives at each step, and the bounded
  * snapshot the TUI and the worker's progress stream show.
  */
 #include <math.h>
@@ -13,14 +13,33 @@
 #include "core/search.h"
 #include "core/search_int.h"
 
+/* In a merged tree, the step after ni on the plan chosen at the merge
+ * (see search_merge_prefer), or NIL off it and past its end. */
+static uint32_t
+search_preferred(const struct search *s, uint32_t ni)
+{
+	int i;
 
-/* The most visited child (ties: the higher mean), or NIL. */
+	if (s->npref == 0)
+		return NIL;
+	if (ni == 0)
+		return s->pref[0];
+	for (i = 0; i + 1 < s->npref; i++)
+		if (s->pref[i] == ni)
+			return s->pref[i + 1];
+	return NIL;
+}
+
+/* The plan's next step: the merged plan where there is one, else the most
+ * visited child (ties: the higher mean), or NIL. */
 uint32_t
 search_best_child(const struct search *s, uint32_t ni)
 {
-	uint32_t ci, best = NIL;
+	uint32_t ci, best;
 	const struct node *c, *b;
 
+	if ((best = search_preferred(s, ni)) != NIL)
+		return best;
 	for (ci = s->nodes[ni].child; ci != NIL; ci = s->nodes[ci].sibling) {
 		c = &s->nodes[ci];
 		if (c->visits == 0)
