@@ -34,6 +34,8 @@ struct search_params {
 	enum isolation	isolation;
 	int		call_timeout_ms;
 	double		uct_c;		/* exploration constant; 0: default */
+	int		rollout_actions; /* with value(): a rollout ends after
+					  * this many actions; 0: default */
 };
 
 /* The defaults every front end starts from (fronts plan, the TUI, the

@@ -70,6 +70,7 @@ struct search {
 	const struct model_ops	*ops;
 	void			*m;
 	bool			 has_value;
+	int			 rollout_actions;
 	uint64_t		 rng;
 	int			 last_key;	/* last post id in this slot */
 

@@ -260,6 +260,35 @@ test_value_truncates_rollouts(void **state)
 	fx_free(p);
 }
 
+/* With value(), a rollout ends after rollout_actions actions, however many
+ * slots they span: fewer actions, fewer model calls, value() still used. */
+static void
+test_rollout_actions(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 60, 2, 4);
+	struct search_params sp = params(300, 1);
+	struct search_snapshot snap;
+	struct error err = { 0 };
+	uint64_t calls[2];
+	struct search *s;
+	struct cm m;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		cm_init(&m, p, CM_VALUE);
+		sp.rollout_actions = i == 0 ? 2 : 30;
+		s = search_new(p, &sp, 0);
+		assert_int_equal(search_run(s, &cm_ops, &m, &err), 0);
+		search_snapshot(s, &snap);
+		calls[i] = snap.model_calls;
+		assert_true(m.value_calls > 0);
+		search_free(s);
+	}
+	assert_true(calls[0] * 2 < calls[1]);
+	fx_free(p);
+}
+
 static void
 test_progressive_widening(void **state)
 {
@@ -817,6 +846,7 @@ main(void)
 		cmocka_unit_test(test_reproducible),
 		cmocka_unit_test(test_value_truncates_rollouts),
 		cmocka_unit_test(test_progressive_widening),
+		cmocka_unit_test(test_rollout_actions),
 		cmocka_unit_test(test_export_merge),
 		cmocka_unit_test(test_snapshot_while_running_and_cancel),
 		cmocka_unit_test(test_extreme_rewards_fail),
