@@ -692,7 +692,7 @@ bench_hidden(const char *top)
 static void
 bench_scale(const char *top)
 {
-	static const int depths[] = { 0, 24, 8 };
+	static const int depths[] = { 0, 24, 48 };
 	struct search_params sp;
 	struct bproj b;
 	struct run r, pr, c;
@@ -712,11 +712,10 @@ bench_scale(const char *top)
 			break;
 		v = bplan_value(&b, &pl, samples);
 		bplan_free(&pl);
-		printf("scale: rollouts %s %d %s: %.0f model calls per "
-		    "iteration, %.1f ms per iteration, plan value %.1f\n",
-		    depths[i] ? "of" : "over", depths[i] ? depths[i] : 24,
-		    depths[i] ? "actions" : "slots", (double)r.calls / n,
-		    r.cpu / n * 1e3, v);
+		printf("scale: rollouts of %d actions%s: %.0f model calls "
+		    "per iteration, %.1f ms per iteration, plan value %.1f\n",
+		    depths[i] ? depths[i] : 8, depths[i] ? "" : " (default)",
+		    (double)r.calls / n, r.cpu / n * 1e3, v);
 		if (i == 0) {
 			fcalls = (double)r.calls / n;
 			fv = v;

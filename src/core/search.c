@@ -43,7 +43,11 @@
  *     and reaches the horizon, where the principal variation would
  *     otherwise thin out.
  *     A forced action that a determinization does not allow ends the
- *     forcing for that iteration.
+ *     forcing for that iteration. The forced iterations of the last chunk
+ *     complete the plan: their rollouts run to the horizon (value() or
+ *     not) and join the tree, so that where the budget is too small to
+ *     deepen the tree that far the plan still covers the horizon, along
+ *     the best of those rollouts (visits tie at one, the higher mean wins).
  *   - A model error ends its iteration without backup. The run fails with
  *     EXIT_MODEL when more than half of all iterations failed (checked at the
  *     end, and early once 50 iterations ran and 90% of them failed).
@@ -410,11 +414,30 @@ search_over(struct search *s, model_state *st, bool *over)
 	return search_m_terminal(s, st, over);
 }
 
-/* Uniform rollout from st; adds the rewards (and value()) to *ret. */
+/* A completing rollout's step joins the tree (see search_rollout). */
+static void
+search_keep_step(struct search *s, const struct action *a, int slot,
+    double r)
+{
+	uint32_t ni = s->nstack > 0 ? s->stack[s->nstack - 1].node : 0, c;
+
+	pthread_mutex_lock(&s->lock);
+	if ((c = search_find_child(s, ni, a)) == NIL)
+		c = search_node_new(s, ni, a, slot);
+	pthread_mutex_unlock(&s->lock);
+	search_push(s, c, r);
+}
+
+/*
+ * Uniform rollout from st; adds the rewards (and value()) to *ret. A
+ * completing rollout (s->completing, see search_run) runs to the horizon
+ * and keeps its steps in the tree, so that the plan, which goes no deeper
+ * than the tree, reaches the horizon along the best of them.
+ */
 static int
 search_rollout(struct search *s, model_state **st, double *ret)
 {
-	int steps = 0, rc;
+	int steps = 0, slot, rc;
 	struct action a;
 	double r, v;
 	bool over;
@@ -424,7 +447,8 @@ search_rollout(struct search *s, model_state **st, double *ret)
 			return rc;
 		if (over)
 			return MODEL_OK;
-		if (s->has_value && steps >= s->rollout_actions) {
+		if (s->has_value && !s->completing &&
+		    steps >= s->rollout_actions) {
 			if ((rc = search_m_value(s, *st, &v)) != MODEL_OK)
 				return rc;
 			*ret += v;
@@ -433,10 +457,14 @@ search_rollout(struct search *s, model_state **st, double *ret)
 		if ((rc = search_available(s, *st)) != MODEL_OK)
 			return rc;
 		a = s->set[search_rand(s, (uint32_t)s->nset)];
+		slot = legal_path_slot(s->lp);
 		if ((rc = search_m_apply(s, st, &a, &r)) != MODEL_OK)
 			return rc;
 		search_record(s, &a);
-		*ret += r;
+		if (s->completing)
+			search_keep_step(s, &a, slot, r);
+		else
+			*ret += r;
 	}
 }
 
@@ -716,6 +744,8 @@ search_run(struct search *s, const struct model_ops *ops, void *model,
 			s->focus_min = est > 2 ? est : 2;
 			nprefix = search_focus(s);
 		}
+		s->completing = (s->iterations & 1) && nprefix > 0 &&
+		    chunk == FOCUS_CHUNKS - 1;
 		rc = search_iterate(s, s->iterations,
 		    (s->iterations & 1) ? nprefix : 0);
 		pthread_mutex_lock(&s->lock);

@@ -71,6 +71,7 @@ struct search {
 	void			*m;
 	bool			 has_value;
 	int			 rollout_actions;
+	bool			 completing;	/* this rollout joins the tree */
 	uint64_t		 rng;
 	int			 last_key;	/* last post id in this slot */
 

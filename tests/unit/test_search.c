@@ -289,6 +289,37 @@ test_rollout_actions(void **state)
 	fx_free(p);
 }
 
+/* A budget far too small to deepen the tree to a long horizon: the plan
+ * still covers it (the last chunk's rollouts join the tree), with every
+ * step legal, with and without value(). */
+static void
+test_plan_covers_horizon(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 60, 2, 3);
+	struct search_params sp = params(300, 1);
+	struct search_result res;
+	struct error err = { 0 };
+	struct legal *lg;
+	struct search *s;
+	struct cm m;
+	int slot, flags;
+
+	lg = legal_new(p, NULL, 0, NULL);
+	for (flags = 0; flags <= CM_VALUE; flags += CM_VALUE) {
+		cm_init(&m, p, CM_NOISE | flags);
+		s = search_new(p, &sp, 0);
+		assert_int_equal(search_run(s, &cm_ops, &m, &err), 0);
+		assert_int_equal(search_result(s, 0, &res), 0);
+		replay(&m, lg, &res, &slot);
+		assert_int_equal(slot, p->horizon_slots);
+		search_result_free(&res);
+		search_free(s);
+	}
+	legal_free(lg);
+	fx_free(p);
+}
+
 static void
 test_progressive_widening(void **state)
 {
@@ -847,6 +878,7 @@ main(void)
 		cmocka_unit_test(test_value_truncates_rollouts),
 		cmocka_unit_test(test_progressive_widening),
 		cmocka_unit_test(test_rollout_actions),
+		cmocka_unit_test(test_plan_covers_horizon),
 		cmocka_unit_test(test_export_merge),
 		cmocka_unit_test(test_snapshot_while_running_and_cancel),
 		cmocka_unit_test(test_extreme_rewards_fail),
