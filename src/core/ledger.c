@@ -5,7 +5,6 @@
  * the only truth, the in-memory entries are rebuilt from it on every open.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/json.h"
 #include "core/ledger.h"
 #include "core/timeutil.h"
 
@@ -90,20 +90,13 @@ entry_set(char **field, const char *value)
 	*field = value != NULL ? xstrdup(value) : NULL;
 }
 
-static const char *
-json_str(const cJSON *o, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 /* A plan slot: a whole number, as plan_from_json() reads it. */
 static bool
 ledger_slot_ok(const cJSON *v)
 {
-	return cJSON_IsNumber(v) && v->valuedouble >= 0 &&
-	    v->valuedouble <= 1e9 && v->valuedouble == floor(v->valuedouble);
+	long n;
+
+	return json_int_in(v, 0, 1000000000L, &n);
 }
 
 /* Applies an intent record; returns a message on a malformed one. */

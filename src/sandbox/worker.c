@@ -38,6 +38,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/json.h"
 #include "core/legal.h"
 #include "core/project.h"
 #include "core/validate.h"
@@ -132,44 +133,38 @@ worker_job_json(const struct worker_job *job)
 	return j;
 }
 
-static double
-worker_num(const cJSON *j, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, name);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : 0;
-}
-
 static int
 worker_job_parse(const char *text, struct worker_job *job, char **dir,
     struct error *err)
 {
-	const cJSON *p, *d, *seed;
+	const char *d, *seed;
+	const cJSON *p;
 	cJSON *j;
 
 	memset(job, 0, sizeof *job);
 	if ((j = cJSON_Parse(text)) == NULL)
 		return error_set(err, EXIT_ERROR, "malformed job");
-	d = cJSON_GetObjectItemCaseSensitive(j, "project_dir");
+	d = json_str(j, "project_dir");
 	p = cJSON_GetObjectItemCaseSensitive(j, "params");
-	seed = cJSON_GetObjectItemCaseSensitive(p, "seed");
-	if (!cJSON_IsString(d) || !cJSON_IsObject(p) || !cJSON_IsString(seed)) {
+	seed = json_str(p, "seed");
+	if (d == NULL || !cJSON_IsObject(p) || seed == NULL) {
 		cJSON_Delete(j);
 		return error_set(err, EXIT_ERROR, "malformed job");
 	}
-	job->kind = (enum worker_job_kind)worker_num(j, "kind");
-	*dir = xstrdup(d->valuestring);
+	job->kind = (enum worker_job_kind)json_num_or(j, "kind", 0);
+	*dir = xstrdup(d);
 	job->project_dir = *dir;
-	job->index = (int)worker_num(j, "index");
-	job->deadline = worker_num(j, "deadline");
-	job->memory_mb = (long)worker_num(j, "memory_mb");
-	job->params.iterations = (uint64_t)worker_num(p, "iterations");
-	job->params.seconds = worker_num(p, "seconds");
-	job->params.seed = strtoull(seed->valuestring, NULL, 10);
-	job->params.workers = (int)worker_num(p, "workers");
-	job->params.isolation = (enum isolation)worker_num(p, "isolation");
-	job->params.call_timeout_ms = (int)worker_num(p, "call_timeout_ms");
-	job->params.uct_c = worker_num(p, "uct_c");
+	job->index = (int)json_num_or(j, "index", 0);
+	job->deadline = json_num_or(j, "deadline", 0);
+	job->memory_mb = (long)json_num_or(j, "memory_mb", 0);
+	job->params.iterations = (uint64_t)json_num_or(p, "iterations", 0);
+	job->params.seconds = json_num_or(p, "seconds", 0);
+	job->params.seed = strtoull(seed, NULL, 10);
+	job->params.workers = (int)json_num_or(p, "workers", 0);
+	job->params.isolation = (enum isolation)json_num_or(p, "isolation", 0);
+	job->params.call_timeout_ms = (int)json_num_or(p, "call_timeout_ms",
+	    0);
+	job->params.uct_c = json_num_or(p, "uct_c", 0);
 	cJSON_Delete(j);
 	return 0;
 }
