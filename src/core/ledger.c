@@ -34,15 +34,6 @@ ledger_state_name(enum ledger_state s)
 }
 
 void
-ledger_time_format(time_t t, char buf[32])
-{
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-void
 ledger_entry_id(const char *plan, int slot, const char *front,
     const char *draft, const char *text, char out[LEDGER_ID_LEN])
 {
@@ -316,7 +307,7 @@ record_new(const char *kind, const char *id, time_t now)
 	cJSON *rec = cJSON_CreateObject();
 	char t[32];
 
-	ledger_time_format(now, t);
+	time_format_utc(now, t, sizeof t);
 	cJSON_AddStringToObject(rec, "record", kind);
 	cJSON_AddStringToObject(rec, "entry", id);
 	cJSON_AddStringToObject(rec, "time", t);
@@ -339,7 +330,7 @@ ledger_intent(struct ledger *l, const struct ledger_intent *in,
 		return error_set(err, EXIT_REFUSED, "entry %s is %s already",
 		    id, ledger_state_name(e->state));
 	sha256_hex(in->text, strlen(in->text), sha);
-	ledger_time_format(in->at, at);
+	time_format_utc(in->at, at, sizeof at);
 	rec = record_new("intent", id, in->now);
 	cJSON_AddStringToObject(rec, "plan", in->plan);
 	cJSON_AddNumberToObject(rec, "slot", in->slot);

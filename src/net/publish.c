@@ -269,7 +269,7 @@ publish_trajectory(const struct publish *pub, const char *event,
 	cJSON *o = cJSON_CreateObject();
 	int rc;
 
-	ledger_time_format(now, t);
+	time_format_utc(now, t, sizeof t);
 	cJSON_AddStringToObject(o, "event", event);
 	cJSON_AddStringToObject(o, "time", t);
 	cJSON_AddStringToObject(o, "entry", e->id);
