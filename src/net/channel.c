@@ -11,7 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/json.h"
-#include "net/channel.h"
+#include "net/channel_int.h"
 
 #define CHANNEL_CONNECT_MS	10000
 

@@ -18,7 +18,7 @@
 
 #include "core/json.h"
 #include "core/text.h"
-#include "net/channel.h"
+#include "net/channel_int.h"
 
 #define BLUESKY_DEFAULT_SERVICE	"https://bsky.social"
 #define BLUESKY_COLLECTION	"app.bsky.feed.post"

@@ -12,7 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/json.h"
-#include "net/channel.h"
+#include "net/channel_int.h"
 
 #define COMPOSIO_DEFAULT_BASE	"https://backend.composio.dev"
 

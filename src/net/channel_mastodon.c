@@ -11,7 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/json.h"
-#include "net/channel.h"
+#include "net/channel_int.h"
 
 int
 channel_mastodon_build(struct channel_call *c, const char *text,
