@@ -81,6 +81,7 @@ struct search {
 	int			 nset;
 	uint32_t		*stamp, gen;	/* membership of set, by id */
 	uint32_t		*expd, egen;	/* expanded and available */
+	uint32_t		*shut;		/* fronts closed now, by gen */
 	struct step		*stack;
 	int			 stackcap, nstack;
 	struct action		*prefix;	/* focus: forced actions */
