@@ -361,6 +361,7 @@ ui_redraw(struct ui *ui)
 		statusline_draw(ui, ui->status, getmaxx(ui->status));
 		wnoutrefresh(ui->status);
 	}
+	dialog_draw(ui);
 	doupdate();
 	ui->dirty = false;
 }
@@ -607,7 +608,7 @@ ui_tick(struct ui *ui)
 	return moved;
 }
 
-static bool
+static unsigned
 ui_scroll_key(struct pane *p, int ch)
 {
 	int *v = p->selectable ? &p->sel : &p->top;
@@ -620,7 +621,7 @@ ui_scroll_key(struct pane *p, int ch)
 	case KEY_NPAGE: case ' ':	*v += page; break;
 	case KEY_HOME: case 'g':	*v = 0; break;
 	case KEY_END: case 'G':		*v = p->nrows; break;
-	default:			return false;
+	default:			return PANE_IGNORED;
 	}
 	if (!p->selectable && *v > p->nrows - p->page)
 		*v = p->nrows - p->page;
@@ -629,7 +630,7 @@ ui_scroll_key(struct pane *p, int ch)
 	if (p->selectable && *v >= p->nrows)
 		*v = p->nrows - 1;
 	ui_pane_clamp(p);
-	return true;
+	return PANE_HANDLED | PANE_REDRAW;
 }
 
 static void
@@ -675,10 +676,29 @@ ui_busy_unsent(struct ui *ui)
 }
 
 static void
+ui_quit_yes(struct ui *ui, void *ctx)
+{
+	ui->quit = true;
+}
+
+static void
+ui_quit_no(struct ui *ui, void *ctx)
+{
+	ui_message(ui, THEME_NORMAL, "not quitting");
+}
+
+static const struct modal_ops ui_quit_ops = {
+	.kind = MODAL_QUIT,
+	.subject = DIALOG_NONE,
+	.footer = "y: yes   any other key: no",
+	.yes = ui_quit_yes,
+	.no = ui_quit_no,
+};
+
+static void
 ui_quit(struct ui *ui)
 {
 	const char *why = NULL;
-	int k;
 
 	if (ui->planner != NULL)
 		why = "The planner is running; quitting stops it.";
@@ -686,22 +706,45 @@ ui_quit(struct ui *ui)
 		why = "A post is being published right now.";
 	else if (ui_busy_unsent(ui))
 		why = "Live mode: some planned posts have not been sent.";
-	if (why != NULL) {
-		k = dialog_ask(ui, "Quit?", why);
-		if (k != 'y' && k != 'Y') {
-			ui_message(ui, THEME_NORMAL, "not quitting");
-			return;
-		}
+	if (why == NULL)
+		ui->quit = true;
+	else
+		dialog_open(ui, &ui_quit_ops, -1, "Quit?", xstrdup(why), NULL);
+}
+
+/* The model's sha is the one the dialog showed: the binding checked it. */
+static void
+ui_approve_yes(struct ui *ui, void *ctx)
+{
+	struct error err = { 0 };
+
+	if (approval_add(ui->dir, ui->model_sha, &err) != 0) {
+		ui_message(ui, THEME_ERROR, "approve: %s", err.msg);
+		return;
 	}
-	ui->quit = true;
+	ui->approved = true;
+	ui_message(ui, THEME_OK, "approved %.12s…", ui->model_sha);
 }
 
 static void
+ui_approve_no(struct ui *ui, void *ctx)
+{
+	ui_message(ui, THEME_NORMAL, "not approved");
+}
+
+static const struct modal_ops ui_approve_ops = {
+	.kind = MODAL_APPROVE,
+	.subject = DIALOG_MODEL,
+	.footer = "y: yes   any other key: no",
+	.refused = "approved",
+	.yes = ui_approve_yes,
+	.no = ui_approve_no,
+};
+
+void
 ui_approve(struct ui *ui)
 {
-	struct error err = { 0 };
-	char body[1024];
-	int k;
+	char *body;
 
 	if (ui->model_src == NULL) {
 		ui_message(ui, THEME_ERROR, "no model to approve");
@@ -716,32 +759,41 @@ ui_approve(struct ui *ui)
 		ui_message(ui, THEME_OK, "this model is already approved");
 		return;
 	}
-	snprintf(body, sizeof body, "Approve %s to run?\n\nsha256 %s\n"
+	xasprintf(&body, "Approve %s to run?\n\nsha256 %s\n"
 	    "(%zu bytes, %s)\n\nApprove only code you have read. "
 	    "y approves; any other key cancels.", ui->model_path,
 	    ui->model_sha, ui->model_len, "gate: accepted");
-	k = dialog_ask_about(ui, DIALOG_MODEL, -1, "Approve model", body);
-	if (k == DIALOG_STALE)
-		return;		/* the status line says why */
-	if (k != 'y' && k != 'Y') {
-		ui_message(ui, THEME_NORMAL, "not approved");
-		return;
-	}
-	if (approval_add(ui->dir, ui->model_sha, &err) != 0) {
-		ui_message(ui, THEME_ERROR, "approve: %s", err.msg);
-		return;
-	}
-	ui->approved = true;
-	ui_message(ui, THEME_OK, "approved %.12s…", ui->model_sha);
+	dialog_open(ui, &ui_approve_ops, -1, "Approve model", body, NULL);
 }
 
-static void
+/* A pane's own key: its result flags say what the loop must do. */
+static unsigned
+ui_pane_key(struct ui *ui, struct pane *p, int ch)
+{
+	struct pane_out out = { THEME_NORMAL, "" };
+	unsigned r;
+
+	if (p->key == NULL)
+		return PANE_IGNORED;
+	r = p->key(ui, p, ch, &out);
+	if (r & PANE_MESSAGE)
+		ui_message(ui, out.role, "%s", out.msg);
+	if (r & PANE_REDRAW)
+		ui->dirty = true;
+	return r;
+}
+
+void
 ui_key(struct ui *ui, int ch, bool fn)
 {
 	struct pane *p = &ui->panes[ui->focus];
 
 	if (fn && ch == KEY_RESIZE) {
 		ui_relayout(ui);
+		return;
+	}
+	if (dialog_kind(ui) != MODAL_NONE) {
+		dialog_key(ui, ch, fn);
 		return;
 	}
 	if (fn && ch == KEY_MOUSE) {
@@ -751,7 +803,7 @@ ui_key(struct ui *ui, int ch, bool fn)
 	ui->dirty = true;
 	if (!fn && ch >= 256)
 		return;		/* no key is bound to a non-ASCII character */
-	if (p->key != NULL && p->key(ui, p, ch))
+	if (ui_pane_key(ui, p, ch) & PANE_HANDLED)
 		return;
 	if (fn && ch == KEY_BTAB) {
 		ui_focus(ui, ui->focus - 1);
@@ -849,7 +901,6 @@ ui_defaults(struct ui *ui)
 	ui_job_init(&ui->pub_job);
 	ui->snap = xcalloc(1, sizeof *ui->snap);
 	ui->focus = PANE_MODEL;
-	ui->pv_expanded = true;
 }
 
 static void
@@ -863,6 +914,7 @@ ui_shutdown(struct ui *ui)
 		planner_free(ui->planner);
 		ui->planner = NULL;
 	}
+	dialog_close(ui);
 	ui_jobs_shutdown(ui);
 	if (ui->have_plan)
 		plan_free(&ui->plan);

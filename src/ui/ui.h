@@ -30,6 +30,23 @@
 
 struct ui;
 
+/*
+ * What a pane's key handler did, as flags for the event loop to act on
+ * (the pane changes only itself): PANE_IGNORED lets the key fall through
+ * to the global bindings.
+ */
+enum pane_result {
+	PANE_IGNORED	= 0,
+	PANE_HANDLED	= 1 << 0,	/* the key was the pane's */
+	PANE_REDRAW	= 1 << 1,	/* its content changed */
+	PANE_MESSAGE	= 1 << 2,	/* out->msg goes on the status line */
+};
+
+struct pane_out {
+	int	role;			/* THEME_* */
+	char	msg[256];
+};
+
 struct pane {
 	enum pane_id	 id;
 	const char	*title;
@@ -39,10 +56,12 @@ struct pane {
 	int		 sel;		/* selected row */
 	int		 nrows;		/* rows at the last draw */
 	int		 page;		/* visible rows at the last draw */
+	bool		 expanded;	/* Search: the PV unfolds */
 	void		(*draw)(struct ui *, struct pane *, WINDOW *, int h,
 			    int w);
-	/* Pane-specific keys; returns true when it used the key. */
-	bool		(*key)(struct ui *, struct pane *, int ch);
+	/* Pane-specific keys: enum pane_result flags. */
+	unsigned	(*key)(const struct ui *, struct pane *, int ch,
+			    struct pane_out *out);
 };
 
 /* A background job: a thread, its progress line and its outcome. */
@@ -64,6 +83,48 @@ struct ui_post {
 	char			 note[256];	/* sent id, failure reason… */
 };
 
+/*
+ * dialog.c: the modal box, a part of struct ui. What a question is about
+ * is captured when it opens: background work keeps running under it (a
+ * synthesis can load a new model, the planner can hand over a new plan),
+ * so a `y` runs its action only if the model, or the plan and post it
+ * showed, are still the ones on screen; otherwise the dialog closes with
+ * a status message saying what changed and that nothing was done.
+ */
+enum dialog_subject { DIALOG_NONE, DIALOG_MODEL, DIALOG_POST };
+struct dialog_bind {
+	enum dialog_subject	 subject;
+	char			 sha[65];	/* "" if no model */
+	unsigned		 plan_gen;
+	int			 post;		/* in the plan */
+	bool			 have_post;	/* post < nposts */
+};
+
+enum modal_kind { MODAL_NONE, MODAL_HELP, MODAL_QUIT, MODAL_APPROVE,
+	MODAL_PUBLISH };
+
+/* What a kind of dialog does with its answer; ctx is the opener's. */
+struct modal_ops {
+	enum modal_kind		 kind;
+	enum dialog_subject	 subject;
+	const char		*footer;
+	const char		*refused;	/* "nothing <refused>" when stale */
+	void			(*yes)(struct ui *, void *ctx);
+	void			(*no)(struct ui *, void *ctx);
+	void			(*free)(void *ctx);
+};
+
+struct modal {
+	const struct modal_ops	*ops;		/* NULL: no dialog open */
+	const char		*title;
+	char			*body;		/* owned */
+	void			*ctx;
+	struct dialog_bind	 bind;
+	int			 top;		/* first body line shown */
+	int			 nlines;	/* body lines at the last draw */
+	int			 inner;		/* of them visible */
+};
+
 struct ui {
 	struct cli		*cli;
 	char			*dir;
@@ -83,6 +144,7 @@ struct ui {
 	bool			 quit;
 	char			 msg[512];
 	int			 msg_role;
+	struct modal		 modal;		/* the open dialog, if any */
 	/* model */
 	char			*model_path;
 	char			*model_src;
@@ -99,7 +161,6 @@ struct ui {
 	struct plan		 job_plan;	/* filled by plan_job */
 	struct search_snapshot	*snap;
 	bool			 have_snap;
-	bool			 pv_expanded;
 	/* the plan shown and published (edits go here) */
 	struct plan		 plan;
 	bool			 have_plan;
@@ -134,6 +195,10 @@ void	ui_relayout(struct ui *);
 bool	ui_jobs_poll(struct ui *);
 void	ui_jobs_shutdown(struct ui *);
 bool	pubjob_poll(struct ui *);
+/* Opens the publish dialog for post `post` of the current plan: y marks
+ * it (dry run, job NULL) or hands job to a thread (live); takes both. */
+struct pubjob;
+void	pubjob_ask(struct ui *, int post, struct pubjob *, char *body);
 void	pubjob_shutdown(struct ui *);
 /* One pass of background polling (planner, jobs); true if anything moved. */
 bool	ui_tick(struct ui *);
@@ -143,6 +208,10 @@ void	ui_load_model(struct ui *, const char *path);
 void	ui_plan_start(struct ui *);
 void	ui_plan_stop(struct ui *);
 void	ui_synth_start(struct ui *);
+/* a: asks to approve the model shown (a dialog bound to its sha). */
+void	ui_approve(struct ui *);
+/* One key from the event loop (fn: a curses key code). */
+void	ui_key(struct ui *, int ch, bool fn);
 void	ui_set_plan(struct ui *, struct plan *);	/* takes the plan */
 /* Keeps p->top/p->sel inside the rows after a draw. */
 void	ui_pane_clamp(struct pane *);
@@ -161,36 +230,23 @@ void	pane_post_length(struct ui *, const char *text, int front, char *buf,
 /* statusline.c */
 void	statusline_draw(struct ui *, WINDOW *, int w);
 
-/* dialog.c: a modal box over the screen; returns the key pressed (the
- * screen keeps updating underneath while it waits). */
-int	dialog_ask(struct ui *, const char *title, const char *body);
-void	dialog_help(struct ui *);
-
-/*
- * What a question is about, captured when its dialog opens. Background
- * work keeps running under a dialog (a synthesis can load a new model, the
- * planner can hand over a new plan), so a `y` applies only if the model or
- * the plan and post it showed are still the ones on screen.
- */
-enum dialog_subject { DIALOG_MODEL, DIALOG_POST };
-struct dialog_bind {
-	enum dialog_subject	 subject;
-	char			 sha[65];	/* "" if no model */
-	unsigned		 plan_gen;
-	int			 post;		/* in the plan */
-	bool			 have_post;	/* post < nposts */
-};
-#define DIALOG_STALE	(-2)
+/* dialog.c */
 void	dialog_bind(const struct ui *, enum dialog_subject, int post,
 	    struct dialog_bind *);
 /* NULL when now still holds what shown captured; else what changed. */
 const char *dialog_bind_changed(const struct dialog_bind *shown,
 	    const struct dialog_bind *now);
-/* dialog_ask about the current model or post `post` of the current plan:
- * a `y` given after either changed is DIALOG_STALE, and the status line
- * says that nothing was done and why. */
-int	dialog_ask_about(struct ui *, enum dialog_subject, int post,
-	    const char *title, const char *body);
+/* Opens a dialog (closing any open one) bound to ops->subject and, for a
+ * post, to post `post` of the current plan; takes body and ctx. */
+void	dialog_open(struct ui *, const struct modal_ops *, int post,
+	    const char *title, char *body, void *ctx);
+/* Closes the open dialog, if any, without an answer. */
+void	dialog_close(struct ui *);
+enum modal_kind dialog_kind(const struct ui *);
+void	dialog_draw(struct ui *);
+/* A key while a dialog is open: scrolls it or answers it. */
+void	dialog_key(struct ui *, int ch, bool fn);
+void	dialog_help(struct ui *);
 
 /* cmdline.c: readline outside curses mode. */
 void	cmdline_init(void);
