@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "ui/textw.h"
-#include "ui/ui.h"
+#include "ui/ui_int.h"
 
 struct dialog_line {
 	size_t	off, len;

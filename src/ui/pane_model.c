@@ -9,7 +9,7 @@
 
 #include "ui/pyhl.h"
 #include "ui/textw.h"
-#include "ui/ui.h"
+#include "ui/ui_int.h"
 
 #define MODEL_HEAD	3	/* info, state, blank */
 #define MODEL_GUTTER	6	/* "1234▶ " */

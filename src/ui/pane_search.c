@@ -9,7 +9,7 @@
 
 #include "ui/textw.h"
 #include "ui/view.h"
-#include "ui/ui.h"
+#include "ui/ui_int.h"
 
 #define SEARCH_HEAD	3	/* counters, column titles, (error) */
 #define SEARCH_MAXROWS	(SNAPSHOT_MAX_CHILDREN + SNAPSHOT_MAX_PV)

@@ -12,7 +12,7 @@
 
 #include "core/timeutil.h"
 #include "net/publish.h"
-#include "ui/ui.h"
+#include "ui/ui_int.h"
 
 /* The thread publishes from its own copy of the plan, so edits or a new
  * plan on the UI thread cannot pull it from under the request. */

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "ui/ui.h"
+#include "ui/ui_int.h"
 
 extern char **environ;
 

@@ -9,7 +9,7 @@
 
 #include "testutil.h"
 #include "sandbox/approval.h"
-#include "ui/ui.h"
+#include "ui/ui_int.h"
 
 #define SHA_A	"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 #define SHA_B	"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
