@@ -4,7 +4,6 @@
  * global bindings, scrolling, focus, zoom and the mouse; q asks before it
  * stops a planner, a publish or unsent live posts.
  */
-#include <string.h>
 
 #include "ui/ui_int.h"
 

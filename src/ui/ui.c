@@ -136,7 +136,6 @@ ui_run(struct cli *cli, const char *theme, bool live)
 	char *path, *conf = NULL;
 
 	memset(ui, 0, sizeof *ui);
-	ui->cli = cli;
 	ui->live = live;
 	ui->dir = xstrdup(cli->dir);
 	ui_defaults(ui);

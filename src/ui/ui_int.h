@@ -132,7 +132,6 @@ struct modal {
 };
 
 struct ui {
-	struct cli		*cli;
 	char			*dir;
 	struct project		*proj;
 	bool			 live;
@@ -221,7 +220,7 @@ void	ui_key(struct ui *, int ch, bool fn);
  *     enum pane_result flags and changes only v) and, if the view holds
  *     state, v->data and v->close; it returns 0, or -1 after ui_message()
  *     says why it cannot open (v->close, if set, is still called).
- *  2. Declare it below.
+ *  2. Declare it in this header, after ui_view_close().
  *  3. Add { "history", "", NULL, view_history_open } to cmdline.c's
  *     table and a line to the help text in dialog.c.
  * Esc and q close the view; scroll keys, `:`, `?` and ^L work inside it.
