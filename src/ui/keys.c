@@ -1,10 +1,10 @@
 /*
- * keys — what a key does when no dialog is open: the focused pane's own
- * keys first (their result flags say what to redraw or report), then the
- * global bindings, scrolling, focus, zoom and the mouse; q asks before it
- * stops a planner, a publish or unsent live posts.
+ * keys — what a key does: an open dialog takes every key; otherwise the
+ * focused pane's (or the open view's) own keys come first, their result
+ * flags saying what to redraw or report, then the global bindings,
+ * scrolling, focus, zoom and the mouse. q asks before it stops a planner,
+ * a publish or unsent live posts.
  */
-
 #include "ui/ui_int.h"
 
 static unsigned
