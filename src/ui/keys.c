@@ -99,7 +99,7 @@ ui_quit_no(struct ui *ui, void *ctx)
 static const struct modal_ops ui_quit_ops = {
 	.kind = MODAL_QUIT,
 	.subject = DIALOG_NONE,
-	.footer = "y: yes   any other key: no",
+	.footer = DIALOG_YES_NO,
 	.yes = ui_quit_yes,
 	.no = ui_quit_no,
 };

@@ -74,7 +74,7 @@ ui_approve_no(struct ui *ui, void *ctx)
 static const struct modal_ops ui_approve_ops = {
 	.kind = MODAL_APPROVE,
 	.subject = DIALOG_MODEL,
-	.footer = "y: yes   any other key: no",
+	.footer = DIALOG_YES_NO,
 	.refused = "approved",
 	.yes = ui_approve_yes,
 	.no = ui_approve_no,

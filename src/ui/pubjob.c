@@ -141,7 +141,7 @@ pubjob_no(struct ui *ui, void *ctx)
 static const struct modal_ops pubjob_ops = {
 	.kind = MODAL_PUBLISH,
 	.subject = DIALOG_POST,
-	.footer = "y: yes   any other key: no",
+	.footer = DIALOG_YES_NO,
 	.refused = "sent",
 	.yes = pubjob_yes,
 	.no = pubjob_no,

@@ -109,6 +109,9 @@ struct dialog_bind {
 enum modal_kind { MODAL_NONE, MODAL_HELP, MODAL_QUIT, MODAL_APPROVE,
 	MODAL_PUBLISH };
 
+/* The footer of a question only y answers yes. */
+#define DIALOG_YES_NO	"y: yes   any other key: no"
+
 /* What a kind of dialog does with its answer; ctx is the opener's. */
 struct modal_ops {
 	enum modal_kind		 kind;
