@@ -166,7 +166,8 @@ pubjob_refuse(struct ui *ui, int i, const struct publish_item *item)
 {
 	struct ui_post *st = &ui->posts[i];
 
-	if (item->status != PUBLISH_SENT && item->status != PUBLISH_UNRESOLVED &&
+	if (item->status != PUBLISH_SENT &&
+	    item->status != PUBLISH_UNRESOLVED &&
 	    item->status != PUBLISH_REFUSED)
 		return false;
 	st->state = item->status == PUBLISH_SENT ? UI_POST_SENT :

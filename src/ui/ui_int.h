@@ -117,7 +117,7 @@ struct modal_ops {
 	enum modal_kind		 kind;
 	enum dialog_subject	 subject;
 	const char		*footer;
-	const char		*refused;	/* "nothing <refused>" when stale */
+	const char		*refused;	/* stale: "nothing <refused>" */
 	void			(*yes)(struct ui *, void *ctx);
 	void			(*no)(struct ui *, void *ctx);
 	void			(*free)(void *ctx);
@@ -146,7 +146,7 @@ struct ui {
 	WINDOW			*win[PANE_COUNT];
 	WINDOW			*status;
 	struct pane		 panes[PANE_COUNT];
-	struct pane		 view;		/* over the panes when view_open */
+	struct pane		 view;		/* shown when view_open */
 	bool			 view_open;
 	WINDOW			*view_win;
 	int			 focus;

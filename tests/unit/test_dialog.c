@@ -11,8 +11,10 @@
 #include "sandbox/approval.h"
 #include "ui/ui_int.h"
 
-#define SHA_A	"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-#define SHA_B	"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+#define SHA_A	"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" \
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+#define SHA_B	"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb" \
+		"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
 
 static struct ui *
 fake_ui(const char *sha, unsigned gen, int nposts)

@@ -232,7 +232,8 @@ test_copy(void **state)
 	src.posts = xcalloc(3, sizeof *src.posts);
 	src.posts[0] = (struct plan_post){ .slot = 1, .front = 1, .draft = 2,
 	    .text = xstrdup("first"), .expected_reward = 1.5, .visits = 7 };
-	src.posts[1] = (struct plan_post){ .slot = 4, .text = xstrdup("second") };
+	src.posts[1] = (struct plan_post){ .slot = 4,
+	    .text = xstrdup("second") };
 	src.nalts = 1;
 	src.alts = xcalloc(2, sizeof *src.alts);
 	src.alts[0] = (struct plan_alt){ .decision = 1, .slot = 3, .visits = 9,
