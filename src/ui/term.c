@@ -9,7 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
 #include "sandbox/guard.h"
 #include "ui/ui_int.h"
 

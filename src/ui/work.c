@@ -15,7 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
 #include "ui/ui_int.h"
 
 extern char **environ;
