@@ -100,7 +100,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB) tests/unit/testutil.h $(TEST_EXTRA)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(call pc_cflags,$(TEST_PKGS)) $(LDFLAGS) -o $@ $< $(TEST_EXTRA) $(LIB) $(DEP_LIBS) $(TEST_LIBS)
 
-$(BUILD)/bench/%: bench/%.c $(LIB)
+$(BUILD)/bench/%: bench/%.c $(LIB) $(wildcard bench/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(DEP_LIBS)
 

@@ -61,9 +61,9 @@ fig_print(void)
 {
 	int i;
 
-	printf("\n%-46s | %-40s | %-10s | met\n", "figure", "measured", "goal");
+	printf("\n%-46s | %-48s | %-10s | met\n", "figure", "measured", "goal");
 	for (i = 0; i < nfigs; i++)
-		printf("%-46s | %-40s | %-10s | %s\n", figs[i].name,
+		printf("%-46s | %-48s | %-10s | %s\n", figs[i].name,
 		    figs[i].measured, figs[i].goal, figs[i].met < 0 ? "-" :
 		    figs[i].met ? "yes" : "NO");
 }

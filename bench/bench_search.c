@@ -553,16 +553,18 @@ static const uint64_t ttq_ladder[] = { 250, 500, 1000, 2000, 5000, 10000,
 
 static double
 bench_ttq(const char *top, struct bproj *b, double *best, int samples,
-    bool peer, uint64_t max)
+    bool peer, uint64_t max, double *last)
 {
 	struct run r;
 	double v;
 	size_t i;
 
+	*last = 0;
 	for (i = 0; i < sizeof ttq_ladder / sizeof ttq_ladder[0] &&
 	    ttq_ladder[i] <= max; i++) {
 		v = peer ? bench_peer_value(top, b, ttq_ladder[i], 1, samples,
 		    &r) : bench_fronts_value(b, ttq_ladder[i], 1, samples, &r);
+		*last = r.cpu;
 		if (v > *best)
 			*best = v;
 		if (v >= *best - 0.01 * fabs(*best))
@@ -571,21 +573,26 @@ bench_ttq(const char *top, struct bproj *b, double *best, int samples,
 	return -1;
 }
 
+/* The peer's runs are the longer: it goes first, so that a plan of
+ * fronts' that beats the best known cannot make it miss afterwards. A
+ * peer that never gets within 1% in its ladder took longer than its
+ * largest run: the ratio is below fronts' time over that run's. */
 static void
 bench_ttq_fig(const char *top, const char *name, struct bproj *b,
     double best, int samples, uint64_t fmax, uint64_t pmax)
 {
-	double tf, tp, bb = best;
+	double tf, tp, lf, lp, bb = best;
 	char label[72];
 
-	tp = bench_ttq(top, b, &bb, samples, true, pmax);
-	tf = bench_ttq(top, b, &bb, samples, false, fmax);
+	tp = bench_ttq(top, b, &bb, samples, true, pmax, &lp);
+	tf = bench_ttq(top, b, &bb, samples, false, fmax, &lf);
 	snprintf(label, sizeof label, "%s: time to 1%% of best, fronts/peer",
 	    name);
-	if (tf < 0 || tp < 0)
-		fig(label, "<= 0.33", tf >= 0 && tp < 0 ? -1 : 0,
-		    "fronts %.2f s, peer %s", tf, tp < 0 ? "not within the "
-		    "ladder" : "reached");
+	if (tf < 0)
+		fig(label, "<= 0.33", 0, "fronts not within 1%% by %.2f s", lf);
+	else if (tp < 0)
+		fig(label, "<= 0.33", tf / lp <= 0.33, "< %.3f (%.2f s; peer "
+		    "not within 1%% by %.2f s)", tf / lp, tf, lp);
 	else
 		fig(label, "<= 0.33", tf / tp <= 0.33, "%.3f (%.2f s vs %.2f s)",
 		    tf / tp, tf, tp);
