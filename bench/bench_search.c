@@ -464,7 +464,7 @@ bench_scaling(void)
 	struct run r;
 	struct cm m;
 	uint64_t n, max = getenv("BENCH_QUICK") ? 100000 : 1000000;
-	double lo = 0, hi = 0, per;
+	double lo = 0, hi = 0, per, clo = 0, chi = 0, pc;
 
 	cm_init(&m, p, CM_NOISE | CM_VALUE);
 	for (n = 1000; n <= max; n *= 10) {
@@ -473,9 +473,13 @@ bench_scaling(void)
 		per = r.cpu / n * 1e6;
 		lo = lo == 0 || per < lo ? per : lo;
 		hi = per > hi ? per : hi;
+		pc = r.cpu / r.calls * 1e6;
+		clo = clo == 0 || pc < clo ? pc : clo;
+		chi = pc > chi ? pc : chi;
 		printf("scaling: %8llu iterations: %.2f us per iteration, "
-		    "%llu nodes, %.1f bytes per node in the arena\n",
-		    (unsigned long long)n, per, (unsigned long long)r.nodes,
+		    "%.1f model calls per iteration, %llu nodes, %.1f bytes "
+		    "per node in the arena\n", (unsigned long long)n, per,
+		    (double)r.calls / n, (unsigned long long)r.nodes,
 		    (double)search_node_bytes());
 	}
 	printf("scaling: largest time per iteration / smallest = %.2f "
@@ -485,6 +489,10 @@ bench_scaling(void)
 	fig("flat scaling: time per iteration, max/min", "<= 1.3",
 	    lo > 0 && hi / lo <= 1.3, "%.2f (10^3 to %llu iterations)",
 	    lo > 0 ? hi / lo : 0, (unsigned long long)max);
+	/* Deeper trees make longer iterations (more calls each); per call
+	 * is what the tree's size costs. */
+	fig("flat scaling: time per model call, max/min", "-", -1,
+	    "%.2f (same sizes)", clo > 0 ? chi / clo : 0);
 	fig("memory: bytes per node", "<= 200", search_node_bytes() <= 200,
 	    "%zu", search_node_bytes());
 	fx_free(p);
