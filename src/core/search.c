@@ -16,10 +16,10 @@
  *     its children (MaxUCT, see search_q), not by the mean return below
  *     it, which keeps counting exploration against good lines; the value
  *     is divided by the range of total returns seen so far, or by four
- *     times the spread among the siblings compared where that is narrower (see
- *     search_scale), so the exploration constant (default SEARCH_UCT_C)
- *     does not depend on the model's reward units. The plan still
- *     follows visits.
+ *     times the spread among the siblings compared where that is
+ *     narrower (see search_scale), so the exploration constant (default
+ *     SEARCH_UCT_C) does not depend on the model's reward units. The plan
+ *     still follows visits.
  *   - Progressive widening: a node may have at most
  *     ceil(PW_K * sqrt(visits + 1)) available children expanded before it
  *     selects among them; the next expansion is a uniformly drawn
@@ -31,9 +31,10 @@
  *     (posts and waits alike; search_params.rollout_actions) and adds
  *     value(state); without value() it runs to the horizon. Counting
  *     actions, not slots, bounds a rollout's model calls however many
- *     posts a slot allows; measured on the demo and the scale bench, 8
- *     actions give better plans than 24 actions or 24 slots, for fewer
- *     calls (bench_search "scale").
+ *     posts a slot allows. Measured: on the demo 8 actions give better
+ *     plans than 24 actions or 24 slots at equal iterations; on the scale
+ *     bench plans are alike at equal model calls, and 8 makes the fewest
+ *     calls per iteration (bench_search "scale").
  *   - Deepening: the first FOCUS_START of the budget searches from the
  *     root; the rest is spent in FOCUS_CHUNKS equal chunks, each of which
  *     forces every other iteration (the rest keep improving the decisions
@@ -307,16 +308,6 @@ search_mean(const struct node *n)
 }
 
 /*
- * Selection at node ni over the available set: raises availability of the
- * available children, then either picks an action to expand (*expand) or
- * the UCT-best child. The caller holds the lock. Returns the child, or NIL
- * with *expand set. The set always holds the wait, so where no child is
- * available there is an action to expand; where one is, the first
- * available child stands until a better score replaces it, so that even a
- * score that is not a number (which bounded rewards rule out, see
- * search_number_ok) could not leave the choice empty.
- */
-/*
  * What values are divided by before the exploration term is added: the
  * range of total returns seen, or LOCAL_SPREAD times the spread of the
  * values among the available visited children where that is narrower.
@@ -344,6 +335,16 @@ search_scale(const struct search *s, uint32_t ni)
 	return scale > 0 && isfinite(scale) ? scale : 1;
 }
 
+/*
+ * Selection at node ni over the available set: raises availability of the
+ * available children, then either picks an action to expand (*expand) or
+ * the UCT-best child. The caller holds the lock. Returns the child, or NIL
+ * with *expand set. The set always holds the wait, so where no child is
+ * available there is an action to expand; where one is, the first
+ * available child stands until a better score replaces it, so that even a
+ * score that is not a number (which bounded rewards rule out, see
+ * search_number_ok) could not leave the choice empty.
+ */
 static uint32_t
 search_select(struct search *s, uint32_t ni, int depth, struct action *pick,
     bool *expand)

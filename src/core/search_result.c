@@ -1,7 +1,8 @@
 /*
  * search_result — what is read from a tree: the principal variation (most
- * visited path, or in a merged tree the plan chosen at the merge) with the alternatives at each step, and the bounded
- * snapshot the TUI and the worker's progress stream show.
+ * visited path, or in a merged tree the plan chosen at the merge) with the
+ * alternatives at each step, and the bounded snapshot the TUI and the
+ * worker's progress stream show.
  */
 #include <math.h>
 #include <pthread.h>
