@@ -14,12 +14,14 @@
  * Choices made where the design leaves room:
  *   - Selection values an edge by its mean reward plus the best value of
  *     its children (MaxUCT, see search_q), not by the mean return below
- *     it, which keeps counting exploration against good lines; the value
- *     is divided by the range of total returns seen so far, or by four
- *     times the spread among the siblings compared where that is
- *     narrower (see search_scale), so the exploration constant (default
- *     SEARCH_UCT_C) does not depend on the model's reward units. The plan
- *     still follows visits.
+ *     it, which keeps counting exploration against good lines, or, while
+ *     every step's reward has been the same on every visit, by the best
+ *     return seen through it (see search_value). The value is divided by
+ *     the range of total returns seen so far, or by twice the spread
+ *     among the siblings compared where that is narrower (see
+ *     search_scale), so the exploration constant (default SEARCH_UCT_C)
+ *     does not depend on the model's reward units. The plan still follows
+ *     visits.
  *   - Progressive widening: a node may have at most
  *     ceil(PW_K * sqrt(visits + 1)) available children expanded before it
  *     selects among them; the next expansion is a uniformly drawn
@@ -67,7 +69,7 @@
 #define SEARCH_UCT_C	1.41
 #define PW_K		2.0
 #define ROLLOUT_ACTIONS	8
-#define LOCAL_SPREAD	4.0
+#define LOCAL_SPREAD	2.0
 #define FOCUS_START	0.4
 #define FOCUS_CHUNKS	64
 #define FAIL_EARLY_MIN	50
@@ -126,6 +128,7 @@ search_node_new(struct search *s, uint32_t parent, const struct action *a,
 	n->sibling = NIL;
 	n->bchild = NIL;
 	n->bq = -INFINITY;
+	n->best = -INFINITY;
 	n->slot = slot;
 	if (parent != NIL) {
 		n->sibling = s->nodes[parent].child;
@@ -308,6 +311,20 @@ search_mean(const struct node *n)
 }
 
 /*
+ * An edge's value for selection. Until some step's reward has differed
+ * between two visits, the model has shown itself deterministic, and there
+ * the best return seen through an edge is a plan's true value that the
+ * edge can reach, where a mean (even MaxUCT's) counts the rollouts' poorer
+ * luck against it. Any noise, hidden state that changes a reward
+ * included, makes the best return a lucky draw: from then on MaxUCT.
+ */
+static inline double
+search_value(const struct search *s, const struct node *c)
+{
+	return s->noisy ? c->q : c->best;
+}
+
+/*
  * What values are divided by before the exploration term is added: the
  * range of total returns seen, or LOCAL_SPREAD times the spread of the
  * values among the available visited children where that is narrower.
@@ -327,8 +344,8 @@ search_scale(const struct search *s, uint32_t ni)
 		if (c->visits == 0 ||
 		    s->stamp[search_action_id(s, &c->action)] != s->gen)
 			continue;
-		lo = c->q < lo ? c->q : lo;
-		hi = c->q > hi ? c->q : hi;
+		lo = search_value(s, c) < lo ? search_value(s, c) : lo;
+		hi = search_value(s, c) > hi ? search_value(s, c) : hi;
 	}
 	if (hi > lo && LOCAL_SPREAD * (hi - lo) < scale)
 		scale = LOCAL_SPREAD * (hi - lo);
@@ -380,7 +397,7 @@ search_select(struct search *s, uint32_t ni, int depth, struct action *pick,
 		if (c->visits == 0)
 			score = INFINITY;
 		else
-			score = c->q / scale + s->params.uct_c *
+			score = search_value(s, c) / scale + s->params.uct_c *
 			    sqrt(log((double)c->avail) / c->visits);
 		if (best == NIL || score > bscore) {
 			bscore = score;
@@ -550,6 +567,11 @@ search_backup(struct search *s, double g)
 		g += r;
 		n = &s->nodes[s->stack[i].node];
 		below = i + 1 < s->nstack ? s->stack[i + 1].node : NIL;
+		if (g > n->best)
+			n->best = g;
+		if (i >= nforced && n->visits > 0 && fabs(r - n->rsum /
+		    n->visits) > 1e-9 * (1 + fabs(r)))
+			s->noisy = true;
 		if (i >= nforced) {
 			n->visits++;
 			n->sum += g;

@@ -33,6 +33,7 @@ struct node {
 	double		rsq;
 	double		q;		/* value for selection: see search_q */
 	double		bq;		/* best q among children, -inf none */
+	double		best;		/* best return from this edge on */
 	uint32_t	bchild;		/* the child holding bq */
 };
 
@@ -71,6 +72,7 @@ struct search {
 	void			*m;
 	bool			 has_value;
 	int			 rollout_actions;
+	bool			 noisy;		/* a step's reward ever varied */
 	bool			 completing;	/* this rollout joins the tree */
 	uint64_t		 rng;
 	int			 last_key;	/* last post id in this slot */

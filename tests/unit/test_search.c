@@ -320,6 +320,35 @@ test_plan_covers_horizon(void **state)
 	fx_free(p);
 }
 
+/* A deterministic model keeps the search on best returns, each at least
+ * its edge's mean; noisy rewards switch it to MaxUCT. */
+static void
+test_deterministic_best(void **state)
+{
+	struct project *p = small_project();
+	struct search_params sp = params(500, 1);
+	struct error err = { 0 };
+	struct search *s;
+	struct node *n;
+	struct cm m;
+	uint32_t i;
+	int flags;
+
+	for (flags = 0; flags <= CM_NOISE; flags += CM_NOISE) {
+		cm_init(&m, p, flags);
+		s = search_new(p, &sp, 0);
+		assert_int_equal(search_run(s, &cm_ops, &m, &err), 0);
+		assert_int_equal(s->noisy, flags == CM_NOISE);
+		for (i = 1; i < s->nnodes; i++) {
+			n = &s->nodes[i];
+			if (n->visits > 0)
+				assert_true(n->best >= n->sum / n->visits - 1e-9);
+		}
+		search_free(s);
+	}
+	fx_free(p);
+}
+
 static void
 test_progressive_widening(void **state)
 {
@@ -879,6 +908,7 @@ main(void)
 		cmocka_unit_test(test_progressive_widening),
 		cmocka_unit_test(test_rollout_actions),
 		cmocka_unit_test(test_plan_covers_horizon),
+		cmocka_unit_test(test_deterministic_best),
 		cmocka_unit_test(test_export_merge),
 		cmocka_unit_test(test_snapshot_while_running_and_cancel),
 		cmocka_unit_test(test_extreme_rewards_fail),
