@@ -50,7 +50,8 @@ publish_close(struct publish *pub)
 	ledger_free(&pub->ledger);
 }
 
-int
+/* Re-reads the ledger from disk. */
+static int
 publish_reload(struct publish *pub, struct error *err)
 {
 	ledger_free(&pub->ledger);
@@ -239,7 +240,12 @@ publish_describe(struct publish *pub, int i, time_t now, struct error *err)
 	return out;
 }
 
-void
+/* The test-only pause points, FRONTS_TEST_PAUSE_AT=after-intent or
+ * after-response: the process stops there (for a test to kill it), or,
+ * with FRONTS_TEST_RESUME_FILE set, waits until that file exists, removes
+ * it and goes on. A pause only waits; it never skips a keypress or a
+ * check. */
+static void
 publish_test_pause(const char *point)
 {
 	const char *want = getenv("FRONTS_TEST_PAUSE_AT");

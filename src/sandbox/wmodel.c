@@ -990,12 +990,6 @@ wmodel_free(struct wmodel *m)
 	free(m);
 }
 
-int
-wmodel_timeout_ms(const struct wmodel *m)
-{
-	return m->timeout_ms;
-}
-
 void
 wmodel_error_format(const struct model_error *e, char *buf, size_t size)
 {
