@@ -31,6 +31,7 @@ worker_validate(const struct worker_validate_job *vj, cJSON **report,
 	job.model_len = vj->len;
 	job.params.seed = 1;
 	job.params.workers = 1;
+	job.params.seconds = vj->window;
 	job.params.call_timeout_ms = vj->call_timeout_ms > 0 ?
 	    vj->call_timeout_ms : WV_CALL_MS;
 	job.deadline = vj->deadline > 0 ? vj->deadline : WV_DEADLINE;

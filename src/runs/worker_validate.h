@@ -20,6 +20,7 @@ struct worker_validate_job {
 	double		 deadline;	/* seconds; 0: 120 */
 	long		 memory_mb;	/* 0: the worker's default */
 	int		 call_timeout_ms;	/* 0: 1000 */
+	double		 window;	/* backtest window; 0: its default */
 };
 
 /* The report as validate_report_json() made it (*report: the caller's).

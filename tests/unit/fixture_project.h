@@ -94,6 +94,9 @@ fx_free(struct project *p)
 		free(p->drafts[i].text);
 	}
 	for (i = 0; i < p->nhistory; i++) {
+		while (p->history[i].ntopics > 0)
+			free(p->history[i].topics[--p->history[i].ntopics]);
+		free(p->history[i].topics);
 		free(p->history[i].id);
 		free(p->history[i].posted_at_text);
 		free(p->history[i].text);

@@ -1,0 +1,562 @@
+/*
+ * backtest — the window, the baselines and the figures (see backtest.h).
+ *
+ * Everything but the model's draws is computed from the project alone,
+ * so a report read back from the worker recomputes the window, the
+ * observed rewards, the baselines and the figures here, and takes only
+ * the draws' summaries from the worker.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/backtest.h"
+#include "core/timeutil.h"
+
+const char *const backtest_baseline_names[BASE_COUNT] = {
+	"front_median", "hour_weekday"
+};
+
+struct bt {
+	const struct project	*p;
+	const struct objective	*obj;
+	int			*order;		/* history by time */
+	int			 start;		/* first window post in order */
+	double			*reward;	/* per history index */
+	bool			*complete;
+};
+
+static int
+bt_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static const struct project *bt_sort_p;
+
+static int
+bt_cmp_time(const void *a, const void *b)
+{
+	const struct history_post *x = &bt_sort_p->history[*(const int *)a];
+	const struct history_post *y = &bt_sort_p->history[*(const int *)b];
+
+	if (x->posted_at != y->posted_at)
+		return x->posted_at < y->posted_at ? -1 : 1;
+	return *(const int *)a - *(const int *)b;
+}
+
+static double
+bt_quantile(const double *sorted, int n, double q)
+{
+	double x = q * (n - 1);
+	int i = (int)floor(x);
+
+	if (n <= 0)
+		return 0;
+	if (i >= n - 1)
+		return sorted[n - 1];
+	return sorted[i] + (x - i) * (sorted[i + 1] - sorted[i]);
+}
+
+static double
+bt_log1p(double x)
+{
+	return log1p(x > 0 ? x : 0);
+}
+
+/* Rewards of the known posts before the window, on front f (-1: any). */
+static int
+bt_known(const struct bt *b, int f, double *out)
+{
+	int i, h, n = 0;
+
+	for (i = 0; i < b->start; i++) {
+		h = b->order[i];
+		if (b->complete[h] && (f < 0 || b->p->history[h].front == f))
+			out[n++] = b->reward[h];
+	}
+	qsort(out, n, sizeof *out, bt_cmp_double);
+	return n;
+}
+
+static int
+bt_block(time_t t)
+{
+	return time_local_weekday(t) * (24 / BACKTEST_HOUR_BLOCK) +
+	    time_local_hour(t) / BACKTEST_HOUR_BLOCK;
+}
+
+static void
+bt_baselines(const struct bt *b, struct backtest_post *bp, double *tmp)
+{
+	const struct history_post *post = &b->p->history[bp->history];
+	double med, sum = 0;
+	int n, i, h, cell = bt_block(post->posted_at), k = 0;
+
+	if ((n = bt_known(b, post->front, tmp)) == 0)
+		n = bt_known(b, -1, tmp);
+	med = bt_quantile(tmp, n, 0.5);
+	bp->base[BASE_FRONT_MEDIAN] = med;
+	for (i = 0; i < b->start; i++) {
+		h = b->order[i];
+		if (!b->complete[h] || b->p->history[h].front != post->front ||
+		    bt_block(b->p->history[h].posted_at) != cell)
+			continue;
+		sum += bt_log1p(b->reward[h]);
+		k++;
+	}
+	bp->base[BASE_HOUR_WEEKDAY] = expm1((sum + BACKTEST_SHRINK *
+	    bt_log1p(med)) / (k + BACKTEST_SHRINK));
+}
+
+/* The window, observed rewards and baselines: no model involved. */
+static void
+bt_prepare(const struct project *p, const struct backtest_params *bp,
+    struct backtest_report *r, int **order_out)
+{
+	static struct objective def;
+	struct bt b = { p, NULL, NULL, 0, NULL, NULL };
+	double *tmp;
+	int i, n = p->nhistory, nw;
+
+	if (bp != NULL && bp->objective != NULL)
+		b.obj = bp->objective;
+	else {
+		objective_default(&def);
+		b.obj = &def;
+	}
+	memset(r, 0, sizeof *r);
+	r->window = bp != NULL && bp->window > 0 ? bp->window : BACKTEST_WINDOW;
+	r->history = n;
+	b.order = xcalloc(n + 1, sizeof *b.order);
+	b.reward = xcalloc(n + 1, sizeof *b.reward);
+	b.complete = xcalloc(n + 1, sizeof *b.complete);
+	tmp = xcalloc(n + 1, sizeof *tmp);
+	for (i = 0; i < n; i++) {
+		b.order[i] = i;
+		b.complete[i] = objective_reward(b.obj, &p->history[i],
+		    &b.reward[i]);
+	}
+	bt_sort_p = p;
+	qsort(b.order, n, sizeof *b.order, bt_cmp_time);
+	nw = (int)ceil(r->window * n - 1e-9);
+	if (nw > n - 1)
+		nw = n - 1;	/* at least one post of context */
+	if (nw < 0)
+		nw = 0;
+	b.start = n - nw;
+	r->nposts = nw;
+	r->posts = xcalloc(nw + 1, sizeof *r->posts);
+	for (i = 0; i < nw; i++) {
+		r->posts[i].history = b.order[b.start + i];
+		r->posts[i].observed = b.reward[r->posts[i].history];
+		r->posts[i].scored = b.complete[r->posts[i].history];
+		bt_baselines(&b, &r->posts[i], tmp);
+	}
+	free(tmp);
+	free(b.reward);
+	free(b.complete);
+	if (order_out != NULL)
+		*order_out = b.order;
+	else
+		free(b.order);
+}
+
+/* Average ranks (ties share the mean of their ranks). */
+static void
+bt_ranks(const double *x, int n, double *rank)
+{
+	int *ix = xcalloc(n + 1, sizeof *ix), i, j, k;
+	const double *key = x;
+
+	for (i = 0; i < n; i++)
+		ix[i] = i;
+	/* insertion sort: windows hold hundreds of posts, not millions */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && key[ix[j - 1]] > key[ix[j]]; j--) {
+			k = ix[j];
+			ix[j] = ix[j - 1];
+			ix[j - 1] = k;
+		}
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && key[ix[j]] == key[ix[i]]; j++)
+			;
+		for (k = i; k < j; k++)
+			rank[ix[k]] = (i + j - 1) / 2.0;
+	}
+	free(ix);
+}
+
+static double
+bt_spearman(const double *x, const double *y, int n)
+{
+	double *rx, *ry, mx = 0, my = 0, sxy = 0, sxx = 0, syy = 0;
+	int i;
+
+	if (n < 2)
+		return 0;
+	rx = xcalloc(n, sizeof *rx);
+	ry = xcalloc(n, sizeof *ry);
+	bt_ranks(x, n, rx);
+	bt_ranks(y, n, ry);
+	for (i = 0; i < n; i++) {
+		mx += rx[i] / n;
+		my += ry[i] / n;
+	}
+	for (i = 0; i < n; i++) {
+		sxy += (rx[i] - mx) * (ry[i] - my);
+		sxx += (rx[i] - mx) * (rx[i] - mx);
+		syy += (ry[i] - my) * (ry[i] - my);
+	}
+	free(rx);
+	free(ry);
+	return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : 0;
+}
+
+/* One predictor's figures: pred (point), plog (its log(1 + ·)). */
+static void
+bt_figures(const struct backtest_report *r, int which,
+    struct backtest_score *s)
+{
+	double *pred, *obs, err = 0, lp;
+	const struct backtest_post *bp;
+	int i, n = 0, cov = 0;
+
+	pred = xcalloc(r->nposts + 1, sizeof *pred);
+	obs = xcalloc(r->nposts + 1, sizeof *obs);
+	for (i = 0; i < r->nposts; i++) {
+		bp = &r->posts[i];
+		if (!bp->scored || !bp->predicted)
+			continue;
+		pred[n] = which < 0 ? bp->mean : bp->base[which];
+		lp = which < 0 ? bp->mean_log : bt_log1p(bp->base[which]);
+		obs[n] = bp->observed;
+		err += fabs(lp - bt_log1p(bp->observed));
+		cov += bp->lo <= bp->observed && bp->observed <= bp->hi;
+		n++;
+	}
+	s->spearman = bt_spearman(pred, obs, n);
+	s->mae_log = n > 0 ? err / n : 0;
+	s->coverage80 = which < 0 && n > 0 ? (double)cov / n : 0;
+	free(pred);
+	free(obs);
+}
+
+void
+backtest_score(struct backtest_report *r)
+{
+	int i, b;
+
+	r->scored = r->unscored = 0;
+	for (i = 0; i < r->nposts; i++) {
+		if (!r->posts[i].scored)
+			r->unscored++;
+		else if (r->posts[i].predicted)
+			r->scored++;
+	}
+	bt_figures(r, -1, &r->model);
+	for (b = 0; b < BASE_COUNT; b++)
+		bt_figures(r, b, &r->base[b]);
+	r->beats_baselines = r->ran && r->scored > 0 &&
+	    r->model.mae_log < r->base[BASE_FRONT_MEDIAN].mae_log &&
+	    r->model.mae_log < r->base[BASE_HOUR_WEEKDAY].mae_log;
+}
+
+/* The draws of one window post, summarised into bp. */
+static void
+bt_summarise(struct backtest_post *bp, double *draws, int k)
+{
+	double sum = 0, slog = 0;
+	int i;
+
+	for (i = 0; i < k; i++) {
+		sum += draws[i];
+		slog += bt_log1p(draws[i]);
+	}
+	qsort(draws, k, sizeof *draws, bt_cmp_double);
+	bp->mean = sum / k;
+	bp->mean_log = slog / k;
+	bp->lo = bt_quantile(draws, k, 0.1);
+	bp->hi = bt_quantile(draws, k, 0.9);
+	bp->predicted = true;
+}
+
+static void
+bt_error(const struct model_ops *ops, void *m, struct backtest_report *r,
+    const char *id, int rc)
+{
+	const struct model_error *e = ops->last_error(m);
+
+	if (e != NULL && e->type[0] != '\0')
+		snprintf(r->error, sizeof r->error, "predict for %s: %s: %s "
+		    "(model.py line %d)", id, e->type, e->message, e->line);
+	else
+		snprintf(r->error, sizeof r->error, "predict for %s failed "
+		    "(%d)", id, rc);
+}
+
+int
+backtest_run(const struct project *p, const struct model_ops *ops,
+    void *m, const struct backtest_params *bp, struct backtest_report *r,
+    uint64_t *calls)
+{
+	struct predict_query q;
+	double *draws;
+	int *order, i, rc, k, start;
+
+	bt_prepare(p, bp, r, &order);
+	r->ran = ops->predict != NULL && ops->has_predict != NULL &&
+	    ops->has_predict(m);
+	k = bp != NULL && bp->draws > 0 ? bp->draws : BACKTEST_DRAWS;
+	draws = xcalloc(k, sizeof *draws);
+	start = p->nhistory - r->nposts;
+	for (i = 0; r->ran && i < r->nposts; i++) {
+		memset(&q, 0, sizeof q);
+		q.post = r->posts[i].history;
+		q.draft = q.front = -1;
+		q.at = p->history[q.post].posted_at;
+		q.history = order;
+		q.nhistory = start + i;
+		q.known = start;
+		q.seed = (bp != NULL ? bp->seed : 0) + 1000003ULL * (i + 1);
+		q.ndraws = k;
+		if (calls != NULL)
+			*calls += (uint64_t)k;
+		if ((rc = ops->predict(m, &q, draws)) != MODEL_OK) {
+			bt_error(ops, m, r, p->history[q.post].id, rc);
+			break;
+		}
+		bt_summarise(&r->posts[i], draws, k);
+	}
+	free(draws);
+	free(order);
+	backtest_score(r);
+	return 0;
+}
+
+void
+backtest_report_free(struct backtest_report *r)
+{
+	free(r->posts);
+	memset(r, 0, sizeof *r);
+}
+
+static double
+bt_abs_log_error(const struct backtest_post *bp)
+{
+	return fabs(bp->mean_log - bt_log1p(bp->observed));
+}
+
+int
+backtest_worst(const struct backtest_report *r, int *ix, int n)
+{
+	bool *taken = xcalloc(r->nposts + 1, sizeof *taken);
+	double e, worst;
+	int i, k, pick;
+
+	for (k = 0; k < n; k++) {
+		pick = -1;
+		worst = -1;
+		for (i = 0; i < r->nposts; i++) {
+			if (taken[i] || !r->posts[i].scored ||
+			    !r->posts[i].predicted)
+				continue;
+			if ((e = bt_abs_log_error(&r->posts[i])) > worst) {
+				worst = e;
+				pick = i;
+			}
+		}
+		if (pick < 0)
+			break;
+		taken[pick] = true;
+		ix[k] = pick;
+	}
+	free(taken);
+	return k;
+}
+
+/* ---- JSON and text ------------------------------------------------- */
+
+static cJSON *
+bt_figures_json(const struct backtest_score *s, bool coverage)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "spearman", s->spearman);
+	cJSON_AddNumberToObject(o, "mae_log", s->mae_log);
+	if (coverage)
+		cJSON_AddNumberToObject(o, "coverage80", s->coverage80);
+	return o;
+}
+
+static cJSON *
+bt_entry_json(const struct project *p, const struct backtest_post *bp)
+{
+	cJSON *e = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(e, "id", p->history[bp->history].id);
+	cJSON_AddBoolToObject(e, "predicted", bp->predicted);
+	if (bp->predicted) {
+		cJSON_AddNumberToObject(e, "mean", bp->mean);
+		cJSON_AddNumberToObject(e, "lo", bp->lo);
+		cJSON_AddNumberToObject(e, "hi", bp->hi);
+		cJSON_AddNumberToObject(e, "mean_log", bp->mean_log);
+	}
+	cJSON_AddNumberToObject(e, "observed", bp->observed);
+	cJSON_AddBoolToObject(e, "scored", bp->scored);
+	return e;
+}
+
+cJSON *
+backtest_json(const struct project *p, const struct backtest_report *r,
+    bool entries)
+{
+	cJSON *o = cJSON_CreateObject(), *base, *arr, *e;
+	int ix[BACKTEST_WORST], n, i, b;
+
+	cJSON_AddNumberToObject(o, "window", r->window);
+	cJSON_AddNumberToObject(o, "posts", r->scored);
+	cJSON_AddNumberToObject(o, "spearman", r->model.spearman);
+	cJSON_AddNumberToObject(o, "mae_log", r->model.mae_log);
+	cJSON_AddNumberToObject(o, "coverage80", r->model.coverage80);
+	base = cJSON_AddObjectToObject(o, "baselines");
+	for (b = 0; b < BASE_COUNT; b++)
+		cJSON_AddItemToObject(base, backtest_baseline_names[b],
+		    bt_figures_json(&r->base[b], false));
+	cJSON_AddBoolToObject(o, "beats_baselines", r->beats_baselines);
+	arr = cJSON_AddArrayToObject(o, "worst");
+	n = backtest_worst(r, ix, BACKTEST_WORST);
+	for (i = 0; i < n; i++) {
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "id",
+		    p->history[r->posts[ix[i]].history].id);
+		cJSON_AddNumberToObject(e, "predicted", r->posts[ix[i]].mean);
+		cJSON_AddNumberToObject(e, "observed", r->posts[ix[i]].observed);
+		cJSON_AddItemToArray(arr, e);
+	}
+	if (!entries)
+		return o;
+	cJSON_AddBoolToObject(o, "ran", r->ran);
+	if (r->error[0] != '\0')
+		cJSON_AddStringToObject(o, "error", r->error);
+	arr = cJSON_AddArrayToObject(o, "entries");
+	for (i = 0; i < r->nposts; i++)
+		cJSON_AddItemToArray(arr, bt_entry_json(p, &r->posts[i]));
+	return o;
+}
+
+static bool
+bt_number(const cJSON *o, const char *k, double *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
+	    fabs(v->valuedouble) > MODEL_NUMBER_MAX)
+		return false;
+	*out = v->valuedouble;
+	return true;
+}
+
+/* The worker's draws for one post; a post it did not send, or sent out
+ * of order, stays unpredicted. */
+static int
+bt_entry_from_json(const struct project *p, const cJSON *e,
+    struct backtest_post *bp)
+{
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(e, "id");
+
+	if (!cJSON_IsString(id) ||
+	    strcmp(id->valuestring, p->history[bp->history].id) != 0)
+		return -1;
+	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "predicted")))
+		return 0;
+	if (!bt_number(e, "mean", &bp->mean) || !bt_number(e, "lo", &bp->lo) ||
+	    !bt_number(e, "hi", &bp->hi) ||
+	    !bt_number(e, "mean_log", &bp->mean_log))
+		return -1;
+	bp->predicted = true;
+	return 0;
+}
+
+int
+backtest_from_json(const struct project *p, const cJSON *j,
+    struct backtest_report *r, struct error *err)
+{
+	const cJSON *entries, *e, *msg;
+	struct backtest_params bp = { 0 };
+	int i = 0;
+
+	if (!cJSON_IsObject(j) || !bt_number(j, "window", &bp.window) ||
+	    !(bp.window > 0 && bp.window < 1))
+		return error_set(err, EXIT_MODEL, "backtest report: malformed");
+	bt_prepare(p, &bp, r, NULL);
+	r->ran = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "ran"));
+	msg = cJSON_GetObjectItemCaseSensitive(j, "error");
+	if (cJSON_IsString(msg))
+		snprintf(r->error, sizeof r->error, "%s", msg->valuestring);
+	entries = cJSON_GetObjectItemCaseSensitive(j, "entries");
+	if (!cJSON_IsArray(entries) || cJSON_GetArraySize(entries) > r->nposts)
+		goto bad;
+	cJSON_ArrayForEach(e, entries)
+		if (bt_entry_from_json(p, e, &r->posts[i++]) != 0)
+			goto bad;
+	backtest_score(r);
+	return 0;
+bad:
+	backtest_report_free(r);
+	return error_set(err, EXIT_MODEL, "backtest report: an entry that is "
+	    "not the window's post or not a finite number");
+}
+
+static char *
+bt_append(char *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static char *
+bt_append(char *s, const char *fmt, ...)
+{
+	char *add, *next;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&add, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	xasprintf(&next, "%s%s", s, add);
+	free(s);
+	free(add);
+	return next;
+}
+
+char *
+backtest_text(const struct project *p, const struct backtest_report *r)
+{
+	char *s;
+	int b;
+
+	(void)p;
+	if (!r->ran)
+		return xstrdup("backtest: the model defines no predict(), so "
+		    "it cannot be measured on history\n");
+	xasprintf(&s, "backtest on the newest %.0f%% of history: %d of %d "
+	    "posts scored\n", r->window * 100, r->scored, r->nposts);
+	if (r->unscored > 0)
+		s = bt_append(s, "  %d left out: a weighted metric is unknown "
+		    "(never taken as 0)\n", r->unscored);
+	if (r->error[0] != '\0')
+		s = bt_append(s, "  stopped: %s\n", r->error);
+	s = bt_append(s, "  %-14s %9s %8s %11s\n", "", "spearman", "mae_log",
+	    "coverage80");
+	s = bt_append(s, "  %-14s %9.3f %8.3f %10.0f%%\n", "model",
+	    r->model.spearman, r->model.mae_log, r->model.coverage80 * 100);
+	for (b = 0; b < BASE_COUNT; b++)
+		s = bt_append(s, "  %-14s %9.3f %8.3f %11s\n",
+		    backtest_baseline_names[b], r->base[b].spearman,
+		    r->base[b].mae_log, "-");
+	return bt_append(s, "  %s\n", r->beats_baselines ?
+	    "the model beats both baselines (lower mae_log)" :
+	    "the model does NOT beat both baselines on mae_log");
+}
