@@ -118,17 +118,12 @@ static void
 bt_prepare(const struct project *p, const struct backtest_params *bp,
     struct backtest_report *r, int **order_out)
 {
-	static struct objective def;
 	struct bt b = { p, NULL, NULL, 0, NULL, NULL };
 	double *tmp;
 	int i, n = p->nhistory, nw;
 
-	if (bp != NULL && bp->objective != NULL)
-		b.obj = bp->objective;
-	else {
-		objective_default(&def);
-		b.obj = &def;
-	}
+	b.obj = bp != NULL && bp->objective != NULL ? bp->objective :
+	    objective_of(p);
 	memset(r, 0, sizeof *r);
 	r->window = bp != NULL && bp->window > 0 ? bp->window : BACKTEST_WINDOW;
 	r->history = n;

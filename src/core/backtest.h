@@ -57,7 +57,7 @@ struct backtest_params {
 	double			 window;	/* 0: BACKTEST_WINDOW */
 	int			 draws;		/* 0: BACKTEST_DRAWS */
 	uint64_t		 seed;
-	const struct objective	*objective;	/* NULL: the default */
+	const struct objective	*objective;	/* NULL: the project's */
 };
 
 struct backtest_post {

@@ -21,6 +21,17 @@ objective_default(struct objective *o)
 	o->given = false;
 }
 
+const struct objective *
+objective_of(const struct project *p)
+{
+	static struct objective def;
+
+	if (p != NULL && p->objective.given)
+		return &p->objective;
+	objective_default(&def);
+	return &def;
+}
+
 bool
 objective_reward(const struct objective *o, const struct history_post *h,
     double *reward)

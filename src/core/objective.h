@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 struct history_post;
+struct project;
 
 /* The metrics of history.jsonl, in the order of history_post.metrics_set. */
 enum metric {
@@ -29,6 +30,8 @@ extern const char *const objective_metric_names[METRIC_COUNT];
 /* likes 1, reposts 1, replies 1, clicks 1, impressions 0: every
  * interaction counts once, and being seen is not engagement. */
 void	objective_default(struct objective *);
+/* The project's objective: fronts.json's, or the default. */
+const struct objective *objective_of(const struct project *);
 /* The post's reward in objective units over the metrics it gives.
  * Returns true when every weighted metric was given; false (partial)
  * when one is unknown. */

@@ -166,7 +166,7 @@ validate_run(const struct project *p, const struct model_ops *ops,
 	bp.window = v.vp.window;
 	bp.draws = v.vp.draws;
 	bp.seed = v.vp.seed;
-	bp.objective = v.vp.objective;
+	bp.objective = NULL;	/* the project's, as the reader assumes */
 	rc = backtest_run(p, ops, model, &bp, &out->backtest,
 	    &out->model_calls);
 	free(v.buf);

@@ -31,7 +31,6 @@ struct validate_params {
 	int			 draws;		/* per backtest post; 0: 200 */
 	uint64_t		 seed;
 	double			 window;	/* backtest window; 0: 0.2 */
-	const struct objective	*objective;	/* NULL: the project's */
 };
 
 struct validate_hooks {
