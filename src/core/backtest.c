@@ -138,11 +138,7 @@ bt_prepare(const struct project *p, const struct backtest_params *bp,
 	}
 	bt_sort_p = p;
 	qsort(b.order, n, sizeof *b.order, bt_cmp_time);
-	nw = (int)ceil(r->window * n - 1e-9);
-	if (nw > n - 1)
-		nw = n - 1;	/* at least one post of context */
-	if (nw < 0)
-		nw = 0;
+	nw = backtest_window_posts(p, r->window);
 	b.start = n - nw;
 	r->nposts = nw;
 	r->posts = xcalloc(nw + 1, sizeof *r->posts);
@@ -159,6 +155,17 @@ bt_prepare(const struct project *p, const struct backtest_params *bp,
 		*order_out = b.order;
 	else
 		free(b.order);
+}
+
+int
+backtest_window_posts(const struct project *p, double window)
+{
+	int n = p->nhistory, nw;
+
+	nw = (int)ceil((window > 0 ? window : BACKTEST_WINDOW) * n - 1e-9);
+	if (nw > n - 1)
+		nw = n - 1;	/* at least one post of context */
+	return nw > 0 ? nw : 0;
 }
 
 /* Average ranks (ties share the mean of their ranks). */

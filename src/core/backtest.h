@@ -93,6 +93,8 @@ int	backtest_run(const struct project *, const struct model_ops *,
 	    void *model, const struct backtest_params *,
 	    struct backtest_report *out, uint64_t *model_calls);
 void	backtest_report_free(struct backtest_report *);
+/* How many posts the window holds (window 0: the default). */
+int	backtest_window_posts(const struct project *, double window);
 
 /* The figures from posts[] (observed, predictions, scored); also what
  * reading a report back recomputes. */

@@ -258,7 +258,7 @@ synth_count_checks(struct synth_candidate *c)
 }
 
 static int
-synth_check(const struct project *p, const struct synth_options *o,
+synth_check_code(const struct project *p, const struct synth_options *o,
     struct synth_candidate *c, struct error *err)
 {
 	struct gate_result g;
@@ -296,8 +296,20 @@ synth_check(const struct project *p, const struct synth_options *o,
 		return 0;
 	}
 	synth_count_checks(c);
-	synth_score_backtest(p, c);
 	return 0;
+}
+
+/* Extraction, gate, validation, then the backtest's tests: every
+ * candidate gets them, so pass rates compare over the same tests. */
+static int
+synth_check(const struct project *p, const struct synth_options *o,
+    struct synth_candidate *c, struct error *err)
+{
+	int rc = synth_check_code(p, o, c, err);
+
+	if (rc == 0 && o->validate != NULL)
+		synth_score_backtest(p, c);
+	return rc;
 }
 
 /* Nothing left to refine: it conforms and beats both baselines, or it
@@ -335,7 +347,8 @@ synth_say_outcome(const struct synth_options *o, int i,
 		synth_say(o, "candidate %d: no code: %s", i + 1, c->extract_error);
 	else if (!c->gate_accepted)
 		synth_say(o, "candidate %d: the gate refused it (%d %s)", i + 1,
-		    c->fails, c->fails == 1 ? "verdict" : "verdicts");
+		    c->fails - c->losses, c->fails - c->losses == 1 ? "verdict" :
+		    "verdicts");
 	else if (c->validation_error != NULL)
 		synth_say(o, "candidate %d: gate ok; validation failed to run: "
 		    "%s", i + 1, c->validation_error);

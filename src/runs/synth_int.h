@@ -8,8 +8,9 @@
 
 /* Reads the backtest out of c->validation (recomputed from the project),
  * adds its wins and losses to c->passes and c->fails, and writes the
- * feedback text. A candidate whose backtest did not run loses every
- * window post against both baselines: it cannot be measured. */
+ * feedback text. A candidate that was not measured (no code, refused,
+ * not conforming, no predict) loses every window post against both
+ * baselines, so every candidate is judged over the same tests. */
 void	synth_score_backtest(const struct project *, struct synth_candidate *);
 
 #endif

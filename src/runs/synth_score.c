@@ -73,8 +73,11 @@ synth_score_backtest(const struct project *p, struct synth_candidate *c)
 	char *table, *worst;
 
 	if (c->validation == NULL ||
-	    validate_report_from_json(p, c->validation, &rep, &err) != 0)
+	    validate_report_from_json(p, c->validation, &rep, &err) != 0) {
+		c->losses = 2 * backtest_window_posts(p, 0);
+		c->fails += c->losses;
 		return;
+	}
 	c->measured = c->all_pass && rep.backtest.ran &&
 	    rep.backtest.scored > 0 &&
 	    rep.backtest.error[0] == '\0';

@@ -117,6 +117,38 @@ fh_validate(void *arg, const struct project *p, const char *src, size_t len,
 	"def apply(s, a, rng):\\n    return s, 0.0\\n" \
 	"def is_terminal(s):\\n    return True\\n```"
 
+/* Runs synthesis against the fake server scripted with script; the
+ * requests it received into *log (malloc'd). */
+static void
+fh_synth(const struct project *p, const char *script, int rounds,
+    struct synth_result *r, char **log)
+{
+	struct provider_options po = { 0 };
+	struct synth_options so = { 0 };
+	struct error err = { 0 };
+	struct provider *prov;
+	struct fakellm f;
+	char *path;
+
+	assert_int_equal(fakellm_start(&f, script, "k"), 0);
+	setenv("ANTHROPIC_BASE_URL", f.url, 1);
+	setenv("ANTHROPIC_API_KEY", "k", 1);
+	po.name = "anthropic";
+	po.model = "fake-model";
+	po.timeout_ms = 5000;
+	po.retry_scale = 0.001;
+	assert_int_equal(provider_open(&po, &prov, &err), 0);
+	so.rounds = rounds;
+	so.validate = fh_validate;
+	if (synth_run(p, prov, &so, r, &err) != 0)
+		fail_msg("synth: %s", err.msg);
+	path = path_join(f.dir, "requests.jsonl");
+	assert_int_equal(file_read(path, log, NULL, &err), 0);
+	free(path);
+	provider_close(prov);
+	fakellm_stop(&f);
+}
+
 /* An uninformed first candidate conforms but loses to the baselines:
  * round 2 refines it with its figures and worst posts, and the model
  * written as the process beats them and ends the loop. */
@@ -127,27 +159,11 @@ test_refine_on_backtest(void **state)
 	    "\"}, {\"text\": \"" FH_MODULE("true") "\"}, {\"text\": "
 	    "\"never asked\"}]";
 	struct project *p = fh_project(1);
-	struct provider_options po = { 0 };
-	struct synth_options so = { 0 };
 	struct synth_result r;
-	struct error err = { 0 };
-	struct provider *prov;
-	struct fakellm f;
-	char *log, *data;
+	char *data;
 	cJSON *rep, *cb;
 
-	assert_int_equal(fakellm_start(&f, script, "k"), 0);
-	setenv("ANTHROPIC_BASE_URL", f.url, 1);
-	setenv("ANTHROPIC_API_KEY", "k", 1);
-	po.name = "anthropic";
-	po.model = "fake-model";
-	po.timeout_ms = 5000;
-	po.retry_scale = 0.001;
-	assert_int_equal(provider_open(&po, &prov, &err), 0);
-	so.rounds = 3;
-	so.validate = fh_validate;
-	if (synth_run(p, prov, &so, &r, &err) != 0)
-		fail_msg("synth: %s", err.msg);
+	fh_synth(p, script, 3, &r, &data);
 	assert_int_equal(r.ncands, 2);
 	assert_true(r.cands[0].all_pass && r.cands[0].measured);
 	assert_false(r.cands[0].beats);
@@ -155,8 +171,6 @@ test_refine_on_backtest(void **state)
 	assert_int_equal(r.cands[1].parent, 0);
 	assert_true(r.cands[1].beats);
 	assert_int_equal(r.best, 1);
-	log = path_join(f.dir, "requests.jsonl");
-	assert_int_equal(file_read(log, &data, NULL, &err), 0);
 	assert_non_null(strstr(data, "worst-predicted posts"));
 	assert_non_null(strstr(data, "hour_weekday"));
 	rep = synth_report_json(&r, "anthropic", "anthropic", "fake-model",
@@ -166,10 +180,31 @@ test_refine_on_backtest(void **state)
 	    "beats_baselines")));
 	cJSON_Delete(rep);
 	free(data);
-	free(log);
 	synth_result_free(&r);
-	provider_close(prov);
-	fakellm_stop(&f);
+	fx_free(p);
+}
+
+/* Thompson sampling over the same tests for every candidate: a module
+ * the gate refused fails them all, so the conforming one, losing to the
+ * baselines but measured, is the one refined again. */
+static void
+test_refine_picks_the_measured(void **state)
+{
+	static const char script[] = "[{\"text\": \"" FH_MODULE("uninformed")
+	    "\"}, {\"text\": \"```python\\nimport os\\n```\"}, "
+	    "{\"text\": \"" FH_MODULE("uninformed again") "\"}]";
+	struct project *p = fh_project(2);
+	struct synth_result r;
+	char *data;
+
+	fh_synth(p, script, 3, &r, &data);
+	assert_int_equal(r.ncands, 3);
+	assert_false(r.cands[1].gate_accepted);
+	assert_true(r.cands[1].fails > r.cands[0].fails / 2);
+	assert_int_equal(r.cands[2].parent, 0);
+	assert_true(r.best == 0 || r.best == 2);
+	free(data);
+	synth_result_free(&r);
 	fx_free(p);
 }
 
@@ -185,6 +220,7 @@ main(void)
 		cmocka_unit_test(test_extract_unclosed),
 		cmocka_unit_test(test_refine_prompt),
 		cmocka_unit_test(test_refine_on_backtest),
+		cmocka_unit_test(test_refine_picks_the_measured),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
