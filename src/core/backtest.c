@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/backtest.h"
+#include "core/json.h"
 #include "core/timeutil.h"
 
 const char *const backtest_baseline_names[BASE_COUNT] = {
@@ -83,11 +84,33 @@ bt_known(const struct bt *b, int f, double *out)
 	return n;
 }
 
-static int
-bt_block(time_t t)
+int
+backtest_cell(time_t t)
 {
 	return time_local_weekday(t) * (24 / BACKTEST_HOUR_BLOCK) +
 	    time_local_hour(t) / BACKTEST_HOUR_BLOCK;
+}
+
+void
+backtest_history_grid(const struct project *p, double *out)
+{
+	int n = p->nfronts * BACKTEST_CELLS, *count, i, c;
+	double r;
+
+	count = xcalloc(n + 1, sizeof *count);
+	for (i = 0; i < n; i++)
+		out[i] = 0;
+	for (i = 0; i < p->nhistory; i++) {
+		if (!objective_reward(objective_of(p), &p->history[i], &r))
+			continue;
+		c = p->history[i].front * BACKTEST_CELLS +
+		    backtest_cell(p->history[i].posted_at);
+		out[c] += r;
+		count[c]++;
+	}
+	for (i = 0; i < n; i++)
+		out[i] = count[i] > 0 ? out[i] / count[i] : NAN;
+	free(count);
 }
 
 static void
@@ -95,7 +118,7 @@ bt_baselines(const struct bt *b, struct backtest_post *bp, double *tmp)
 {
 	const struct history_post *post = &b->p->history[bp->history];
 	double med, sum = 0;
-	int n, i, h, cell = bt_block(post->posted_at), k = 0;
+	int n, i, h, cell = backtest_cell(post->posted_at), k = 0;
 
 	if ((n = bt_known(b, post->front, tmp)) == 0)
 		n = bt_known(b, -1, tmp);
@@ -104,7 +127,7 @@ bt_baselines(const struct bt *b, struct backtest_post *bp, double *tmp)
 	for (i = 0; i < b->start; i++) {
 		h = b->order[i];
 		if (!b->complete[h] || b->p->history[h].front != post->front ||
-		    bt_block(b->p->history[h].posted_at) != cell)
+		    backtest_cell(b->p->history[h].posted_at) != cell)
 			continue;
 		sum += bt_log1p(b->reward[h]);
 		k++;
@@ -301,6 +324,56 @@ bt_error(const struct model_ops *ops, void *m, struct backtest_report *r,
 		    "(%d)", id, rc);
 }
 
+static int
+bt_first_draft(const struct project *p, int f)
+{
+	int d;
+
+	for (d = 0; d < p->ndrafts; d++)
+		if (project_draft_allows(p, d, f))
+			return d;
+	return -1;
+}
+
+/* The model's heatmap (see backtest.h); a cell the model fails on stays
+ * NAN: the figures do not depend on it. */
+static void
+bt_grid(const struct project *p, const struct model_ops *ops, void *m,
+    struct backtest_report *r, uint64_t seed, uint64_t *calls)
+{
+	double draws[BACKTEST_GRID_DRAWS], sum;
+	struct predict_query q;
+	int f, k, c, i;
+	time_t t;
+
+	r->grid = xcalloc((size_t)p->nfronts * BACKTEST_CELLS, sizeof *r->grid);
+	for (i = 0; i < p->nfronts * BACKTEST_CELLS; i++)
+		r->grid[i] = NAN;
+	for (f = 0; f < p->nfronts; f++) {
+		memset(&q, 0, sizeof q);
+		q.post = -1;
+		q.front = f;
+		if ((q.draft = bt_first_draft(p, f)) < 0)
+			continue;
+		for (k = 0; k < 7 * 24; k++) {
+			t = p->start + (time_t)k * 3600;
+			c = backtest_cell(t);
+			if (!isnan(r->grid[f * BACKTEST_CELLS + c]))
+				continue;
+			q.at = t;
+			q.seed = seed + 7777 + (uint64_t)k;
+			q.ndraws = BACKTEST_GRID_DRAWS;
+			if (calls != NULL)
+				*calls += BACKTEST_GRID_DRAWS;
+			if (ops->predict(m, &q, draws) != MODEL_OK)
+				return;
+			for (sum = 0, i = 0; i < BACKTEST_GRID_DRAWS; i++)
+				sum += draws[i];
+			r->grid[f * BACKTEST_CELLS + c] = sum / BACKTEST_GRID_DRAWS;
+		}
+	}
+}
+
 int
 backtest_run(const struct project *p, const struct model_ops *ops,
     void *m, const struct backtest_params *bp, struct backtest_report *r,
@@ -334,6 +407,8 @@ backtest_run(const struct project *p, const struct model_ops *ops,
 		}
 		bt_summarise(&r->posts[i], draws, k);
 	}
+	if (r->ran && r->error[0] == '\0')
+		bt_grid(p, ops, m, r, bp != NULL ? bp->seed : 0, calls);
 	free(draws);
 	free(order);
 	backtest_score(r);
@@ -344,6 +419,7 @@ void
 backtest_report_free(struct backtest_report *r)
 {
 	free(r->posts);
+	free(r->grid);
 	memset(r, 0, sizeof *r);
 }
 
@@ -448,6 +524,12 @@ backtest_json(const struct project *p, const struct backtest_report *r,
 	arr = cJSON_AddArrayToObject(o, "entries");
 	for (i = 0; i < r->nposts; i++)
 		cJSON_AddItemToArray(arr, bt_entry_json(p, &r->posts[i]));
+	if (r->grid != NULL) {
+		arr = cJSON_AddArrayToObject(o, "grid");
+		for (i = 0; i < p->nfronts * BACKTEST_CELLS; i++)
+			cJSON_AddItemToArray(arr, isnan(r->grid[i]) ?
+			    cJSON_CreateNull() : cJSON_CreateNumber(r->grid[i]));
+	}
 	return o;
 }
 
@@ -484,6 +566,31 @@ bt_entry_from_json(const struct project *p, const cJSON *e,
 	return 0;
 }
 
+/* The worker's heatmap: exactly one number (or null) per cell. */
+static int
+bt_grid_from_json(const struct project *p, const cJSON *g,
+    struct backtest_report *r)
+{
+	const cJSON *v;
+	int i = 0, n = p->nfronts * BACKTEST_CELLS;
+
+	if (g == NULL)
+		return 0;
+	if (!cJSON_IsArray(g) || cJSON_GetArraySize(g) != n)
+		return -1;
+	r->grid = xcalloc((size_t)n, sizeof *r->grid);
+	cJSON_ArrayForEach(v, g) {
+		if (cJSON_IsNull(v))
+			r->grid[i++] = NAN;
+		else if (json_finite(v) && fabs(v->valuedouble) <=
+		    MODEL_NUMBER_MAX)
+			r->grid[i++] = v->valuedouble;
+		else
+			return -1;
+	}
+	return 0;
+}
+
 int
 backtest_from_json(const struct project *p, const cJSON *j,
     struct backtest_report *r, struct error *err)
@@ -506,6 +613,9 @@ backtest_from_json(const struct project *p, const cJSON *j,
 	cJSON_ArrayForEach(e, entries)
 		if (bt_entry_from_json(p, e, &r->posts[i++]) != 0)
 			goto bad;
+	if (bt_grid_from_json(p, cJSON_GetObjectItemCaseSensitive(j, "grid"),
+	    r) != 0)
+		goto bad;
 	backtest_score(r);
 	return 0;
 bad:

@@ -48,6 +48,9 @@
 #define BACKTEST_HOUR_BLOCK	3
 #define BACKTEST_SHRINK		3.0
 #define BACKTEST_WORST		5
+/* Weekday x hour-block cells of the heatmaps, Monday 00-03 first. */
+#define BACKTEST_CELLS		(7 * (24 / BACKTEST_HOUR_BLOCK))
+#define BACKTEST_GRID_DRAWS	20
 
 enum { BASE_FRONT_MEDIAN, BASE_HOUR_WEEKDAY, BASE_COUNT };
 
@@ -85,6 +88,11 @@ struct backtest_report {
 	struct backtest_score	 model, base[BASE_COUNT];
 	bool			 beats_baselines;
 	char			 error[512];	/* predict failed: why */
+	/* The model's heatmap, [front * BACKTEST_CELLS + cell]: the mean of
+	 * BACKTEST_GRID_DRAWS predict draws for the front's first draft at
+	 * that cell's first hour in the week from the plan's start, with
+	 * the project's ctx; NAN where there is none. NULL: not run. */
+	double			*grid;
 };
 
 /* Runs the backtest. 0 with out filled (out->ran false when the model
@@ -93,6 +101,12 @@ int	backtest_run(const struct project *, const struct model_ops *,
 	    void *model, const struct backtest_params *,
 	    struct backtest_report *out, uint64_t *model_calls);
 void	backtest_report_free(struct backtest_report *);
+/* The heatmap cell of a time (local weekday and hour block). */
+int	backtest_cell(time_t);
+/* The history's heatmap: per front and cell, the mean observed reward of
+ * the posts whose reward is known (NAN: none), into out[nfronts *
+ * BACKTEST_CELLS]. */
+void	backtest_history_grid(const struct project *, double *out);
 /* How many posts the window holds (window 0: the default). */
 int	backtest_window_posts(const struct project *, double window);
 

@@ -35,6 +35,10 @@ test_true_model_beats_baselines(void **state)
 		assert_true(r.model.mae_log < r.base[b].mae_log);
 	assert_true(r.model.spearman >= 0.6);
 	assert_true(r.model.coverage80 >= 0.65 && r.model.coverage80 <= 0.95);
+	/* the heatmap: Monday 18-21 on front 1 for draft 0 (topic a) */
+	assert_non_null(r.grid);
+	assert_true(fabs(log(r.grid[BACKTEST_CELLS + 6]) - (fh_front[1] +
+	    fh_block[6] + fh_topic[0])) < 0.25);
 	backtest_report_free(&r);
 	fx_free(p);
 }
@@ -63,10 +67,17 @@ static int ctx_questions;
 static int
 checking_predict(void *v, const struct predict_query *q, double *draws)
 {
-	const struct history_post *post = &ctx_p->history[q->post];
+	const struct history_post *post;
 	int i;
 
-	assert_true(q->post >= 0 && q->history != NULL);
+	if (q->post < 0) {
+		/* the heatmap: drafts in the project's own ctx */
+		assert_null(q->history);
+		assert_true(q->draft >= 0 && q->at >= ctx_p->start);
+		return fh_predict(v, q, draws);
+	}
+	post = &ctx_p->history[q->post];
+	assert_true(q->history != NULL);
 	assert_int_equal(q->at, post->posted_at);
 	assert_int_equal(q->known, ctx_p->nhistory - 60);
 	assert_int_equal(q->nhistory, q->known + ctx_questions);
@@ -97,7 +108,7 @@ test_context_rule(void **state)
 	ctx_questions = 0;
 	assert_int_equal(backtest_run(p, &ops, &m, &bp, &r, &calls), 0);
 	assert_int_equal(ctx_questions, 60);
-	assert_int_equal(calls, 600);
+	assert_int_equal(calls, 600 + 2 * BACKTEST_CELLS * BACKTEST_GRID_DRAWS);
 	backtest_report_free(&r);
 	fx_free(p);
 }
