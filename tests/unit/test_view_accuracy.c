@@ -1,0 +1,96 @@
+/* Unit tests for the accuracy view's lines: figures, scatter and
+ * heatmaps from a backtest of the known-process fixture. */
+#include "testutil.h"
+#include "fixture_history.h"
+#include "core/backtest.h"
+#include "ui/view_accuracy.h"
+
+static bool
+has(const struct acc_lines *l, const char *needle)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		if (strstr(l->line[i], needle) != NULL)
+			return true;
+	return false;
+}
+
+static void
+run(struct project *p, enum fh_kind kind, struct backtest_report *r)
+{
+	struct backtest_params bp = { .seed = 1 };
+	struct fh_model m = { .p = p, .kind = kind, .rng = 1 };
+
+	assert_int_equal(backtest_run(p, &fh_ops, &m, &bp, r, NULL), 0);
+}
+
+static void
+test_lines(void **state)
+{
+	struct project *p = fh_project(1);
+	struct backtest_report r;
+	struct acc_lines l;
+	char sum[256];
+	int i, rows = 0;
+
+	run(p, FH_TRUE, &r);
+	view_accuracy_lines(p, &r, 40, 10, &l);
+	if (getenv("SHOW") != NULL)
+		for (i = 0; i < l.n; i++)
+			printf("%s\n", l.line[i]);
+	assert_true(has(&l, "front_median"));
+	assert_true(has(&l, "hour_weekday"));
+	assert_true(has(&l, "beats both baselines"));
+	assert_true(has(&l, "reward = likes + reposts + replies + clicks"));
+	/* ten scatter rows, each 40 cells after the axis */
+	for (i = 0; i < l.n; i++)
+		if (strstr(l.line[i], "▕") != NULL)
+			rows++;
+	assert_int_equal(rows, 10);
+	/* a heatmap per front, history beside the model */
+	assert_true(has(&l, "f0"));
+	assert_true(has(&l, "f1"));
+	assert_true(has(&l, "  Sun   "));
+	/* only block elements and the middle dot draw */
+	for (i = 0; i < l.n; i++)
+		assert_null(strstr(l.line[i], "─"));
+	view_accuracy_summary(&r, sum, sizeof sum);
+	assert_non_null(strstr(sum, "beats both baselines"));
+	view_accuracy_free(&l);
+	backtest_report_free(&r);
+	fx_free(p);
+}
+
+static void
+test_without_predict(void **state)
+{
+	struct project *p = fh_project(1);
+	struct model_ops ops = fh_ops;
+	struct fh_model m = { .p = p, .kind = FH_TRUE, .rng = 1 };
+	struct backtest_report r;
+	struct acc_lines l;
+	char sum[256];
+
+	ops.has_predict = fh_no;
+	assert_int_equal(backtest_run(p, &ops, &m, NULL, &r, NULL), 0);
+	view_accuracy_lines(p, &r, 0, 0, &l);
+	assert_true(has(&l, "defines no predict()"));
+	assert_true(has(&l, "model: none"));
+	view_accuracy_summary(&r, sum, sizeof sum);
+	assert_non_null(strstr(sum, "none"));
+	view_accuracy_free(&l);
+	backtest_report_free(&r);
+	fx_free(p);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_without_predict),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
