@@ -1,8 +1,13 @@
 /* Unit tests for the accuracy view's lines: figures, scatter and
  * heatmaps from a backtest of the known-process fixture. */
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "testutil.h"
 #include "fixture_history.h"
 #include "core/backtest.h"
+#include "core/validate.h"
+#include "runs/accuracy.h"
 #include "ui/view_accuracy.h"
 
 static bool
@@ -84,12 +89,68 @@ test_without_predict(void **state)
 	fx_free(p);
 }
 
+/* The Model pane's figures for unapproved bytes come from the newest
+ * synthesis report that validated them, recomputed here. */
+static void
+test_from_synth_report(void **state)
+{
+	struct project *p = fh_project(1);
+	struct validate_params vp = { .rollouts = 2, .draws = 30, .seed = 1 };
+	struct fh_model m = { .p = p, .kind = FH_TRUE, .rng = 1 };
+	struct validate_report r, back;
+	struct error err = { 0 };
+	char dir[] = "/tmp/fronts-acc-XXXXXX", *fd, *path, *text, src[64];
+	cJSON *rep, *cands, *c;
+
+	assert_non_null(mkdtemp(dir));
+	free(p->dir);
+	p->dir = xstrdup(dir);
+	fd = path_join(dir, ".fronts");
+	assert_int_equal(mkdir(fd, 0700), 0);
+	assert_int_equal(validate_run(p, &fh_ops, &m, NULL, &vp, &r, &err), 0);
+	rep = cJSON_CreateObject();
+	cands = cJSON_AddArrayToObject(rep, "candidates");
+	c = cJSON_CreateObject();
+	cJSON_AddStringToObject(c, "sha256", "abc");
+	cJSON_AddItemToObject(c, "validation", validate_report_json(p, &r));
+	cJSON_AddItemToArray(cands, c);
+	text = cJSON_PrintUnformatted(rep);
+	path = path_join(fd, "synth-20261130T100000Z.json");
+	assert_int_equal(file_write_atomic(path, text, strlen(text), &err), 0);
+	free(path);
+	path = path_join(fd, "synth-20261201T100000Z.json");
+	assert_int_equal(file_write_atomic(path, "{\"candidates\": []}", 17,
+	    &err), 0);
+	assert_int_equal(accuracy_from_synth(p, "abc", &back, src, sizeof src),
+	    0);
+	assert_string_equal(src, "synth-20261130T100000Z.json");
+	assert_true(back.backtest.ran);
+	assert_true(back.backtest.model.mae_log == r.backtest.model.mae_log);
+	assert_non_null(back.backtest.grid);
+	validate_report_free(&back);
+	assert_int_equal(accuracy_from_synth(p, "abd", &back, src, sizeof src),
+	    -1);
+	unlink(path);
+	free(path);
+	path = path_join(fd, "synth-20261130T100000Z.json");
+	unlink(path);
+	free(path);
+	rmdir(fd);
+	rmdir(dir);
+	free(fd);
+	free(text);
+	cJSON_Delete(rep);
+	validate_report_free(&r);
+	fx_free(p);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_without_predict),
+		cmocka_unit_test(test_from_synth_report),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
