@@ -137,14 +137,8 @@ validate_in_worker(const struct project *p, const char *dir, const char *src,
 {
 	struct worker_validate_job vj = { .project_dir = dir, .src = src,
 	    .len = len, .window = window };
-	cJSON *j;
-	int rc;
 
-	if (worker_validate(&vj, &j, err) != 0)
-		return -1;
-	rc = validate_report_from_json(p, j, r, err);
-	cJSON_Delete(j);
-	return rc;
+	return worker_validate_report(&vj, p, r, err);
 }
 
 static int

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "runs/accuracy.h"
-#include "runs/worker_validate.h"
 
 /* The validation of the candidate with sha in one synthesis report. */
 static int
@@ -81,21 +80,5 @@ accuracy_from_synth(const struct project *p, const char *sha,
 		free(names[i]);
 	free(names);
 	free(dir);
-	return rc;
-}
-
-int
-accuracy_run(const struct project *p, const char *src, size_t len,
-    struct validate_report *out, struct error *err)
-{
-	struct worker_validate_job vj = { .project_dir = p->dir, .src = src,
-	    .len = len };
-	cJSON *j;
-	int rc;
-
-	if (worker_validate(&vj, &j, err) != 0)
-		return -1;
-	rc = validate_report_from_json(p, j, out, err);
-	cJSON_Delete(j);
 	return rc;
 }

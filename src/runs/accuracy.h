@@ -3,8 +3,8 @@
  * TUI, which must show how good a model is before the operator approves
  * it, without running unapproved code: the report synthesis made when it
  * validated those exact bytes in the sandbox worker, found by sha256 in
- * .fronts/synth-*.json (the newest that has it); and, for an approved
- * model, a fresh run in the worker.
+ * .fronts/synth-*.json (the newest that has it). An approved model can
+ * be run afresh in the worker (worker_validate_report).
  */
 #ifndef FRONTS_ACCURACY_H
 #define FRONTS_ACCURACY_H
@@ -19,8 +19,5 @@
  * recomputed from p (validate_report_from_json). */
 int	accuracy_from_synth(const struct project *p, const char *sha,
 	    struct validate_report *out, char *source, size_t len);
-/* Validates src (approved by the caller) in a fresh sandbox worker. */
-int	accuracy_run(const struct project *p, const char *src, size_t len,
-	    struct validate_report *out, struct error *err);
 
 #endif

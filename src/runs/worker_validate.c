@@ -52,3 +52,18 @@ worker_validate(const struct worker_validate_job *vj, cJSON **report,
 		    "report is not valid JSON");
 	return 0;
 }
+
+int
+worker_validate_report(const struct worker_validate_job *vj,
+    const struct project *p, struct validate_report *out, struct error *err)
+{
+	cJSON *j;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if (worker_validate(vj, &j, err) != 0)
+		return -1;
+	rc = validate_report_from_json(p, j, out, err);
+	cJSON_Delete(j);
+	return rc;
+}
