@@ -803,9 +803,15 @@ wm_predict(void *mv, const struct predict_query *q, double *draws)
 	bool took;
 	int rc;
 
-	if (m->fn[FN_PREDICT] == NULL || !wm_query_ok(m, q))
-		return wm_badtype(m, FN_PREDICT, "a question fronts can ask",
-		    NULL);
+	if (m->fn[FN_PREDICT] == NULL || !wm_query_ok(m, q)) {
+		wm_copy(m->error.function, sizeof m->error.function, "predict");
+		wm_copy(m->error.type, sizeof m->error.type, "ValueError");
+		wm_copy(m->error.message, sizeof m->error.message,
+		    m->fn[FN_PREDICT] == NULL ? "the model defines no predict()" :
+		    "a post or history index out of range");
+		m->error.line = 0;
+		return MODEL_BADTYPE;
+	}
 	took = wm_acquire(m, &st);
 	if (wm_predict_objects(m) != 0 ||
 	    (ctx = wm_predict_ctx(m, q)) == NULL ||

@@ -675,6 +675,46 @@ test_predict_ctx(void **state)
 	wmodel_free(m);
 }
 
+/* A predict that returns no number, or raises, is the model's error
+ * with its line; the backtest stops on it and says why. */
+static void
+test_predict_errors(void **state)
+{
+	static const char base[] =
+	    "def initial_state(ctx):\n    return 0\n"
+	    "def legal_actions(s):\n    return [('wait',)]\n"
+	    "def apply(s, a, rng):\n    return s, 0.0\n"
+	    "def is_terminal(s):\n    return True\n";
+	struct predict_query q = { .post = 0, .draft = -1, .front = -1,
+	    .history = NULL, .ndraws = 2 };
+	const struct model_error *e;
+	struct error err;
+	struct wmodel *m;
+	double d[2];
+	char src[1024];
+
+	snprintf(src, sizeof src, "%sdef predict(ctx, post, rng):\n"
+	    "    return 'many'\n", base);
+	assert_non_null(m = load_src(src, 1000, &err));
+	assert_int_equal(ops->predict(m, &q, d), MODEL_BADTYPE);
+	e = ops->last_error(m);
+	assert_string_equal(e->function, "predict");
+	assert_int_equal(e->line, 9);
+	wmodel_free(m);
+	snprintf(src, sizeof src, "%sdef predict(ctx, post, rng):\n"
+	    "    return post['metrics']\n", base);
+	assert_non_null(m = load_src(src, 1000, &err));
+	assert_int_equal(ops->predict(m, &q, d), MODEL_RAISED);
+	e = ops->last_error(m);
+	assert_string_equal(e->type, "KeyError");
+	assert_int_equal(e->line, 10);
+	wmodel_free(m);
+	snprintf(src, sizeof src, "%s", base);
+	assert_non_null(m = load_src(src, 1000, &err));
+	assert_false(ops->has_predict(m));
+	wmodel_free(m);
+}
+
 int
 main(void)
 {
@@ -696,6 +736,7 @@ main(void)
 		cmocka_unit_test(test_enter_leave),
 		cmocka_unit_test(test_validate_hooks),
 		cmocka_unit_test(test_predict_ctx),
+		cmocka_unit_test(test_predict_errors),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
