@@ -8,7 +8,7 @@
 #include "core/backtest.h"
 #include "core/validate.h"
 #include "runs/accuracy.h"
-#include "ui/view_accuracy.h"
+#include "ui/accuracy_lines.h"
 
 static bool
 has(const struct acc_lines *l, const char *needle)
@@ -40,7 +40,7 @@ test_lines(void **state)
 	int i, rows = 0;
 
 	run(p, FH_TRUE, &r);
-	view_accuracy_lines(p, &r, 40, 10, &l);
+	accuracy_lines(p, &r, 40, 10, &l);
 	if (getenv("SHOW") != NULL)
 		for (i = 0; i < l.n; i++)
 			printf("%s\n", l.line[i]);
@@ -60,9 +60,9 @@ test_lines(void **state)
 	/* only block elements and the middle dot draw */
 	for (i = 0; i < l.n; i++)
 		assert_null(strstr(l.line[i], "─"));
-	view_accuracy_summary(&r, sum, sizeof sum);
+	accuracy_summary(&r, sum, sizeof sum);
 	assert_non_null(strstr(sum, "beats both baselines"));
-	view_accuracy_free(&l);
+	accuracy_lines_free(&l);
 	backtest_report_free(&r);
 	fx_free(p);
 }
@@ -79,12 +79,12 @@ test_without_predict(void **state)
 
 	ops.has_predict = fh_no;
 	assert_int_equal(backtest_run(p, &ops, &m, NULL, &r, NULL), 0);
-	view_accuracy_lines(p, &r, 0, 0, &l);
+	accuracy_lines(p, &r, 0, 0, &l);
 	assert_true(has(&l, "defines no predict()"));
 	assert_true(has(&l, "model: none"));
-	view_accuracy_summary(&r, sum, sizeof sum);
+	accuracy_summary(&r, sum, sizeof sum);
 	assert_non_null(strstr(sum, "none"));
-	view_accuracy_free(&l);
+	accuracy_lines_free(&l);
 	backtest_report_free(&r);
 	fx_free(p);
 }

@@ -1,5 +1,5 @@
 /*
- * view_accuracy — the accuracy view's lines (see view_accuracy.h).
+ * accuracy_lines — the accuracy view's lines (see accuracy_lines.h).
  *
  * Shades: a cell's value is placed on a log(1 + x) scale between the
  * smallest and largest of what is drawn beside it (the scatter: points
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui/view_accuracy.h"
+#include "ui/accuracy_lines.h"
 
 static const char *const shades[] = { " ", "░", "▒", "▓", "█" };
 static const char *const eighths[] = { "", "▏", "▎", "▍", "▌", "▋", "▊",
@@ -227,7 +227,7 @@ acc_heatmaps(const struct project *p, const struct backtest_report *r,
 }
 
 void
-view_accuracy_lines(const struct project *p, const struct backtest_report *r,
+accuracy_lines(const struct project *p, const struct backtest_report *r,
     int w, int h, struct acc_lines *o)
 {
 	char obj[160];
@@ -256,7 +256,7 @@ view_accuracy_lines(const struct project *p, const struct backtest_report *r,
 }
 
 void
-view_accuracy_free(struct acc_lines *o)
+accuracy_lines_free(struct acc_lines *o)
 {
 	int i;
 
@@ -267,7 +267,7 @@ view_accuracy_free(struct acc_lines *o)
 }
 
 void
-view_accuracy_summary(const struct backtest_report *r, char *buf, size_t len)
+accuracy_summary(const struct backtest_report *r, char *buf, size_t len)
 {
 	if (!r->ran)
 		snprintf(buf, len, "backtest: none (the model defines no "
