@@ -90,6 +90,9 @@ fx_free(struct project *p)
 		free(p->fronts[i].account);
 	}
 	for (i = 0; i < p->ndrafts; i++) {
+		while (p->drafts[i].ntopics > 0)
+			free(p->drafts[i].topics[--p->drafts[i].ntopics]);
+		free(p->drafts[i].topics);
 		free(p->drafts[i].id);
 		free(p->drafts[i].text);
 	}

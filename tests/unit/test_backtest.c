@@ -173,6 +173,7 @@ test_json_round_trip(void **state)
 	assert_true(back.model.mae_log == r.model.mae_log);
 	assert_true(back.model.spearman == r.model.spearman);
 	assert_true(back.beats_baselines == r.beats_baselines);
+	backtest_report_free(&back);
 	cJSON_Delete(j);
 	j = backtest_json(p, &r, false);
 	assert_int_equal(cJSON_GetArraySize(j), 8);
