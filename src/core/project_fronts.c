@@ -191,7 +191,8 @@ load_provider(const struct json_loc *l, struct project *p, const cJSON *obj)
 
 /* objective: weights over the metrics; a metric it leaves out weighs 0.
  * A name that is not a metric is an error, not a warning: a misspelt
- * weight would silently change what every plan maximises. */
+ * weight would silently change what every plan maximises. No weight is
+ * negative: more engagement never lowers the reward. */
 static int
 load_objective(const struct json_loc *l, struct project *p, const cJSON *obj)
 {
@@ -213,9 +214,10 @@ load_objective(const struct json_loc *l, struct project *p, const cJSON *obj)
 		if (i == METRIC_COUNT)
 			return json_fail(l, f, v, "not a metric; expected "
 			    "impressions, likes, reposts, replies or clicks");
-		if (!json_finite(v) || fabs(v->valuedouble) > 1e6)
-			return json_fail(l, f, v, "expected a number from "
-			    "-1000000 to 1000000");
+		if (!json_finite(v) || v->valuedouble < 0 ||
+		    v->valuedouble > 1e6)
+			return json_fail(l, f, v, "expected a number from 0 to "
+			    "1000000");
 		p->objective.weight[i] = v->valuedouble;
 		nonzero += v->valuedouble != 0;
 	}

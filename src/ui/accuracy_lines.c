@@ -86,6 +86,8 @@ acc_shade(double v, double lo, double hi)
 
 	if (isnan(v))
 		return "·";
+	lo = fmax(lo, 0);
+	hi = fmax(hi, 0);
 	if (hi <= lo)
 		return shades[4];
 	k = 1 + (int)floor((log1p(fmax(v, 0)) - log1p(lo)) /
@@ -121,7 +123,7 @@ acc_scatter(const struct backtest_report *r, int w, int h,
 	for (i = 0; i < r->nposts; i++)
 		if (r->posts[i].scored && r->posts[i].predicted)
 			top = fmax(top, fmax(log1p(fmax(r->posts[i].mean, 0)),
-			    log1p(r->posts[i].observed)));
+			    log1p(fmax(r->posts[i].observed, 0))));
 	if (top <= 0)
 		top = 1;
 	for (i = 0; i < r->nposts; i++) {
@@ -129,7 +131,7 @@ acc_scatter(const struct backtest_report *r, int w, int h,
 		if (!bp->scored || !bp->predicted)
 			continue;
 		x = log1p(fmax(bp->mean, 0)) / top;
-		y = log1p(bp->observed) / top;
+		y = log1p(fmax(bp->observed, 0)) / top;
 		col = (int)fmin(w - 1, floor(x * w));
 		row = (int)fmin(h - 1, floor(y * h));
 		if (++grid[row * w + col] > maxc)

@@ -158,6 +158,8 @@ static const struct bad bad_cases[] = {
 	  { "\"objective.shares\"", "not a metric", NULL } },
 	{ "objective weight not number", F(FRONTS_OBJ("{\"likes\": \"1\"}")),
 	  { "\"objective.likes\"", "number", NULL } },
+	{ "objective weight negative", F(FRONTS_OBJ("{\"likes\": 1, \"replies\": -1}")),
+	  { "\"objective.replies\"", "from 0 to", NULL } },
 	{ "objective all zero", F(FRONTS_OBJ("{\"likes\": 0}")),
 	  { "\"objective\"", "not 0", NULL } },
 	{ "start missing", F(TOPLEVEL("\"timezone\": \"UTC\"")), { "\"start\"", "missing" } },
