@@ -378,17 +378,25 @@ backtest_run(const struct project *p, const struct model_ops *ops,
     void *m, const struct backtest_params *bp, struct backtest_report *r,
     uint64_t *calls)
 {
+	double *draws, t0, budget;
 	struct predict_query q;
-	double *draws;
 	int *order, i, rc, k, start;
 
 	bt_prepare(p, bp, r, &order);
 	r->ran = ops->predict != NULL && ops->has_predict != NULL &&
 	    ops->has_predict(m);
 	k = bp != NULL && bp->draws > 0 ? bp->draws : BACKTEST_DRAWS;
+	budget = bp != NULL && bp->seconds > 0 ? bp->seconds : BACKTEST_SECONDS;
 	draws = xcalloc(k, sizeof *draws);
 	start = p->nhistory - r->nposts;
+	t0 = clock_seconds();
 	for (i = 0; r->ran && i < r->nposts; i++) {
+		if (clock_seconds() - t0 > budget) {
+			snprintf(r->error, sizeof r->error, "predict() is too "
+			    "slow: %d of %d posts in %.0f s (%d draws each)", i,
+			    r->nposts, budget, k);
+			break;
+		}
 		memset(&q, 0, sizeof q);
 		q.post = r->posts[i].history;
 		q.draft = q.front = -1;

@@ -51,6 +51,10 @@
 /* Weekday x hour-block cells of the heatmaps, Monday 00-03 first. */
 #define BACKTEST_CELLS		(7 * (24 / BACKTEST_HOUR_BLOCK))
 #define BACKTEST_GRID_DRAWS	20
+/* Seconds the draws may take in all: a slow predict() ends the backtest
+ * with an error, well inside the validation worker's deadline, instead
+ * of the worker dying with the conformance report. */
+#define BACKTEST_SECONDS	60.0
 
 enum { BASE_FRONT_MEDIAN, BASE_HOUR_WEEKDAY, BASE_COUNT };
 
@@ -61,6 +65,7 @@ struct backtest_params {
 	int			 draws;		/* 0: BACKTEST_DRAWS */
 	uint64_t		 seed;
 	const struct objective	*objective;	/* NULL: the project's */
+	double			 seconds;	/* 0: BACKTEST_SECONDS */
 };
 
 struct backtest_post {

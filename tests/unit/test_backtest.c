@@ -113,6 +113,36 @@ test_context_rule(void **state)
 	fx_free(p);
 }
 
+/* A predict slower than the budget ends the backtest with an error that
+ * says so (each call here outlasts the whole budget). */
+static int
+slow_predict(void *v, const struct predict_query *q, double *draws)
+{
+	double t0 = clock_seconds();
+
+	while (clock_seconds() - t0 < 0.002)
+		;
+	return fh_predict(v, q, draws);
+}
+
+static void
+test_slow_predict(void **state)
+{
+	struct project *p = fh_project(3);
+	struct model_ops ops = fh_ops;
+	struct fh_model m = { .p = p, .kind = FH_TRUE, .rng = 1 };
+	struct backtest_params bp = { .draws = 5, .seed = 1, .seconds = 0.001 };
+	struct backtest_report r;
+
+	ops.predict = slow_predict;
+	assert_int_equal(backtest_run(p, &ops, &m, &bp, &r, NULL), 0);
+	assert_non_null(strstr(r.error, "too slow: 1 of 60 posts"));
+	assert_int_equal(r.scored, 1);
+	assert_null(r.grid);
+	backtest_report_free(&r);
+	fx_free(p);
+}
+
 /* Baselines by hand, and a window post with an unknown metric is not
  * scored while an earlier one does not feed the baselines. */
 static void
@@ -204,6 +234,7 @@ main(void)
 		cmocka_unit_test(test_true_model_beats_baselines),
 		cmocka_unit_test(test_uninformed_model_does_not),
 		cmocka_unit_test(test_context_rule),
+		cmocka_unit_test(test_slow_predict),
 		cmocka_unit_test(test_baselines_and_unknown_metrics),
 		cmocka_unit_test(test_json_round_trip),
 	};
