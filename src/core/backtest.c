@@ -285,7 +285,8 @@ backtest_score(struct backtest_report *r)
 	bt_figures(r, -1, &r->model);
 	for (b = 0; b < BASE_COUNT; b++)
 		bt_figures(r, b, &r->base[b]);
-	r->beats_baselines = r->ran && r->scored > 0 &&
+	/* a backtest that stopped measured only part of the window */
+	r->beats_baselines = r->ran && r->scored > 0 && r->error[0] == '\0' &&
 	    r->model.mae_log < r->base[BASE_FRONT_MEDIAN].mae_log &&
 	    r->model.mae_log < r->base[BASE_HOUR_WEEKDAY].mae_log;
 }
