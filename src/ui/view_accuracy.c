@@ -28,9 +28,12 @@ struct ui_accuracy {
 	char			 source[160];	/* where the figures are from */
 	struct validate_report	 rep;
 	char			 error[512];
-	/* the job's own copies */
+	/* The project the report was computed against, which draws it: the
+	 * UI's, or the job's own copy, so that a job the exit leaves running
+	 * never reads what the UI has freed. */
 	const struct project	*proj;
-	char			*src;
+	struct project		*own;
+	char			*src;		/* the job's copy of the bytes */
 	size_t			 len;
 };
 
@@ -104,6 +107,9 @@ ui_accuracy_model(struct ui *ui)
 		return;	/* ui_accuracy_poll starts over for the new bytes */
 	if (a->state == ACC_DONE)
 		validate_report_free(&a->rep);
+	project_free(a->own);
+	a->own = NULL;
+	a->proj = ui->proj;
 	a->state = ACC_NONE;
 	a->seen = a->wanted = false;
 	a->error[0] = a->source[0] = '\0';
@@ -123,9 +129,16 @@ ui_accuracy_model(struct ui *ui)
 static void
 acc_start(struct ui *ui, struct ui_accuracy *a)
 {
+	struct error err = { 0 };
+
 	a->wanted = false;
 	snprintf(a->source, sizeof a->source, "a run in the sandbox worker");
-	a->proj = ui->proj;
+	if (project_load(ui->proj->dir, &a->own, &err) != 0) {
+		a->state = ACC_FAILED;
+		snprintf(a->error, sizeof a->error, "%s", err.msg);
+		return;
+	}
+	a->proj = a->own;
 	a->src = xmalloc(ui->model_len + 1);
 	memcpy(a->src, ui->model_src, ui->model_len);
 	a->len = ui->model_len;
@@ -180,6 +193,7 @@ ui_accuracy_free(struct ui *ui)
 	}
 	if (a->state == ACC_DONE)
 		validate_report_free(&a->rep);
+	project_free(a->own);
 	pthread_mutex_destroy(&a->lock);
 	free(a);
 	ui->accuracy = NULL;
@@ -235,7 +249,7 @@ acc_draw(struct ui *ui, struct pane *v, WINDOW *w, int h, int width)
 	/* DONE is final: the job has ended and writes nothing more */
 	ui_accuracy_line(ui, line, sizeof line, &role);
 	if (a != NULL && acc_state(a) == ACC_DONE) {
-		accuracy_lines(ui->proj, &a->rep.backtest, sw < 20 ? 20 :
+		accuracy_lines(a->proj, &a->rep.backtest, sw < 20 ? 20 :
 		    sw > 72 ? 72 : sw, sh < 6 ? 6 : sh > 20 ? 20 : sh, &l);
 		snprintf(line, sizeof line, "  figures from %s (model %.12s…)",
 		    a->source, a->sha);
