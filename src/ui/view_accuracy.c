@@ -208,6 +208,7 @@ ui_accuracy_line(struct ui *ui, char *buf, size_t len, int *role)
 	if (a == NULL || acc_state(a) == ACC_NONE) {
 		snprintf(buf, len, "backtest: %s", !ui->gate_ran ||
 		    !ui->gate.accepted ? "none (the gate refused it)" :
+		    ui->approved ? "about to measure it in the sandbox…" :
 		    "not measured yet (unapproved: `fronts synth` measures "
 		    "its candidates; approve to measure it here)");
 		return buf;
