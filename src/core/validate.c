@@ -138,7 +138,7 @@ validate_run(const struct project *p, const struct model_ops *ops,
     const struct validate_params *vp, struct validate_report *out,
     struct error *err)
 {
-	struct backtest_params bp;
+	struct backtest_params bp = { 0 };
 	struct vctx v;
 	int rc;
 
