@@ -15,6 +15,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/objective.h"
 #include "core/util.h"
 
 #define PROJECT_MAX_FRONTS 64	/* drafts keep a bit mask of fronts */
@@ -93,6 +94,7 @@ struct project {
 	int			 horizon_slots;
 	char			*provider_name;
 	char			*provider_model;
+	struct objective	 objective;	/* given: from fronts.json */
 	struct front		*fronts;
 	int			 nfronts;
 	char			*rules;		/* rules.md, whole */
