@@ -93,6 +93,33 @@ hist_position(const char *data, size_t off, char *buf, size_t size)
 	snprintf(buf, size, "line %zu, column %zu", line, col);
 }
 
+/* Does the JSON text stop inside a string, an array or an object? Then
+ * the file was cut short, whatever cJSON stumbled over. */
+static bool
+json_truncated(const char *s, size_t len)
+{
+	bool str = false, esc = false;
+	long depth = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (str) {
+			if (esc)
+				esc = false;
+			else if (s[i] == '\\')
+				esc = true;
+			else if (s[i] == '"')
+				str = false;
+		} else if (s[i] == '"')
+			str = true;
+		else if (s[i] == '[' || s[i] == '{')
+			depth++;
+		else if (s[i] == ']' || s[i] == '}')
+			depth--;
+	}
+	return str || depth > 0;
+}
+
 cJSON *
 hist_json_parse(const struct hist_opts *o, const char *data, size_t len,
     size_t start, struct error *err)
@@ -113,14 +140,15 @@ hist_json_parse(const struct hist_opts *o, const char *data, size_t len,
 		    "JSON value", o->name, pos);
 		return NULL;
 	}
-	if (end == NULL || end < data || end > data + len)
-		end = data + len;
+	if (end == NULL || end < data || end > data + len ||
+	    json_truncated(data + start, len - start)) {
+		hist_position(data, len, pos, sizeof pos);
+		error_set(err, EXIT_ERROR, "%s: %s: the file ends inside a "
+		    "JSON value (truncated?)", o->name, pos);
+		return NULL;
+	}
 	hist_position(data, (size_t)(end - data), pos, sizeof pos);
-	/* cJSON stops at the last byte it could not use: at the very end,
-	 * the value was cut short. */
-	error_set(err, EXIT_ERROR, "%s: %s: %s", o->name, pos,
-	    end + 1 >= data + len ? "the file ends inside a JSON value "
-	    "(truncated?)" : "malformed JSON");
+	error_set(err, EXIT_ERROR, "%s: %s: malformed JSON", o->name, pos);
 	return NULL;
 }
 

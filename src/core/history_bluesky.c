@@ -93,6 +93,87 @@ cid_len(const unsigned char *d, size_t len, uint64_t *codec)
 	return off + (size_t)hlen;
 }
 
+#define CBOR_MAX_DEPTH	64
+
+/* The head of the CBOR item at d[*off]: major type and argument; false
+ * for what DAG-CBOR never holds (indefinite lengths, reserved codes). */
+static bool
+cbor_head(const unsigned char *d, size_t len, size_t *off, int *major,
+    uint64_t *arg)
+{
+	int ai, n, i;
+
+	if (*off >= len)
+		return false;
+	*major = d[*off] >> 5;
+	ai = d[(*off)++] & 31;
+	if (ai < 24) {
+		*arg = (uint64_t)ai;
+		return true;
+	}
+	if (ai > 27)
+		return false;
+	n = 1 << (ai - 24);
+	if ((size_t)n > len - *off)
+		return false;
+	for (*arg = 0, i = 0; i < n; i++)
+		*arg = *arg << 8 | d[(*off)++];
+	return true;
+}
+
+/* Is d one well-formed CBOR item whose every declared length fits in
+ * what is left? libcbor allocates a map or an array at its declared size
+ * before reading it, so a few bytes could otherwise ask for gigabytes. */
+static bool
+cbor_sane(const unsigned char *d, size_t len)
+{
+	uint64_t left[CBOR_MAX_DEPTH + 1], arg;
+	size_t off = 0;
+	int depth = 0, major;
+
+	left[0] = 1;
+	while (depth >= 0 && left[depth] > 0) {
+		if (!cbor_head(d, len, &off, &major, &arg))
+			return false;
+		left[depth]--;
+		if (major == 2 || major == 3) {
+			if (arg > len - off)
+				return false;
+			off += (size_t)arg;
+		} else if (major == 4 || major == 5 || major == 6) {
+			if (major == 5 && arg > (len - off) / 2)
+				return false;
+			if (major == 6)
+				arg = 1;
+			else if (major == 5)
+				arg *= 2;
+			if (arg > len - off || depth == CBOR_MAX_DEPTH)
+				return false;
+			if (arg > 0)
+				left[++depth] = arg;
+		} else if (major == 7 && arg > 23 && arg < 256)
+			return false;	/* a two-byte simple value */
+		while (depth > 0 && left[depth] == 0)
+			depth--;
+	}
+	return off == len;
+}
+
+/* cbor_load of exactly d[0..len), or NULL. */
+static cbor_item_t *
+cbor_load_sane(const unsigned char *d, size_t len)
+{
+	struct cbor_load_result r;
+	cbor_item_t *it;
+
+	if (!cbor_sane(d, len))
+		return NULL;
+	it = cbor_load(d, len, &r);
+	if (it != NULL && r.read != len)
+		cbor_decref(&it);
+	return it;
+}
+
 static cbor_item_t *
 map_get(const cbor_item_t *m, const char *key)
 {
@@ -193,7 +274,6 @@ out:
 static int
 car_blocks(struct car *c, size_t off, struct error *err)
 {
-	struct cbor_load_result r;
 	struct car_block *b;
 	uint64_t blen, codec;
 	size_t start, cl;
@@ -214,13 +294,10 @@ car_blocks(struct car *c, size_t off, struct error *err)
 		b->cidlen = cl;
 		b->off = start;
 		b->item = NULL;
-		if (codec == 0x71) {
-			b->item = cbor_load(c->data + off + cl,
-			    (size_t)blen - cl, &r);
-			if (b->item == NULL || r.read != (size_t)blen - cl)
-				return car_fail(c, off + cl, "a block that is "
-				    "not valid DAG-CBOR", err);
-		}
+		if (codec == 0x71 && (b->item = cbor_load_sane(c->data + off +
+		    cl, (size_t)blen - cl)) == NULL)
+			return car_fail(c, off + cl, "a block that is not valid "
+			    "DAG-CBOR", err);
 		off += (size_t)blen;
 	}
 	return 0;
@@ -229,7 +306,6 @@ car_blocks(struct car *c, size_t off, struct error *err)
 static int
 car_header(struct car *c, size_t *off, struct error *err)
 {
-	struct cbor_load_result r;
 	cbor_item_t *h, *v;
 	uint64_t hlen;
 	int ok;
@@ -237,7 +313,7 @@ car_header(struct car *c, size_t *off, struct error *err)
 	if (varint(c->data, c->len, off, &hlen) != 0 || hlen == 0 ||
 	    hlen > c->len - *off)
 		return car_fail(c, 0, "not a CAR file (no header)", err);
-	if ((h = cbor_load(c->data + *off, (size_t)hlen, &r)) == NULL)
+	if ((h = cbor_load_sane(c->data + *off, (size_t)hlen)) == NULL)
 		return car_fail(c, *off, "the CAR header is not CBOR", err);
 	v = map_get(h, "version");
 	ok = v != NULL && cbor_isa_uint(v) && cbor_get_int(v) == 1;
