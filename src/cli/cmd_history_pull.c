@@ -1,10 +1,277 @@
 /*
- * cmd_history_pull — `fronts history pull`.
+ * cmd_history_pull — `fronts history pull [--front ID] [--since DATE]
+ * [--dry-run]`: each Mastodon and Bluesky front's posts with their
+ * counts, back to --since, merged into history.jsonl like an import. A
+ * post the publish ledger says fronts sent becomes a line under the
+ * ledger entry's id, with the plan's prediction beside the outcome.
+ * Posts younger than 72 hours stay "settled": false and are refreshed by
+ * the next pull.
  */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
 #include "cli/cmd_history_int.h"
+#include "core/hist_predict.h"
+#include "core/ledger.h"
+#include "core/termsafe.h"
+#include "core/timeutil.h"
+#include "net/pull.h"
+
+#define PULL_DEFAULT_DAYS	30
+
+struct pull_args {
+	const char	*front;
+	const char	*since;
+	bool		 dry_run;
+};
+
+/* --since: a date (local midnight in the project's zone) or an instant. */
+static int
+parse_since(const char *s, time_t *out)
+{
+	int y, m, d, n = 0;
+
+	if (time_parse_iso(s, out) == 0)
+		return 0;
+	if (sscanf(s, "%4d-%2d-%2d%n", &y, &m, &d, &n) != 3 || s[n] != '\0' ||
+	    m < 1 || m > 12 || d < 1 || d > 31)
+		return -1;
+	*out = time_local_midnight((time_t)time_days_from_civil(y, m, d) *
+	    86400 + 12 * 3600);
+	return 0;
+}
+
+/* The default window: 30 days, reaching back to the oldest post of the
+ * front that is not settled yet. */
+static time_t
+default_since(const struct history_context *hc, const char *front, time_t now)
+{
+	time_t since = now - PULL_DEFAULT_DAYS * 86400, t;
+	const char *p = hc->history, *nl;
+	const cJSON *s, *f, *at;
+	cJSON *o;
+
+	for (; *p != '\0'; p = *nl ? nl + 1 : nl) {
+		nl = p + strcspn(p, "\n");
+		if ((o = cJSON_ParseWithLength(p, (size_t)(nl - p))) == NULL)
+			continue;
+		s = cJSON_GetObjectItemCaseSensitive(o, "settled");
+		f = cJSON_GetObjectItemCaseSensitive(o, "front");
+		at = cJSON_GetObjectItemCaseSensitive(o, "posted_at");
+		if (cJSON_IsFalse(s) && cJSON_IsString(f) &&
+		    strcmp(f->valuestring, front) == 0 && cJSON_IsString(at) &&
+		    time_parse_iso(at->valuestring, &t) == 0 && t < since)
+			since = t;
+		cJSON_Delete(o);
+	}
+	return since;
+}
+
+static struct hist_item *
+find_item(struct hist_batch *b, const char *platform_id)
+{
+	int i;
+
+	for (i = 0; i < b->nitems; i++)
+		if (b->items[i].platform_id != NULL &&
+		    strcmp(b->items[i].platform_id, platform_id) == 0)
+			return &b->items[i];
+	return NULL;
+}
+
+/* Sent ledger entries of the front become history lines under their
+ * entry id, with the plan's prediction. */
+static void
+attach_ledger(const char *dir, const struct ledger *l, const char *front,
+    struct hist_batch *b, time_t since)
+{
+	const struct ledger_entry *e;
+	struct hist_prediction pr;
+	struct hist_item *it;
+	int i;
+
+	for (i = 0; i < l->nentries; i++) {
+		e = &l->entries[i];
+		if (e->state != LEDGER_SENT || strcmp(e->front, front) != 0 ||
+		    e->post_id == NULL)
+			continue;
+		if ((it = find_item(b, e->post_id)) == NULL) {
+			if (e->attempted >= since)
+				termsafe_fprintf(stdout, "  missing  %s  %s: sent "
+				    "by fronts, not returned by the platform "
+				    "(deleted?)\n", e->id, e->post_id);
+			continue;
+		}
+		free(it->line_id);
+		it->line_id = xstrdup(e->id);
+		if (hist_prediction_find(dir, e->id, &pr)) {
+			it->has_predicted = true;
+			it->predicted = pr.reward;
+			it->predicted_lo = pr.lo;
+			it->predicted_hi = pr.hi;
+		}
+	}
+}
+
+/* Known posts of the front inside the window that the platform no
+ * longer returns: kept, and named. */
+static void
+report_gone(const struct history_context *hc, const char *front,
+    struct hist_batch *b, time_t since)
+{
+	const char *p = hc->history, *nl;
+	const cJSON *f, *pid, *at, *id;
+	cJSON *o;
+	time_t t;
+
+	for (; *p != '\0'; p = *nl ? nl + 1 : nl) {
+		nl = p + strcspn(p, "\n");
+		if ((o = cJSON_ParseWithLength(p, (size_t)(nl - p))) == NULL)
+			continue;
+		f = cJSON_GetObjectItemCaseSensitive(o, "front");
+		pid = cJSON_GetObjectItemCaseSensitive(o, "platform_id");
+		at = cJSON_GetObjectItemCaseSensitive(o, "posted_at");
+		id = cJSON_GetObjectItemCaseSensitive(o, "id");
+		if (cJSON_IsString(f) && strcmp(f->valuestring, front) == 0 &&
+		    cJSON_IsString(pid) && cJSON_IsString(id) &&
+		    cJSON_IsString(at) &&
+		    time_parse_iso(at->valuestring, &t) == 0 && t >= since &&
+		    find_item(b, pid->valuestring) == NULL)
+			termsafe_fprintf(stdout, "  gone     %s  %s: not returned "
+			    "by the platform (deleted?); kept as it was\n",
+			    id->valuestring, pid->valuestring);
+		cJSON_Delete(o);
+	}
+}
+
+static double
+wait_scale(void)
+{
+	const char *v = getenv("FRONTS_TEST_WAIT_SCALE");
+
+	return v != NULL ? strtod(v, NULL) : 1;
+}
+
+static int
+pull_one(struct cli *cli, struct history_context *hc, const struct ledger *l,
+    const struct front *f, const struct pull_args *a, time_t now)
+{
+	struct pull_opts o = { .front = f, .now = now,
+	    .wait_scale = wait_scale() };
+	struct pull_result r;
+	struct error err = { 0 };
+	char since[32];
+	int rc;
+
+	if (a->since != NULL)
+		parse_since(a->since, &o.since);
+	else
+		o.since = default_since(hc, f->id, now);
+	ledger_time_format(o.since, since);
+	termsafe_fprintf(stdout, "front %s (%s): posts since %s\n", f->id,
+	    platform_name(f->platform), since);
+	if (pull_front(&o, &r, &err) != 0) {
+		pull_result_free(&r);
+		return cli_report("history", &err);
+	}
+	attach_ledger(cli->dir, l, f->id, &r.batch, o.since);
+	if (r.stopped == NULL)
+		report_gone(hc, f->id, &r.batch, o.since);
+	printf("  %d requests, %d pages\n", r.requests, r.pages);
+	rc = history_apply(cli->dir, hc, f->id, &r.batch, a->dry_run, now, &err);
+	if (rc != 0)
+		rc = cli_report("history", &err);
+	else if (r.stopped != NULL) {
+		termsafe_fprintf(stderr, "fronts history: front %s: %s\n",
+		    f->id, r.stopped);
+		rc = EXIT_NETWORK;
+	}
+	pull_result_free(&r);
+	return rc;
+}
+
+static int
+pull_run(struct cli *cli, const struct pull_args *a)
+{
+	struct history_context hc;
+	struct ledger l;
+	struct error err = { 0 };
+	const struct front *f;
+	time_t now = time(NULL);
+	int i, rc = EXIT_OK, r;
+
+	if (history_context_open(cli->dir, &hc, &err) != 0)
+		return cli_report("history", &err);
+	if (a->front != NULL && project_front_index(hc.project, a->front) < 0) {
+		history_context_close(&hc);
+		return cli_usage_error("history", "no front \"%s\" in "
+		    "fronts.json", a->front);
+	}
+	if (ledger_open(cli->dir, &l, &err) != 0) {
+		history_context_close(&hc);
+		return cli_report("history", &err);
+	}
+	for (i = 0; i < hc.project->nfronts; i++) {
+		f = &hc.project->fronts[i];
+		if (a->front != NULL && strcmp(f->id, a->front) != 0)
+			continue;
+		if (!pull_supported(f)) {
+			termsafe_fprintf(stdout, "front %s (%s): not pulled: "
+			    "fronts reads counts from Mastodon and Bluesky; "
+			    "import the platform's export instead\n", f->id,
+			    platform_name(f->platform));
+			if (a->front != NULL)
+				rc = EXIT_USAGE;
+			continue;
+		}
+		if ((r = pull_one(cli, &hc, &l, f, a, now)) != EXIT_OK)
+			rc = r;
+	}
+	ledger_free(&l);
+	history_context_close(&hc);
+	return rc;
+}
 
 int
 history_pull(struct cli *cli, int argc, char **argv)
 {
-	return cli_usage_error("history", "pull is not available yet");
+	static const struct option opts[] = {
+		{ "front", required_argument, NULL, 'f' },
+		{ "since", required_argument, NULL, 's' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct pull_args a = { 0 };
+	time_t t;
+	int c;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			cli->dir = optarg;
+			break;
+		case 'f':
+			a.front = optarg;
+			break;
+		case 's':
+			if (parse_since(optarg, &t) != 0)
+				return cli_usage_error("history", "--since takes "
+				    "a date (2026-11-01) or an ISO-8601 time");
+			a.since = optarg;
+			break;
+		case 'n':
+			a.dry_run = true;
+			break;
+		default:
+			return cli_usage_error("history", "unknown option");
+		}
+	}
+	if (optind != argc)
+		return cli_usage_error("history", "unexpected argument %s",
+		    argv[optind]);
+	return pull_run(cli, &a);
 }

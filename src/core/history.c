@@ -58,16 +58,22 @@ hist_skip_add(struct hist_batch *b, const char *what, const char *fmt, ...)
 }
 
 void
+hist_item_clear(struct hist_item *it)
+{
+	free(it->platform_id);
+	free(it->url);
+	free(it->text);
+	free(it->line_id);
+	memset(it, 0, sizeof *it);
+}
+
+void
 hist_batch_free(struct hist_batch *b)
 {
 	int i;
 
-	for (i = 0; i < b->nitems; i++) {
-		free(b->items[i].platform_id);
-		free(b->items[i].url);
-		free(b->items[i].text);
-		free(b->items[i].line_id);
-	}
+	for (i = 0; i < b->nitems; i++)
+		hist_item_clear(&b->items[i]);
 	for (i = 0; i < b->nskips; i++) {
 		free(b->skips[i].what);
 		free(b->skips[i].reason);
@@ -76,6 +82,26 @@ hist_batch_free(struct hist_batch *b)
 	free(b->skips);
 	free(b->next);
 	memset(b, 0, sizeof *b);
+}
+
+void
+hist_batch_move(struct hist_batch *dst, struct hist_batch *src)
+{
+	dst->items = xrealloc(dst->items, (size_t)(dst->nitems + src->nitems + 1) *
+	    sizeof *dst->items);
+	memcpy(dst->items + dst->nitems, src->items,
+	    (size_t)src->nitems * sizeof *src->items);
+	dst->nitems += src->nitems;
+	dst->skips = xrealloc(dst->skips, (size_t)(dst->nskips + src->nskips + 1) *
+	    sizeof *dst->skips);
+	memcpy(dst->skips + dst->nskips, src->skips,
+	    (size_t)src->nskips * sizeof *src->skips);
+	dst->nskips += src->nskips;
+	free(src->items);
+	free(src->skips);
+	src->items = NULL;
+	src->skips = NULL;
+	src->nitems = src->nskips = 0;
 }
 
 void

@@ -99,5 +99,10 @@ int	hist_parse(enum hist_format, const struct hist_opts *,
 	    const char *data, size_t len, struct hist_batch *out,
 	    struct error *err);
 void	hist_batch_free(struct hist_batch *);
+/* Frees what one item owns. */
+void	hist_item_clear(struct hist_item *);
+/* Moves every item and skip of src to the end of dst; src is emptied
+ * (its paging mark is kept). */
+void	hist_batch_move(struct hist_batch *dst, struct hist_batch *src);
 
 #endif
