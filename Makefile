@@ -67,6 +67,10 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+# ONLY="test_project test_plan" (unit) or ONLY=fuzz_text (fuzz): just those.
+ONLY      ?=
+UNIT_RUN  := $(if $(ONLY),$(filter $(ONLY:%=$(BUILD)/tests/%),$(UNIT_BINS)),$(UNIT_BINS))
+FUZZ_RUN  := $(if $(ONLY),$(filter $(ONLY:%=tests/fuzz/%.c),$(FUZZ_SRCS)),$(FUZZ_SRCS))
 
 .PHONY: all test unit integration demo bench asan fuzz memcheck tsan install uninstall clean deps check-deps
 all: $(BIN)
@@ -107,8 +111,8 @@ test: $(BIN) $(BREACH_BIN) $(UNIT_BINS)
 	sh tests/layers.sh
 	FRONTS_BIN=$(abspath $(BIN)) FRONTS_BREACH_BIN=$(abspath $(BREACH_BIN)) BUILD=$(BUILD) sh tests/run.sh $(UNIT_BINS)
 
-unit: $(UNIT_BINS)
-	FRONTS_BIN=$(abspath $(BIN)) BUILD=$(BUILD) FRONTS_ONLY_UNIT=1 sh tests/run.sh $(UNIT_BINS)
+unit: $(UNIT_RUN)
+	FRONTS_BIN=$(abspath $(BIN)) BUILD=$(BUILD) FRONTS_ONLY_UNIT=1 sh tests/run.sh $(UNIT_RUN)
 
 # ASan + UBSan build in its own directory, then the same suite.
 asan:
@@ -131,7 +135,7 @@ tsan:
 FUZZ_SECONDS ?= 20
 fuzz:
 	$(MAKE) BUILD=build-fuzz CC=clang EXTRA_WARN="-Wno-unknown-warning-option -Wno-missing-field-initializers" OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" build-fuzz/libfronts.a
-	@set -e; for f in $(FUZZ_SRCS); do \
+	@set -e; for f in $(FUZZ_RUN); do \
 		n=$$(basename $$f .c); \
 		clang $(CFLAGS) -Wno-unknown-warning-option -O1 -g -fsanitize=fuzzer,address,undefined -o build-fuzz/$$n $$f build-fuzz/libfronts.a $(DEP_LIBS); \
 		mkdir -p build-fuzz/corpus-$$n; \

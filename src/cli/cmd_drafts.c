@@ -60,8 +60,7 @@ static int
 measure(const struct project *p, const struct draft *d, int f,
     struct text_measure *m, struct error *err)
 {
-	if (text_measure(d->text, p->fronts[f].platform, &p->fronts[f].limits,
-	    m) != 0)
+	if (legal_text(&p->fronts[f], d->text, m) == LEGAL_BAD_TEXT)
 		return error_set(err, EXIT_ERROR, "draft %s: text is not valid "
 		    "UTF-8", d->id);
 	return 0;
@@ -75,11 +74,10 @@ cap_note(const struct limits *l, const struct text_measure *m, char *buf,
 	size_t o = 0;
 
 	buf[0] = '\0';
-	if (l->max_links != LIMIT_UNSET && m->links > l->max_links)
+	if (legal_over_links(l, m))
 		o += snprintf(buf + o, len - o, "  %d links > %d", m->links,
 		    l->max_links);
-	if (o < len && l->max_hashtags != LIMIT_UNSET &&
-	    m->hashtags > l->max_hashtags)
+	if (o < len && legal_over_hashtags(l, m))
 		snprintf(buf + o, len - o, "  %d hashtags > %d", m->hashtags,
 		    l->max_hashtags);
 }

@@ -12,14 +12,15 @@
 #include "cli/cli.h"
 #include "core/ledger.h"
 #include "core/termsafe.h"
+#include "core/timeutil.h"
 
 static void
 ledger_print_entry(const struct ledger_entry *e)
 {
 	char at[32], tried[32];
 
-	ledger_time_format(e->at, at);
-	ledger_time_format(e->attempted, tried);
+	time_format_utc(e->at, at, sizeof at);
+	time_format_utc(e->attempted, tried, sizeof tried);
 	termsafe_fprintf(stdout, "%s  %-7s  front %s  draft %s  slot %d  "
 	    "planned %s\n", e->id,
 	    ledger_state_name(e->state), e->front, e->draft, e->slot, at);

@@ -121,7 +121,7 @@ instlimits_store(const char *dir, const char *instance,
 	cJSON_AddNumberToObject(e, "max_characters", l->max_characters);
 	cJSON_AddNumberToObject(e, "characters_reserved_per_url",
 	    l->url_characters);
-	ledger_time_format(l->read_at, t);
+	time_format_utc(l->read_at, t, sizeof t);
 	cJSON_AddStringToObject(e, "read_at", t);
 	text = cJSON_Print(j);
 	cJSON_Delete(j);

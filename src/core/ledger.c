@@ -5,7 +5,6 @@
  * the only truth, the in-memory entries are rebuilt from it on every open.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/json.h"
 #include "core/ledger.h"
 #include "core/timeutil.h"
 
@@ -31,15 +31,6 @@ ledger_state_name(enum ledger_state s)
 		break;
 	}
 	return "unknown";
-}
-
-void
-ledger_time_format(time_t t, char buf[32])
-{
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 void
@@ -90,20 +81,13 @@ entry_set(char **field, const char *value)
 	*field = value != NULL ? xstrdup(value) : NULL;
 }
 
-static const char *
-json_str(const cJSON *o, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 /* A plan slot: a whole number, as plan_from_json() reads it. */
 static bool
 ledger_slot_ok(const cJSON *v)
 {
-	return cJSON_IsNumber(v) && v->valuedouble >= 0 &&
-	    v->valuedouble <= 1e9 && v->valuedouble == floor(v->valuedouble);
+	long n;
+
+	return json_int_in(v, 0, 1000000000L, &n);
 }
 
 /* Applies an intent record; returns a message on a malformed one. */
@@ -323,7 +307,7 @@ record_new(const char *kind, const char *id, time_t now)
 	cJSON *rec = cJSON_CreateObject();
 	char t[32];
 
-	ledger_time_format(now, t);
+	time_format_utc(now, t, sizeof t);
 	cJSON_AddStringToObject(rec, "record", kind);
 	cJSON_AddStringToObject(rec, "entry", id);
 	cJSON_AddStringToObject(rec, "time", t);
@@ -346,7 +330,7 @@ ledger_intent(struct ledger *l, const struct ledger_intent *in,
 		return error_set(err, EXIT_REFUSED, "entry %s is %s already",
 		    id, ledger_state_name(e->state));
 	sha256_hex(in->text, strlen(in->text), sha);
-	ledger_time_format(in->at, at);
+	time_format_utc(in->at, at, sizeof at);
 	rec = record_new("intent", id, in->now);
 	cJSON_AddStringToObject(rec, "plan", in->plan);
 	cJSON_AddNumberToObject(rec, "slot", in->slot);

@@ -118,8 +118,4 @@ int	ledger_sent_posts(const struct ledger *, bool unresolved,
 
 const char *ledger_state_name(enum ledger_state);	/* "unknown" for pending */
 
-/* UTC ISO-8601 ("2026-12-01T08:00:00Z"), the ledger's own times; they are
- * read back with time_parse_iso(). */
-void	ledger_time_format(time_t, char buf[32]);
-
 #endif

@@ -69,29 +69,46 @@ legal_is_quiet(const struct limits *l, int hour)
 	return hour >= a || hour < b;
 }
 
+bool
+legal_over_links(const struct limits *l, const struct text_measure *m)
+{
+	return l->max_links != LIMIT_UNSET && m->links > l->max_links;
+}
+
+bool
+legal_over_hashtags(const struct limits *l, const struct text_measure *m)
+{
+	return l->max_hashtags != LIMIT_UNSET && m->hashtags > l->max_hashtags;
+}
+
 enum legal_verdict
 legal_caps(const struct limits *l, const struct text_measure *m)
 {
-	if (l->max_links != LIMIT_UNSET && m->links > l->max_links)
+	if (legal_over_links(l, m))
 		return LEGAL_TOO_MANY_LINKS;
-	if (l->max_hashtags != LIMIT_UNSET && m->hashtags > l->max_hashtags)
+	if (legal_over_hashtags(l, m))
 		return LEGAL_TOO_MANY_HASHTAGS;
 	return LEGAL_OK;
+}
+
+enum legal_verdict
+legal_text(const struct front *f, const char *text, struct text_measure *m)
+{
+	if (text_measure(text, f->platform, &f->limits, m) != 0)
+		return LEGAL_BAD_TEXT;
+	if (!m->ok)
+		return LEGAL_TOO_LONG;
+	return legal_caps(&f->limits, m);
 }
 
 static enum legal_verdict
 legal_measure(const struct project *p, int d, int f)
 {
-	const struct front *fr = &p->fronts[f];
 	struct text_measure m;
 
 	if ((p->drafts[d].front_mask & ((uint64_t)1 << f)) == 0)
 		return LEGAL_NOT_ALLOWED;
-	if (text_measure(p->drafts[d].text, fr->platform, &fr->limits, &m) != 0)
-		return LEGAL_BAD_TEXT;
-	if (!m.ok)
-		return LEGAL_TOO_LONG;
-	return legal_caps(&fr->limits, &m);
+	return legal_text(&p->fronts[f], p->drafts[d].text, &m);
 }
 
 /* The effect of one past post on every slot of its front. */

@@ -84,6 +84,17 @@ int		 legal_past_load(const struct project *p,
  * LEGAL_TOO_MANY_HASHTAGS. */
 enum legal_verdict	legal_caps(const struct limits *l,
 			    const struct text_measure *m);
+/* Each cap on its own, for reports that name every cap a text breaks. */
+bool			legal_over_links(const struct limits *l,
+			    const struct text_measure *m);
+bool			legal_over_hashtags(const struct limits *l,
+			    const struct text_measure *m);
+/* The verdict on text against front f's limits, whatever the slot:
+ * LEGAL_BAD_TEXT (not UTF-8), LEGAL_TOO_LONG (length or bytes as the
+ * platform counts them), then legal_caps(). *m holds the measure unless
+ * the text is not UTF-8. */
+enum legal_verdict	legal_text(const struct front *f, const char *text,
+			    struct text_measure *m);
 
 /* The verdict of an action regardless of any path (never-legal reasons). */
 enum legal_verdict	legal_static(const struct legal *, const struct action *);

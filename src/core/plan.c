@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/json.h"
 #include "core/plan.h"
 #include "core/timeutil.h"
 
@@ -137,12 +138,6 @@ plan_to_json(const struct project *p, const struct plan *pl)
 	return o;
 }
 
-static bool
-plan_finite(const cJSON *v)
-{
-	return cJSON_IsNumber(v) && isfinite(v->valuedouble);
-}
-
 /*
  * Field readers: each names the field in its error. An optional field that
  * is absent reads as 0 and is not checked: *out is always set, never left
@@ -152,16 +147,15 @@ static int
 plan_get_number(const cJSON *o, const char *where, const char *name,
     bool required, double *out, struct error *err)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+	enum json_found f = json_number(o, name, out);
 
-	if (v == NULL && !required) {
+	if (f == JSON_ABSENT && !required) {
 		*out = 0;
 		return 0;
 	}
-	if (!plan_finite(v))
+	if (f != JSON_OK)
 		return error_set(err, EXIT_ERROR, "%s.%s: %s", where, name,
-		    v == NULL ? "missing" : "not a number");
-	*out = v->valuedouble;
+		    f == JSON_ABSENT ? "missing" : "not a number");
 	return 0;
 }
 
@@ -182,14 +176,13 @@ static const char *
 plan_get_string(const cJSON *o, const char *where, const char *name,
     struct error *err)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+	const char *s = NULL;
+	enum json_found f = json_string(o, name, &s);
 
-	if (!cJSON_IsString(v)) {
+	if (f != JSON_OK)
 		error_set(err, EXIT_ERROR, "%s.%s: %s", where, name,
-		    v == NULL ? "missing" : "not a string");
-		return NULL;
-	}
-	return v->valuestring;
+		    f == JSON_ABSENT ? "missing" : "not a string");
+	return s;
 }
 
 static int
@@ -249,8 +242,8 @@ plan_parse_post(const struct project *p, const cJSON *o, int i,
 	pp->ci_lo = pp->ci_hi = pp->expected_reward;
 	if (ci != NULL) {
 		if (!cJSON_IsArray(ci) || cJSON_GetArraySize(ci) != 2 ||
-		    !plan_finite(cJSON_GetArrayItem(ci, 0)) ||
-		    !plan_finite(cJSON_GetArrayItem(ci, 1)))
+		    !json_finite(cJSON_GetArrayItem(ci, 0)) ||
+		    !json_finite(cJSON_GetArrayItem(ci, 1)))
 			return error_set(err, EXIT_ERROR, "%s.ci95: not two "
 			    "numbers", where);
 		pp->ci_lo = cJSON_GetArrayItem(ci, 0)->valuedouble;
@@ -298,7 +291,7 @@ plan_parse_alt(const struct project *p, const cJSON *o, int i,
 static int
 plan_parse_stats(const cJSON *st, struct plan_stats *s, struct error *err)
 {
-	const cJSON *iso, *sb;
+	const char *iso, *sb;
 	double v;
 
 	if (st == NULL)
@@ -327,13 +320,11 @@ plan_parse_stats(const cJSON *st, struct plan_stats *s, struct error *err)
 		return -1;
 	s->stopped = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st,
 	    "stopped"));
-	sb = cJSON_GetObjectItemCaseSensitive(st, "sandbox");
-	if (cJSON_IsString(sb))
-		snprintf(s->sandbox, sizeof s->sandbox, "%s", sb->valuestring);
-	iso = cJSON_GetObjectItemCaseSensitive(st, "isolation");
-	s->isolation = cJSON_IsString(iso) &&
-	    strcmp(iso->valuestring, "thread") == 0 ? ISOLATION_THREAD :
-	    ISOLATION_PROCESS;
+	if ((sb = json_str(st, "sandbox")) != NULL)
+		snprintf(s->sandbox, sizeof s->sandbox, "%s", sb);
+	iso = json_str(st, "isolation");
+	s->isolation = iso != NULL && strcmp(iso, "thread") == 0 ?
+	    ISOLATION_THREAD : ISOLATION_PROCESS;
 	return 0;
 }
 

@@ -210,6 +210,16 @@ time_format_local(time_t t, char *buf, size_t len)
 	    tm.tm_min, tm.tm_sec, sign, off / 3600, (off % 3600) / 60);
 }
 
+void
+time_format_utc(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+
+	if (gmtime_r(&t, &tm) == NULL || strftime(buf, len,
+	    "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(buf, len, "?");
+}
+
 int
 time_local_hour(time_t t)
 {

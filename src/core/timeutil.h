@@ -25,6 +25,9 @@ long	time_days_from_civil(int y, int m, int d);
 int	time_parse_iso(const char *s, time_t *out);
 /* "2026-12-01T09:00:00+01:00" in the process time zone; buf >= 32. */
 void	time_format_local(time_t t, char *buf, size_t len);
+/* "2026-12-01T08:00:00Z": the times fronts writes into its own records
+ * (the ledger, the caches), independent of the project's zone. */
+void	time_format_utc(time_t t, char *buf, size_t len);
 /* Local hour 0..23 and minute. */
 int	time_local_hour(time_t t);
 /* A number that is equal for two instants on the same local calendar day

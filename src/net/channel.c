@@ -10,20 +10,19 @@
 
 #include <cjson/cJSON.h>
 
-#include "net/channel.h"
+#include "core/json.h"
+#include "net/channel_int.h"
 
 #define CHANNEL_CONNECT_MS	10000
 
 const char *
 channel_front_str(const struct front *f, const char *obj, const char *name)
 {
-	const cJSON *o = f->raw, *v;
+	const cJSON *o = f->raw;
 
 	if (obj != NULL)
 		o = cJSON_GetObjectItemCaseSensitive(o, obj);
-	v = cJSON_GetObjectItemCaseSensitive(o, name);
-	return cJSON_IsString(v) && v->valuestring[0] != '\0' ?
-	    v->valuestring : NULL;
+	return json_str_nonempty(o, name);
 }
 
 const char *

@@ -82,10 +82,6 @@ void	channel_result_free(struct channel_result *);
 const char *channel_kind_of(const struct front *f, enum channel_kind *kind,
 	    struct error *err);
 
-/* Bluesky record key for an entry: a TID built from the planned time and
- * the entry id, so each attempt at one post uses the same key. */
-void	channel_tid(time_t at, const char *entry_id, char out[14]);
-
 /* The variable a front's credential comes from (token_env, password_env
  * or api_key_env in fronts.json, or the channel's default). */
 const char *channel_secret_var(const struct front *f);
@@ -96,31 +92,13 @@ char	*channel_bluesky_service(const struct front *f);
 /* The Bluesky handle a front posts as, without "@"; NULL when missing. */
 const char *channel_bluesky_handle(const struct front *f);
 
-/* For the channel_*.c files. */
-int	channel_composio_build(struct channel_call *, const char *text,
-	    struct error *err);
-int	channel_mastodon_build(struct channel_call *, const char *text,
-	    struct error *err);
-int	channel_bluesky_build(struct channel_call *, const char *text,
-	    time_t now, struct error *err);
-void	channel_composio_result(const struct channel_call *,
-	    const struct http_response *, struct channel_result *);
-void	channel_mastodon_result(const struct channel_call *,
-	    const struct http_response *, struct channel_result *);
-void	channel_bluesky_send(struct channel_call *, struct channel_result *);
-void	channel_req_set(struct channel_req *, const char *url, char *body,
-	    const char *auth_name, char *auth, long timeout_ms);
-void	channel_req_add(struct channel_req *, const char *name,
-	    const char *value, bool secret);
 /* Credentials go only over https (or plain http to this machine). */
 int	channel_url_check(const char *url, const char *what,
 	    struct error *err);
+/* A front's non-empty string field name, in its object obj (NULL: at
+ * the top); NULL when missing. */
 const char *channel_front_str(const struct front *, const char *obj,
 	    const char *name);
-/* Outcome of a request that did not get a readable answer: never reached
- * the server (failed) or may have (unknown). Returns true when handled. */
-bool	channel_transport(const struct http_response *, int rc,
-	    const struct error *, struct channel_result *);
 /* The message of a JSON error body ("error", "message", …) or the body. */
 char	*channel_error_text(const struct http_response *);
 

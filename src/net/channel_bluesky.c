@@ -16,8 +16,9 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/json.h"
 #include "core/text.h"
-#include "net/channel.h"
+#include "net/channel_int.h"
 
 #define BLUESKY_DEFAULT_SERVICE	"https://bsky.social"
 #define BLUESKY_COLLECTION	"app.bsky.feed.post"
@@ -152,7 +153,7 @@ bluesky_resolve(struct channel_call *c, const char *handle, char **why)
 	struct http_response resp;
 	struct error err = { 0 };
 	char *service = channel_bluesky_service(c->front), *url, *did = NULL;
-	const cJSON *d;
+	const char *d;
 	cJSON *j;
 
 	xasprintf(&url, "%s/xrpc/com.atproto.identity.resolveHandle?handle=%s",
@@ -169,9 +170,9 @@ bluesky_resolve(struct channel_call *c, const char *handle, char **why)
 		*why = channel_error_text(&resp);
 	else {
 		j = cJSON_Parse(resp.body);
-		d = cJSON_GetObjectItemCaseSensitive(j, "did");
-		if (cJSON_IsString(d) && strncmp(d->valuestring, "did:", 4) == 0)
-			did = xstrdup(d->valuestring);
+		d = json_str(j, "did");
+		if (d != NULL && strncmp(d, "did:", 4) == 0)
+			did = xstrdup(d);
 		else
 			*why = xstrdup("the answer has no DID");
 		cJSON_Delete(j);
@@ -303,7 +304,8 @@ bluesky_session(struct channel_call *c, struct channel_result *out)
 {
 	struct http_response resp;
 	struct error err = { 0 };
-	const cJSON *tok, *did;
+	const cJSON *tok;
+	const char *did;
 	cJSON *j;
 	char *why;
 	int rc;
@@ -331,9 +333,8 @@ bluesky_session(struct channel_call *c, struct channel_result *out)
 		    "answer has no accessJwt");
 		rc = -1;
 	} else {
-		did = cJSON_GetObjectItemCaseSensitive(j, "did");
-		if (cJSON_IsString(did))
-			c->did = xstrdup(did->valuestring);
+		if ((did = json_str(j, "did")) != NULL)
+			c->did = xstrdup(did);
 		xasprintf(&c->post.auth, "Bearer %s", tok->valuestring);
 		c->post.headers[1].value = c->post.auth;
 	}
@@ -364,9 +365,8 @@ static const char *
 bluesky_record_text(const cJSON *j, const char *field)
 {
 	const cJSON *rec = cJSON_GetObjectItemCaseSensitive(j, field);
-	const cJSON *t = cJSON_GetObjectItemCaseSensitive(rec, "text");
 
-	return cJSON_IsString(t) ? t->valuestring : NULL;
+	return json_str(rec, "text");
 }
 
 /* After a non-2xx answer to createRecord: does the repository hold a
@@ -498,7 +498,7 @@ channel_bluesky_send(struct channel_call *c, struct channel_result *out)
 {
 	struct http_response resp;
 	struct error err = { 0 };
-	const cJSON *uri;
+	const char *uri;
 	cJSON *j;
 	int rc;
 
@@ -511,9 +511,8 @@ channel_bluesky_send(struct channel_call *c, struct channel_result *out)
 		bluesky_broken(c, &err, out);
 	else if (!channel_transport(&resp, rc, &err, out)) {
 		j = cJSON_Parse(resp.body);
-		uri = cJSON_GetObjectItemCaseSensitive(j, "uri");
-		if (cJSON_IsString(uri))
-			bluesky_sent(c, uri->valuestring, out);
+		if ((uri = json_str(j, "uri")) != NULL)
+			bluesky_sent(c, uri, out);
 		else {
 			out->state = LEDGER_UNKNOWN;
 			xasprintf(&out->message, "HTTP %ld but no record uri in "

@@ -11,7 +11,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "net/channel.h"
+#include "core/json.h"
+#include "net/channel_int.h"
 
 #define COMPOSIO_DEFAULT_BASE	"https://backend.composio.dev"
 
@@ -31,11 +32,9 @@ composio_arg(const struct front *f, const char *name)
 {
 	const cJSON *blk = cJSON_GetObjectItemCaseSensitive(f->raw, "composio");
 	const cJSON *args = cJSON_GetObjectItemCaseSensitive(blk, "arguments");
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(args, name);
+	const char *v = json_str(args, name);
 
-	if (cJSON_IsString(v))
-		return v->valuestring;
-	return channel_front_str(f, "composio", name);
+	return v != NULL ? v : channel_front_str(f, "composio", name);
 }
 
 static int
@@ -143,15 +142,6 @@ channel_composio_build(struct channel_call *c, const char *text,
 	return 0;
 }
 
-static const char *
-composio_str(const cJSON *o, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-
-	return cJSON_IsString(v) && v->valuestring[0] != '\0' ?
-	    v->valuestring : NULL;
-}
-
 /* The created post's id, wherever the tool's response keeps it: X's
  * data.data.id; LinkedIn's x_restli_id (the share's URN, from LinkedIn's
  * x-restli-id header); a plain id. */
@@ -163,12 +153,12 @@ composio_post_id(const cJSON *data)
 	    "response_data");
 	const char *v;
 
-	if ((v = composio_str(data, "x_restli_id")) != NULL ||
-	    (v = composio_str(rd, "x_restli_id")) != NULL ||
-	    (v = composio_str(inner, "x_restli_id")) != NULL ||
-	    (v = composio_str(inner, "id")) != NULL)
+	if ((v = json_str_nonempty(data, "x_restli_id")) != NULL ||
+	    (v = json_str_nonempty(rd, "x_restli_id")) != NULL ||
+	    (v = json_str_nonempty(inner, "x_restli_id")) != NULL ||
+	    (v = json_str_nonempty(inner, "id")) != NULL)
 		return v;
-	return composio_str(data, "id");
+	return json_str_nonempty(data, "id");
 }
 
 void
@@ -176,8 +166,8 @@ channel_composio_result(const struct channel_call *c,
     const struct http_response *r, struct channel_result *out)
 {
 	cJSON *j = cJSON_Parse(r->body);
-	const cJSON *ok, *data, *e, *log;
-	const char *id;
+	const cJSON *ok, *data, *e;
+	const char *id, *log;
 
 	ok = cJSON_GetObjectItemCaseSensitive(j, "successful");
 	if (ok == NULL)
@@ -196,12 +186,11 @@ channel_composio_result(const struct channel_call *c,
 	} else {
 		out->state = LEDGER_SENT;
 		data = cJSON_GetObjectItemCaseSensitive(j, "data");
-		log = cJSON_GetObjectItemCaseSensitive(j, "log_id");
+		log = json_str(j, "log_id");
 		if ((id = composio_post_id(data)) != NULL)
 			out->post_id = xstrdup(id);
-		else if (cJSON_IsString(log))
-			xasprintf(&out->post_id, "composio-log:%s",
-			    log->valuestring);
+		else if (log != NULL)
+			xasprintf(&out->post_id, "composio-log:%s", log);
 		if (id != NULL && c->front->platform == PLATFORM_X)
 			xasprintf(&out->url, "https://x.com/i/web/status/%s", id);
 		if (id != NULL && c->front->platform == PLATFORM_LINKEDIN &&

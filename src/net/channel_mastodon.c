@@ -10,7 +10,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "net/channel.h"
+#include "core/json.h"
+#include "net/channel_int.h"
 
 int
 channel_mastodon_build(struct channel_call *c, const char *text,
@@ -49,18 +50,17 @@ channel_mastodon_result(const struct channel_call *c,
     const struct http_response *r, struct channel_result *out)
 {
 	cJSON *j = cJSON_Parse(r->body);
-	const cJSON *id = cJSON_GetObjectItemCaseSensitive(j, "id");
-	const cJSON *url = cJSON_GetObjectItemCaseSensitive(j, "url");
+	const char *id = json_str(j, "id"), *url = json_str(j, "url");
 
-	if (!cJSON_IsString(id)) {
+	if (id == NULL) {
 		out->state = LEDGER_UNKNOWN;
 		xasprintf(&out->message, "HTTP %ld but no status id in the "
 		    "answer: %.200s", r->status, r->body);
 	} else {
 		out->state = LEDGER_SENT;
-		out->post_id = xstrdup(id->valuestring);
-		if (cJSON_IsString(url))
-			out->url = xstrdup(url->valuestring);
+		out->post_id = xstrdup(id);
+		if (url != NULL)
+			out->url = xstrdup(url);
 	}
 	cJSON_Delete(j);
 }

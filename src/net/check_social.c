@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "core/instlimits.h"
+#include "core/timeutil.h"
 #include "net/channel.h"
 #include "net/check.h"
 
@@ -288,7 +289,7 @@ mastodon_limits(struct check_target *t, const char *base, const char *dir,
 		    "/api/v2/instance has no configuration.statuses limits");
 		return;
 	}
-	ledger_time_format(l.read_at, at);
+	time_format_utc(l.read_at, at, sizeof at);
 	if (instlimits_store(dir, base, &l, &err) != 0)
 		check_add(t, false, "instance_limits", "make .fronts/ writable",
 		    "%d characters, URLs %d, but the cache was not written: %s",

@@ -9,7 +9,7 @@
 #include <strings.h>
 
 #include "net/http.h"
-#include "net/provider.h"
+#include "net/provider_int.h"
 
 /* The providers' current recommendations (Anthropic's models overview:
  * "start with Claude Opus 5.5"; OpenAI's model guide: GPT-6 Astra for

@@ -15,7 +15,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "net/provider.h"
+#include "net/provider_int.h"
 
 #define ANTHROPIC_BASE		"https://api.anthropic.com"
 #define ANTHROPIC_VERSION	"2023-06-01"

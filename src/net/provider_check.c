@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "net/check.h"
-#include "net/provider.h"
+#include "net/provider_int.h"
 
 #define PCHECK_ANTHROPIC_BASE		"https://api.anthropic.com"
 #define PCHECK_ANTHROPIC_VERSION	"2023-06-01"

@@ -14,7 +14,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "net/provider.h"
+#include "net/provider_int.h"
 
 #define OPENAI_BASE	"https://api.openai.com/v1"
 

@@ -14,7 +14,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "net/provider.h"
+#include "net/provider_int.h"
 
 static int
 replay_parse(const char *api, const char *body, struct llm_answer *ans,

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/provider.h"
+#include "net/provider_int.h"
 
 void
 llm_buf_add(struct llm_buf *b, const char *s, size_t n)

@@ -105,10 +105,10 @@ publish_verdict_text(enum legal_verdict v)
  * why; the edited text's own length, links and hashtags are checked too. */
 static bool
 publish_legal(const struct publish *pub, const struct plan_post *post,
-    const struct text_measure *m, int slot, char *why, size_t len)
+    enum legal_verdict tv, const struct text_measure *m, int slot, char *why,
+    size_t len)
 {
 	const struct project *p = pub->project;
-	const struct front *f = &p->fronts[post->front];
 	struct action a = { ACTION_POST, (uint16_t)post->front,
 	    (uint32_t)post->draft };
 	struct action wait = { ACTION_WAIT, 0, 0 };
@@ -120,14 +120,14 @@ publish_legal(const struct publish *pub, const struct plan_post *post,
 	char at[40];
 	int n, k;
 
-	if (!m->ok) {
+	if (tv == LEGAL_TOO_LONG) {
 		snprintf(why, len, "length %d/%d %s%s: over the limit",
 		    m->length, m->limit, text_unit_name(m->unit),
 		    m->byte_limit > 0 && m->bytes > m->byte_limit ?
 		    " (or over the byte limit)" : "");
 		return false;
 	}
-	if (legal_caps(&f->limits, m) != LEGAL_OK) {
+	if (tv != LEGAL_OK) {
 		snprintf(why, len, "%d links, %d hashtags: over the front's "
 		    "limits", m->links, m->hashtags);
 		return false;
@@ -185,6 +185,7 @@ publish_assess(struct publish *pub, int i, time_t now, bool future,
 	const struct plan_post *post = &pub->plan->posts[i];
 	const struct draft *d = &p->drafts[post->draft];
 	const struct ledger_entry *e;
+	enum legal_verdict tv;
 	bool offered;
 
 	memset(out, 0, sizeof *out);
@@ -193,8 +194,8 @@ publish_assess(struct publish *pub, int i, time_t now, bool future,
 	ledger_entry_id(pub->plan_id, post->slot, out->front->id, d->id,
 	    post->text, out->entry);
 	offered = post->at <= now || future;
-	if (text_measure(post->text, out->front->platform,
-	    &out->front->limits, &out->measure) != 0) {
+	tv = legal_text(out->front, post->text, &out->measure);
+	if (tv == LEGAL_BAD_TEXT) {
 		out->status = PUBLISH_REFUSED;
 		snprintf(out->why, sizeof out->why, "the text is not valid UTF-8");
 	} else if ((e = ledger_find(&pub->ledger, out->entry)) != NULL &&
@@ -213,7 +214,7 @@ publish_assess(struct publish *pub, int i, time_t now, bool future,
 		snprintf(out->why, sizeof out->why, "draft %s was already sent "
 		    "on front %s (ledger entry %s)", d->id, out->front->id,
 		    e->id);
-	} else if (!publish_legal(pub, post, &out->measure,
+	} else if (!publish_legal(pub, post, tv, &out->measure,
 	    publish_check_slot(pub, post, now, offered), out->why,
 	    sizeof out->why))
 		out->status = PUBLISH_REFUSED;
@@ -270,7 +271,7 @@ publish_trajectory(const struct publish *pub, const char *event,
 	cJSON *o = cJSON_CreateObject();
 	int rc;
 
-	ledger_time_format(now, t);
+	time_format_utc(now, t, sizeof t);
 	cJSON_AddStringToObject(o, "event", event);
 	cJSON_AddStringToObject(o, "time", t);
 	cJSON_AddStringToObject(o, "entry", e->id);

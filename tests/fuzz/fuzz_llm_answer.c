@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "net/http.h"
-#include "net/provider.h"
+#include "net/provider_int.h"
 #include "runs/synth.h"
 
 static void

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "net/channel.h"
+#include "net/channel_int.h"
 
 #define SECRET	"sk-UNIT-SENTINEL-41"
 

@@ -259,7 +259,7 @@ test_time_roundtrip(void **state)
 	char buf[32];
 	time_t t;
 
-	ledger_time_format(1796112000, buf);
+	time_format_utc(1796112000, buf, sizeof buf);
 	assert_string_equal(buf, "2026-12-01T08:00:00Z");
 	assert_int_equal(time_parse_iso(buf, &t), 0);
 	assert_int_equal(t, 1796112000);

@@ -9,7 +9,7 @@
 
 #include "testutil.h"
 #include "fakellm.h"
-#include "net/provider.h"
+#include "net/provider_int.h"
 
 #define KEY "sk-ant-SENTINEL-1234"
 

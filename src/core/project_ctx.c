@@ -1,0 +1,112 @@
+/*
+ * project_ctx — the plain-data ctx of the world-model contract
+ * (DESIGN.md): the project as the model sees it, built from the loaded
+ * struct project, never from the files.
+ */
+#include <stdint.h>
+
+#include "core/project_int.h"
+#include "core/timeutil.h"
+
+static cJSON *
+strings_json(char **v, int n)
+{
+	cJSON *a = cJSON_CreateArray();
+	int i;
+
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(v[i]));
+	return a;
+}
+
+static void
+add_limit(cJSON *o, const char *key, int v)
+{
+	if (v != LIMIT_UNSET)
+		cJSON_AddNumberToObject(o, key, v);
+}
+
+/* The limits fronts.json sets, as written there. */
+static cJSON *
+limits_json(const struct limits *l)
+{
+	cJSON *o = cJSON_CreateObject(), *q;
+
+	add_limit(o, "max_length", l->max_length);
+	add_limit(o, "max_posts_per_day", l->max_posts_per_day);
+	add_limit(o, "min_gap_minutes", l->min_gap_minutes);
+	if (l->quiet_start != LIMIT_UNSET) {
+		q = cJSON_AddArrayToObject(o, "quiet_hours");
+		cJSON_AddItemToArray(q, cJSON_CreateNumber(l->quiet_start));
+		cJSON_AddItemToArray(q, cJSON_CreateNumber(l->quiet_end));
+	}
+	add_limit(o, "max_links", l->max_links);
+	add_limit(o, "max_hashtags", l->max_hashtags);
+	return o;
+}
+
+static cJSON *
+history_json(const struct history_post *h, const struct project *p)
+{
+	const double v[PROJECT_NMETRICS] = { h->impressions, h->likes, h->reposts,
+	    h->replies, h->clicks };
+	cJSON *o = cJSON_CreateObject(), *m;
+	int i;
+
+	cJSON_AddStringToObject(o, "id", h->id);
+	cJSON_AddStringToObject(o, "front", p->fronts[h->front].id);
+	cJSON_AddStringToObject(o, "posted_at", h->posted_at_text);
+	cJSON_AddStringToObject(o, "text", h->text);
+	cJSON_AddItemToObject(o, "topics", strings_json(h->topics, h->ntopics));
+	m = cJSON_AddObjectToObject(o, "metrics");
+	for (i = 0; i < PROJECT_NMETRICS; i++)
+		if (h->metrics_set & (1u << i))
+			cJSON_AddNumberToObject(m, project_metric_names[i], v[i]);
+	return o;
+}
+
+static cJSON *
+draft_json(const struct draft *d, const struct project *p)
+{
+	cJSON *o = cJSON_CreateObject(), *f;
+	int i;
+
+	cJSON_AddStringToObject(o, "id", d->id);
+	cJSON_AddStringToObject(o, "text", d->text);
+	cJSON_AddItemToObject(o, "topics", strings_json(d->topics, d->ntopics));
+	f = cJSON_AddArrayToObject(o, "fronts");
+	for (i = 0; i < p->nfronts; i++)
+		if (d->front_mask & (UINT64_C(1) << i))
+			cJSON_AddItemToArray(f, cJSON_CreateString(p->fronts[i].id));
+	return o;
+}
+
+cJSON *
+project_ctx_json(const struct project *p)
+{
+	cJSON *ctx = cJSON_CreateObject(), *a, *f;
+	char now[64];
+	int i;
+
+	time_format_local(p->start, now, sizeof now);
+	cJSON_AddStringToObject(ctx, "now", now);
+	cJSON_AddStringToObject(ctx, "timezone", p->timezone);
+	cJSON_AddNumberToObject(ctx, "slot_minutes", p->slot_minutes);
+	cJSON_AddNumberToObject(ctx, "horizon_slots", p->horizon_slots);
+	a = cJSON_AddArrayToObject(ctx, "fronts");
+	for (i = 0; i < p->nfronts; i++) {
+		f = cJSON_CreateObject();
+		cJSON_AddStringToObject(f, "id", p->fronts[i].id);
+		cJSON_AddStringToObject(f, "platform",
+		    platform_name(p->fronts[i].platform));
+		cJSON_AddItemToObject(f, "limits", limits_json(&p->fronts[i].limits));
+		cJSON_AddItemToArray(a, f);
+	}
+	a = cJSON_AddArrayToObject(ctx, "drafts");
+	for (i = 0; i < p->ndrafts; i++)
+		cJSON_AddItemToArray(a, draft_json(&p->drafts[i], p));
+	a = cJSON_AddArrayToObject(ctx, "history");
+	for (i = 0; i < p->nhistory; i++)
+		cJSON_AddItemToArray(a, history_json(&p->history[i], p));
+	return ctx;
+}

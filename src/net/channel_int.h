@@ -1,0 +1,38 @@
+/*
+ * channel_int — what the channel implementations (channel_*.c) share and
+ * nobody else needs: building and sending each platform's requests, and
+ * reading its answers.
+ */
+#ifndef FRONTS_CHANNEL_INT_H
+#define FRONTS_CHANNEL_INT_H
+
+#include <stdbool.h>
+#include <time.h>
+
+#include "net/channel.h"
+
+/* Bluesky record key for an entry: a TID built from the planned time and
+ * the entry id, so each attempt at one post uses the same key. */
+void	channel_tid(time_t at, const char *entry_id, char out[14]);
+
+int	channel_composio_build(struct channel_call *, const char *text,
+	    struct error *err);
+int	channel_mastodon_build(struct channel_call *, const char *text,
+	    struct error *err);
+int	channel_bluesky_build(struct channel_call *, const char *text,
+	    time_t now, struct error *err);
+void	channel_composio_result(const struct channel_call *,
+	    const struct http_response *, struct channel_result *);
+void	channel_mastodon_result(const struct channel_call *,
+	    const struct http_response *, struct channel_result *);
+void	channel_bluesky_send(struct channel_call *, struct channel_result *);
+void	channel_req_set(struct channel_req *, const char *url, char *body,
+	    const char *auth_name, char *auth, long timeout_ms);
+void	channel_req_add(struct channel_req *, const char *name,
+	    const char *value, bool secret);
+/* Outcome of a request that did not get a readable answer: never reached
+ * the server (failed) or may have (unknown). Returns true when handled. */
+bool	channel_transport(const struct http_response *, int rc,
+	    const struct error *, struct channel_result *);
+
+#endif
