@@ -170,7 +170,7 @@ pull_one(struct cli *cli, struct history_context *hc, const struct ledger *l,
 		parse_since(a->since, &o.since);
 	else
 		o.since = default_since(hc, f->id, now);
-	ledger_time_format(o.since, since);
+	time_format_utc(o.since, since, sizeof since);
 	termsafe_fprintf(stdout, "front %s (%s): posts since %s\n", f->id,
 	    platform_name(f->platform), since);
 	if (pull_front(&o, &r, &err) != 0) {

@@ -207,14 +207,6 @@ hist_metric_json(struct hist_item *it, enum hist_metric m, const cJSON *v)
 	hist_metric_set(it, m, d);
 }
 
-const char *
-hist_str(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 char *
 hist_last_segment(const char *uri)
 {

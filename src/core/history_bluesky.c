@@ -447,15 +447,15 @@ static const char *
 feed_skip(const cJSON *entry, const cJSON *post)
 {
 	const cJSON *reason = cJSON_GetObjectItemCaseSensitive(entry, "reason");
-	const char *rt = hist_str(reason, "$type");
+	const char *rt = json_str(reason, "$type");
 	const cJSON *rec = cJSON_GetObjectItemCaseSensitive(post, "record");
 	const cJSON *reply = cJSON_GetObjectItemCaseSensitive(rec, "reply");
 	const cJSON *author = cJSON_GetObjectItemCaseSensitive(post, "author");
 
 	if (rt != NULL && strstr(rt, "reasonRepost") != NULL)
 		return "a repost";
-	return reply_skip(hist_str(cJSON_GetObjectItemCaseSensitive(reply,
-	    "parent"), "uri"), hist_str(author, "did"));
+	return reply_skip(json_str(cJSON_GetObjectItemCaseSensitive(reply,
+	    "parent"), "uri"), json_str(author, "did"));
 }
 
 static int
@@ -473,10 +473,10 @@ feed_post(const struct hist_opts *o, const cJSON *entry, int idx,
 		post = entry;	/* getPosts: the posts themselves */
 	rec = cJSON_GetObjectItemCaseSensitive(post, "record");
 	author = cJSON_GetObjectItemCaseSensitive(post, "author");
-	uri = hist_str(post, "uri");
-	text = hist_str(rec, "text");
-	at = hist_str(rec, "createdAt");
-	handle = hist_str(author, "handle");
+	uri = json_str(post, "uri");
+	text = json_str(rec, "text");
+	at = json_str(rec, "createdAt");
+	handle = json_str(author, "handle");
 	if (uri == NULL || text == NULL || at == NULL ||
 	    time_parse_iso(at, &t) != 0 || strncmp(uri, "at://", 5) != 0)
 		return error_set(err, EXIT_ERROR, "%s: feed[%d]: expected a "
@@ -490,7 +490,7 @@ feed_post(const struct hist_opts *o, const cJSON *entry, int idx,
 	it->platform_id = xstrdup(uri);
 	rkey = hist_last_segment(uri);
 	xasprintf(&it->url, "https://bsky.app/profile/%s/post/%s",
-	    handle != NULL ? handle : hist_str(author, "did"), rkey);
+	    handle != NULL ? handle : json_str(author, "did"), rkey);
 	free(rkey);
 	it->posted_at = t;
 	it->text = xstrdup(text);
@@ -525,7 +525,7 @@ hist_parse_bluesky_feed(const struct hist_opts *o, const char *data,
 	cJSON_ArrayForEach(e, feed)
 		if ((rc = feed_post(o, e, i++, b, err)) != 0)
 			break;
-	if (rc == 0 && (cursor = hist_str(j, "cursor")) != NULL)
+	if (rc == 0 && (cursor = json_str(j, "cursor")) != NULL)
 		b->next = xstrdup(cursor);
 	cJSON_Delete(j);
 	return rc;

@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/history.h"
+#include "core/json.h"
 
 /* A new zeroed item at the end of b. */
 struct hist_item *hist_item_add(struct hist_batch *b);
@@ -33,8 +34,6 @@ char	*hist_entities_decode(const char *s, size_t len);
  * tag is dropped (a link's or a hashtag's text stays), entities decoded;
  * caller frees. */
 char	*hist_html_text(const char *html);
-/* The string member key of o, or NULL. */
-const char *hist_str(const cJSON *o, const char *key);
 /* The last path segment of a URL or an at:// URI, copied. */
 char	*hist_last_segment(const char *uri);
 /* The account without its "@" and without an "@domain" tail. */

@@ -44,7 +44,7 @@ addressed_public(const cJSON *act)
 static const char *
 outbox_skip(const cJSON *note, const char *actor)
 {
-	const char *to = hist_str(note, "inReplyTo");
+	const char *to = json_str(note, "inReplyTo");
 	size_t n = actor != NULL ? strlen(actor) : 0;
 
 	if (!addressed_public(note))
@@ -61,8 +61,8 @@ outbox_note(const struct hist_opts *o, const cJSON *act, int idx,
     struct hist_batch *b, struct error *err)
 {
 	const cJSON *note = cJSON_GetObjectItemCaseSensitive(act, "object");
-	const char *id = hist_str(note, "id"), *at = hist_str(note, "published");
-	const char *html = hist_str(note, "content"), *url, *why;
+	const char *id = json_str(note, "id"), *at = json_str(note, "published");
+	const char *html = json_str(note, "content"), *url, *why;
 	struct hist_item *it;
 	char what[80];
 	time_t t;
@@ -75,13 +75,13 @@ outbox_note(const struct hist_opts *o, const cJSON *act, int idx,
 		    "published \"%.64s\" is not an ISO-8601 time", o->name,
 		    idx, at);
 	snprintf(what, sizeof what, "orderedItems[%d]", idx);
-	if ((why = outbox_skip(note, hist_str(act, "actor"))) != NULL) {
+	if ((why = outbox_skip(note, json_str(act, "actor"))) != NULL) {
 		hist_skip_add(b, what, "%s", why);
 		return 0;
 	}
 	it = hist_item_add(b);
 	it->platform_id = hist_last_segment(id);
-	url = hist_str(note, "url");
+	url = json_str(note, "url");
 	it->url = xstrdup(url != NULL ? url : id);
 	it->posted_at = t;
 	it->text = hist_html_text(html);
@@ -108,9 +108,9 @@ hist_parse_mastodon(const struct hist_opts *o, const char *data, size_t len,
 	}
 	cJSON_ArrayForEach(act, items) {
 		snprintf(what, sizeof what, "orderedItems[%d]", i);
-		type = hist_str(act, "type");
+		type = json_str(act, "type");
 		obj = cJSON_GetObjectItemCaseSensitive(act, "object");
-		otype = hist_str(obj, "type");
+		otype = json_str(obj, "type");
 		if (type != NULL && strcmp(type, "Announce") == 0)
 			hist_skip_add(b, what, "a boost (Announce)");
 		else if (type == NULL || strcmp(type, "Create") != 0 ||
@@ -130,9 +130,9 @@ static const char *
 status_skip(const cJSON *st)
 {
 	const cJSON *acct = cJSON_GetObjectItemCaseSensitive(st, "account");
-	const char *own = hist_str(acct, "id");
-	const char *to = hist_str(st, "in_reply_to_account_id");
-	const char *vis = hist_str(st, "visibility");
+	const char *own = json_str(acct, "id");
+	const char *to = json_str(st, "in_reply_to_account_id");
+	const char *vis = json_str(st, "visibility");
 	const cJSON *reblog = cJSON_GetObjectItemCaseSensitive(st, "reblog");
 
 	if (reblog != NULL && !cJSON_IsNull(reblog))
@@ -149,8 +149,8 @@ static int
 api_status(const struct hist_opts *o, const cJSON *st, int idx,
     struct hist_batch *b, struct error *err)
 {
-	const char *id = hist_str(st, "id"), *at = hist_str(st, "created_at");
-	const char *html = hist_str(st, "content"), *url, *why;
+	const char *id = json_str(st, "id"), *at = json_str(st, "created_at");
+	const char *html = json_str(st, "content"), *url, *why;
 	struct hist_item *it;
 	char what[80];
 	time_t t;
@@ -168,7 +168,7 @@ api_status(const struct hist_opts *o, const cJSON *st, int idx,
 	}
 	it = hist_item_add(b);
 	it->platform_id = xstrdup(id);
-	if ((url = hist_str(st, "url")) != NULL)
+	if ((url = json_str(st, "url")) != NULL)
 		it->url = xstrdup(url);
 	it->posted_at = t;
 	it->text = hist_html_text(html);

@@ -69,11 +69,11 @@ x_text(const cJSON *tw, const char *raw)
 	size_t n;
 
 	cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(ents, "urls"))
-		if ((from = hist_str(u, "url")) != NULL &&
-		    (to = hist_str(u, "expanded_url")) != NULL)
+		if ((from = json_str(u, "url")) != NULL &&
+		    (to = json_str(u, "expanded_url")) != NULL)
 			s = replace_all(s, from, to);
 	cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(ents, "media"))
-		if ((from = hist_str(u, "url")) != NULL)
+		if ((from = json_str(u, "url")) != NULL)
 			s = replace_all(s, from, "");
 	n = strlen(s);
 	while (n > 0 && isspace((unsigned char)s[n - 1]))
@@ -88,11 +88,11 @@ static const char *
 x_skip_reason(const cJSON *tw, const char *text, const char *user,
     char *buf, size_t size)
 {
-	const char *to = hist_str(tw, "in_reply_to_screen_name");
+	const char *to = json_str(tw, "in_reply_to_screen_name");
 
 	if (strncmp(text, "RT @", 4) == 0)
 		return "a retweet";
-	if (to == NULL && hist_str(tw, "in_reply_to_status_id_str") == NULL)
+	if (to == NULL && json_str(tw, "in_reply_to_status_id_str") == NULL)
 		return NULL;
 	if (to != NULL && *user != '\0' && strcasecmp(to, user) == 0)
 		return NULL;
@@ -105,16 +105,16 @@ static int
 x_tweet(const struct hist_opts *o, const cJSON *tw, int idx, const char *user,
     struct hist_batch *b, struct error *err)
 {
-	const char *id = hist_str(tw, "id_str"), *at = hist_str(tw, "created_at");
-	const char *raw = hist_str(tw, "full_text"), *why;
+	const char *id = json_str(tw, "id_str"), *at = json_str(tw, "created_at");
+	const char *raw = json_str(tw, "full_text"), *why;
 	struct hist_item *it;
 	char what[64], buf[160];
 	time_t t;
 
 	if (raw == NULL)
-		raw = hist_str(tw, "text");
+		raw = json_str(tw, "text");
 	if (id == NULL)
-		id = hist_str(tw, "id");
+		id = json_str(tw, "id");
 	if (id == NULL || at == NULL || raw == NULL)
 		return error_set(err, EXIT_ERROR, "%s: tweet %d: expected "
 		    "id_str, created_at and full_text", o->name, idx + 1);

@@ -211,7 +211,8 @@ int
 project_load_fronts(struct project *p, const char *path, struct error *err)
 {
 	static const char *known[] = { "name", "timezone", "start",
-	    "slot_minutes", "horizon_slots", "provider", "fronts", NULL };
+	    "slot_minutes", "horizon_slots", "provider", "fronts", "topics",
+	    NULL };
 	struct json_loc l = project_loc(p, path, err);
 	cJSON *root;
 	size_t len;
@@ -241,7 +242,8 @@ project_load_fronts(struct project *p, const char *path, struct error *err)
 	    load_provider(&l, p, cJSON_GetObjectItemCaseSensitive(root,
 	    "provider")) != 0 ||
 	    load_fronts_array(&l, p, cJSON_GetObjectItemCaseSensitive(root,
-	    "fronts")) != 0)
+	    "fronts")) != 0 ||
+	    topics_from_json(root, path, &p->topics, err) != 0)
 		goto out;
 	json_warn_unknown(&l, root, "", known);
 	rc = 0;

@@ -107,12 +107,28 @@ topics_match(const struct topic_rule *r, const char *text)
 cJSON *
 topics_tag(const struct topics *t, const char *text)
 {
-	cJSON *a = cJSON_CreateArray();
-	int i;
+	cJSON *a;
+	char **v;
+	int i, n = topics_tag_strings(t, text, &v);
 
-	for (i = 0; i < t->n; i++)
-		if (topics_match(&t->rules[i], text))
-			cJSON_AddItemToArray(a,
-			    cJSON_CreateString(t->rules[i].topic));
+	a = n > 0 ? cJSON_CreateStringArray((const char *const *)v, n) :
+	    cJSON_CreateArray();
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
 	return a;
+}
+
+int
+topics_tag_strings(const struct topics *t, const char *text, char ***out)
+{
+	int i, n = 0;
+
+	*out = NULL;
+	for (i = 0; i < t->n; i++)
+		if (topics_match(&t->rules[i], text)) {
+			*out = xrealloc(*out, (size_t)(n + 1) * sizeof **out);
+			(*out)[n++] = xstrdup(t->rules[i].topic);
+		}
+	return n;
 }

@@ -32,6 +32,10 @@ int	topics_from_json(const cJSON *fronts_json, const char *file,
 void	topics_free(struct topics *);
 /* The topics whose rules match text, as a cJSON array of strings. */
 cJSON	*topics_tag(const struct topics *, const char *text);
+/* Likewise as an array of fresh strings (*out NULL when none); returns
+ * the count. */
+int	topics_tag_strings(const struct topics *, const char *text,
+	    char ***out);
 /* Does any rule of topic i match text? */
 int	topics_match(const struct topic_rule *, const char *text);
 

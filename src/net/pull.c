@@ -58,7 +58,8 @@ stop(struct pull_session *s, long wait_ms, const char *left)
 {
 	char until[32];
 
-	ledger_time_format(time(NULL) + (wait_ms + 999) / 1000, until);
+	time_format_utc(time(NULL) + (wait_ms + 999) / 1000, until,
+	    sizeof until);
 	free(s->out->stopped);
 	xasprintf(&s->out->stopped, "rate limited by %s until %s; not "
 	    "fetched: %s. Run `fronts history pull` again after that time",

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/history.h"
+#include "core/timeutil.h"
 #include "net/channel.h"
 #include "net/pull_int.h"
 
@@ -39,7 +40,7 @@ pull_bluesky(struct pull_session *s, struct error *err)
 	s->service = strstr(base, "://") != NULL ? strstr(base, "://") + 3 : base;
 	ho.name = s->service;
 	actor = pull_escape(handle);
-	ledger_time_format(s->o->since, since);
+	time_format_utc(s->o->since, since, sizeof since);
 	for (n = 0; !done && n < maxp; n++) {
 		cur = cursor != NULL ? pull_escape(cursor) : NULL;
 		xasprintf(&url, "%s/xrpc/app.bsky.feed.getAuthorFeed?actor=%s&"

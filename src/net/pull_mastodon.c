@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/history.h"
+#include "core/timeutil.h"
 #include "net/channel.h"
 #include "net/pull_int.h"
 
@@ -68,7 +69,7 @@ pages(struct pull_session *s, const char *base, const char *id,
 	int n, rc = 0, maxp = s->o->max_pages > 0 ? s->o->max_pages : 50;
 	bool done = false;
 
-	ledger_time_format(s->o->since, since);
+	time_format_utc(s->o->since, since, sizeof since);
 	for (n = 0; !done && n < maxp; n++) {
 		xasprintf(&url, "%s/api/v1/accounts/%s/statuses?limit=40&"
 		    "exclude_reblogs=true%s%s", base, id,

@@ -158,3 +158,7 @@ expect_grep "what came before the stop is kept" "2 added" "$TMPD/out"
 expect_exit "x is not pulled" 2 h pull --front x
 expect_grep "x: import instead" "not pulled" "$TMPD/out"
 expect_exit "bad --since" 2 h pull --since yesterday
+
+# --- the loader knows the new fields and the topic rules
+expect_exit "project loads after imports and pulls" 0 "$FRONTS" -C "$P" drafts
+expect_no_grep "no unknown-field warnings" "unknown|platform_id|settled|predicted|topics" "$TMPD/err"
