@@ -81,7 +81,7 @@ load_front(const struct json_loc *l, const cJSON *obj, int i, struct front *fr)
 {
 	static const char *known[] = { "id", "platform", "account", "composio",
 	    "limits", "instance", "handle", "service", "visibility",
-	    "token_env", "password_env", "api_key_env", NULL };
+	    "token_env", "password_env", "api_key_env", "appview", NULL };
 	char prefix[64], f[128], *platform = NULL, *s = NULL;
 	int pl;
 

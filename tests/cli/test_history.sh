@@ -18,7 +18,7 @@ stop_pull_fake() {
 	[ -n "$FAKE_PID" ] && kill "$FAKE_PID" 2>/dev/null && wait "$FAKE_PID" 2>/dev/null
 	FAKE_PID=
 }
-trap 'stop_pull_fake; rm -rf "$TMPD"' EXIT
+trap 'stop_pull_fake; [ -n "$KEEP" ] || rm -rf "$TMPD"' EXIT
 
 # start_pull_fake MODE — a fresh fake; sets PORT and LOG, points the
 # project's Mastodon instance and Bluesky AppView at it.
