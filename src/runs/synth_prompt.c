@@ -249,25 +249,54 @@ synth_cell_print(struct sbuf *b, const struct synth_cell *c)
 	sb_printf(b, " %9s", cell);
 }
 
+/* Does the post carry any engagement count? Exports without counts leave
+ * them unknown, and an unknown count is no 0. */
+static bool
+synth_known(const struct history_post *h)
+{
+	return (h->metrics_set & 0x1eu) != 0;
+}
+
+static void
+synth_mean(struct sbuf *b, int width, const char *fmt, double sum, int n)
+{
+	if (n == 0)
+		sb_printf(b, "  %*s", width, "unknown");
+	else
+		sb_printf(b, fmt, width, sum / n);
+}
+
 static void
 synth_by_front(struct sbuf *b, const struct project *p)
 {
 	double impr, eng;
-	int f, i, n;
+	int f, i, n, ni, ne;
 
+	/* Means are over the posts whose counts are known. */
 	sb_printf(b, "Per front (engagement = likes + reposts + replies + "
 	    "clicks):\n  front        posts  mean impressions  mean engagement\n");
 	for (f = 0; f < p->nfronts; f++) {
 		impr = eng = 0;
-		n = 0;
-		for (i = 0; i < p->nhistory; i++)
-			if (p->history[i].front == f) {
-				n++;
+		n = ni = ne = 0;
+		for (i = 0; i < p->nhistory; i++) {
+			if (p->history[i].front != f)
+				continue;
+			n++;
+			if (p->history[i].metrics_set & 1u) {
+				ni++;
 				impr += p->history[i].impressions;
+			}
+			if (synth_known(&p->history[i])) {
+				ne++;
 				eng += synth_engagement(&p->history[i]);
 			}
-		sb_printf(b, "  %-12s %5d  %16.0f  %15.1f\n", p->fronts[f].id, n,
-		    n > 0 ? impr / n : 0, n > 0 ? eng / n : 0);
+		}
+		sb_printf(b, "  %-12s %5d", p->fronts[f].id, n);
+		synth_mean(b, 16, "  %*.0f", impr, ni);
+		synth_mean(b, 15, "  %*.1f", eng, ne);
+		if (ne < n)
+			sb_printf(b, "  (%d without counts)", n - ne);
+		sb_printf(b, "\n");
 	}
 }
 
@@ -330,6 +359,7 @@ synth_by_topic(struct sbuf *b, const struct project *p)
 			memset(&c, 0, sizeof c);
 			for (i = 0; i < p->nhistory; i++)
 				if (p->history[i].front == f &&
+				    synth_known(&p->history[i]) &&
 				    synth_has_topic(&p->history[i], topics[t])) {
 					c.n++;
 					c.sum += synth_engagement(&p->history[i]);
@@ -352,7 +382,7 @@ synth_by_hour_of_week(struct sbuf *b, const struct project *p, int f)
 
 	memset(cells, 0, sizeof cells);
 	for (i = 0; i < p->nhistory; i++) {
-		if (p->history[i].front != f)
+		if (p->history[i].front != f || !synth_known(&p->history[i]))
 			continue;
 		localtime_r(&p->history[i].posted_at, &tm);
 		d = (tm.tm_wday + 6) % 7;
@@ -390,6 +420,25 @@ synth_cmp_int(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
+/* " impressions 5400 likes unknown …: ": an unknown count is said so. */
+static void
+synth_counts(struct sbuf *b, const struct history_post *h)
+{
+	static const char *const names[] = { "impressions", "likes",
+	    "reposts", "replies", "clicks" };
+	const double v[] = { h->impressions, h->likes, h->reposts, h->replies,
+	    h->clicks };
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		if (h->metrics_set & (1u << i))
+			sb_printf(b, " %s %.0f", names[i], v[i]);
+		else
+			sb_printf(b, " %s unknown", names[i]);
+	}
+	sb_printf(b, ": ");
+}
+
 /* The four best, the four worst and eight evenly spaced posts, by time. */
 static void
 synth_sample(struct sbuf *b, const struct project *p)
@@ -423,9 +472,7 @@ synth_sample(struct sbuf *b, const struct project *p)
 		strftime(when, sizeof when, "%a %Y-%m-%d %H:%M", &tm);
 		sb_printf(b, "- %s %s %s ", h->id, p->fronts[h->front].id, when);
 		synth_topics(b, h->topics, h->ntopics);
-		sb_printf(b, " impressions %.0f likes %.0f reposts %.0f replies "
-		    "%.0f clicks %.0f: ", h->impressions, h->likes, h->reposts,
-		    h->replies, h->clicks);
+		synth_counts(b, h);
 		synth_snippet(b, h->text, 120);
 		if (i + 1 < np)
 			sb_printf(b, "\n");
