@@ -40,21 +40,42 @@ x_time(const char *s, time_t *out)
 	return 0;
 }
 
-/* s with every occurrence of from replaced by to; s is freed. */
+#define X_TEXT_MAX	65536	/* far above any tweet; bounds hostile input */
+
+/* s with every occurrence of from replaced by to, in one pass (to may
+ * contain from); s is freed. Left as it is when the result would pass
+ * X_TEXT_MAX. */
 static char *
 replace_all(char *s, const char *from, const char *to)
 {
-	char *out, *hit;
-	size_t fl = strlen(from);
+	size_t fl = strlen(from), tl = strlen(to), n = 0, cap;
+	const char *p = s, *hit;
+	char *out;
 
-	if (fl == 0)
+	if (fl == 0 || strstr(s, from) == NULL)
 		return s;
-	while ((hit = strstr(s, from)) != NULL) {
-		xasprintf(&out, "%.*s%s%s", (int)(hit - s), s, to, hit + fl);
-		free(s);
-		s = out;
+	cap = strlen(s) + 1;
+	out = xmalloc(cap);
+	while ((hit = strstr(p, from)) != NULL) {
+		if (n + (size_t)(hit - p) + tl + strlen(hit + fl) >= X_TEXT_MAX) {
+			free(out);
+			return s;
+		}
+		if (n + (size_t)(hit - p) + tl + 1 > cap) {
+			cap = (n + (size_t)(hit - p) + tl + 1) * 2;
+			out = xrealloc(out, cap);
+		}
+		memcpy(out + n, p, (size_t)(hit - p));
+		n += (size_t)(hit - p);
+		memcpy(out + n, to, tl);
+		n += tl;
+		p = hit + fl;
 	}
-	return s;
+	if (n + strlen(p) + 1 > cap)
+		out = xrealloc(out, n + strlen(p) + 1);
+	memcpy(out + n, p, strlen(p) + 1);
+	free(s);
+	return out;
 }
 
 /* full_text with t.co links expanded, media links dropped (the media is

@@ -10,6 +10,7 @@
 #include "testutil.h"
 #include "core/history.h"
 #include "core/history_merge.h"
+#include "core/project.h"
 #include "core/timeutil.h"
 #include "core/topics.h"
 
@@ -308,6 +309,84 @@ test_merge_refuses_damaged(void **state)
 	assert_non_null(strstr(err.msg, "history.jsonl:2"));
 }
 
+static void
+test_x_link_expanding_to_itself(void **state)
+{
+	static const char js[] = "window.YTD.tweets.part0 = [{\"tweet\": {"
+	    "\"id_str\": \"9\", \"created_at\": \"Fri Nov 20 08:05:00 +0000 "
+	    "2026\", \"full_text\": \"see https://t.co/a and https://t.co/a\", "
+	    "\"entities\": {\"urls\": [{\"url\": \"https://t.co/a\", "
+	    "\"expanded_url\": \"https://t.co/a/b\"}]}}}]";
+	struct hist_opts o = { "tweets.js", "@me", NULL };
+	struct error err = { 0 };
+	struct hist_batch b;
+
+	assert_int_equal(hist_parse(HIST_FMT_X, &o, js, sizeof js - 1, &b,
+	    &err), 0);
+	assert_string_equal(b.items[0].text,
+	    "see https://t.co/a/b and https://t.co/a/b");
+	assert_int_equal(b.items[0].metrics_set, 0);
+	hist_batch_free(&b);
+}
+
+static void
+put(const char *dir, const char *name, const char *text)
+{
+	char *path = path_join(dir, name);
+	struct error err = { 0 };
+
+	assert_int_equal(file_write_atomic(path, text, strlen(text), &err), 0);
+	free(path);
+}
+
+/* The loader reads what imports write; ctx leaves unknown metrics out
+ * and says which posts are unsettled; drafts without topics are tagged. */
+static void
+test_project_reads_imports(void **state)
+{
+	char tmpl[] = "/tmp/fronts-history-XXXXXX", *dir, *s, *cmd;
+	struct project *p;
+	struct error err = { 0 };
+	cJSON *ctx;
+
+	assert_non_null(dir = mkdtemp(tmpl));
+	put(dir, "fronts.json", "{\"name\": \"t\", \"timezone\": \"UTC\", "
+	    "\"start\": \"2026-12-01T08:00:00Z\", \"slot_minutes\": 60, "
+	    "\"horizon_slots\": 4, \"provider\": {\"name\": \"anthropic\"}, "
+	    "\"fronts\": [{\"id\": \"m\", \"platform\": \"mastodon\"}], "
+	    "\"topics\": {\"pricing\": [\"price\"]}}");
+	put(dir, "rules.md", "rules\n");
+	put(dir, "history.jsonl", "{\"id\":\"m-1\",\"front\":\"m\","
+	    "\"posted_at\":\"2026-11-30T09:00:00Z\",\"text\":\"hi\","
+	    "\"topics\":[],\"metrics\":{\"likes\":3},\"platform_id\":\"11\","
+	    "\"url\":\"https://m.example/@a/11\",\"settled\":false,"
+	    "\"predicted\":{\"reward\":4.5,\"ci95\":[1,8]}}\n");
+	put(dir, "drafts.jsonl", "{\"id\":\"d1\",\"text\":\"New price list\"}\n");
+	if (project_load(dir, &p, &err) != 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(p->nwarnings, 0);
+	assert_string_equal(p->history[0].platform_id, "11");
+	assert_true(p->history[0].unsettled);
+	assert_true(p->history[0].has_predicted);
+	assert_true(p->history[0].predicted_hi == 8);
+	assert_int_equal(p->drafts[0].ntopics, 1);
+	assert_string_equal(p->drafts[0].topics[0], "pricing");
+	ctx = project_ctx_json(p);
+	s = cJSON_PrintUnformatted(cJSON_GetObjectItem(ctx, "history"));
+	assert_non_null(strstr(s, "\"metrics\":{\"likes\":3},\"settled\":false"));
+	free(s);
+	cJSON_Delete(ctx);
+	project_free(p);
+	put(dir, "history.jsonl", "{\"id\":\"m-1\",\"front\":\"m\","
+	    "\"posted_at\":\"2026-11-30T09:00:00Z\",\"text\":\"hi\","
+	    "\"metrics\":{},\"predicted\":{\"reward\":\"high\"}}\n");
+	assert_int_equal(project_load(dir, &p, &err), -1);
+	assert_non_null(strstr(err.msg, "predicted"));
+	assert_true(xasprintf(&cmd, "rm -rf '%s'", dir) > 0);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
 int
 main(void)
 {
@@ -322,6 +401,8 @@ main(void)
 		cmocka_unit_test(test_topics),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_merge_refuses_damaged),
+		cmocka_unit_test(test_x_link_expanding_to_itself),
+		cmocka_unit_test(test_project_reads_imports),
 	};
 
 	timeutil_set_zone("UTC");
