@@ -8,6 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 D=$TOP/tests/data/history
+X=$TOP/fixtures/demo/exports
 P=$TMPD/p
 PY=/usr/bin/python3
 SENTINEL=SENTINEL-77c1d2
@@ -55,7 +56,7 @@ start_pull_fake ok
 cp "$P/history.jsonl" "$TMPD/orig.jsonl"
 
 # --- import, every format
-expect_exit "x archive imports" 0 h import "$D/tweets.js" --front x
+expect_exit "x archive imports" 0 h import "$X/tweets.js" --front x
 expect_grep "x: two added, retweet and reply to others skipped" \
     "2 added, 0 updated, 0 unchanged, 2 skipped" "$TMPD/out"
 expect_grep "x: the retweet's reason" "skipped .*a retweet" "$TMPD/out"
@@ -68,10 +69,10 @@ expect_grep "backup of the previous file" . "$P/.fronts/history.jsonl.bak"
 if cmp -s "$TMPD/orig.jsonl" "$P/.fronts/history.jsonl.bak"; then pass "backup is the file before"
 else fail "backup is the file before"; fi
 
-expect_exit "x archive again" 0 h import "$D/tweets.js" --front x
+expect_exit "x archive again" 0 h import "$X/tweets.js" --front x
 expect_grep "re-import adds nothing" "0 added, 0 updated, 2 unchanged" "$TMPD/out"
 
-sed 's/"favorite_count" : "61"/"favorite_count" : "75"/' "$D/tweets.js" >"$TMPD/t2.js"
+sed 's/"favorite_count" : "61"/"favorite_count" : "75"/' "$X/tweets.js" >"$TMPD/t2.js"
 cp "$P/history.jsonl" "$TMPD/before"
 expect_exit "dry run" 0 h import "$TMPD/t2.js" --front x --dry-run
 expect_grep "dry run says what would change" "updated .*likes 61 → 75" "$TMPD/out"
@@ -81,10 +82,10 @@ expect_exit "changed count" 0 h import "$TMPD/t2.js" --front x
 expect_grep "changed count updates the line" '"likes":75' "$P/history.jsonl"
 expect_grep "one line per post still" "0 added, 1 updated" "$TMPD/out"
 
-expect_exit "mastodon outbox" 0 h import "$D/outbox.json" --front mastodon
+expect_exit "mastodon outbox" 0 h import "$X/outbox.json" --front mastodon
 expect_grep "outbox: boost, reply, direct skipped" "2 added, 0 updated, 0 unchanged, 3 skipped" "$TMPD/out"
 expect_grep "outbox: HTML to text" 'thread & what broke.\\nDetails: https://tidewater.dev/blog/wal\\n\\nFeedback welcome! #rustlang cc @bob' "$P/history.jsonl"
-expect_grep "outbox: metrics unknown, not 0" '"platform_id":"113500000000000001"' "$P/history.jsonl"
+expect_grep "outbox: metrics unknown, not 0" '"metrics":\{\},"platform_id":"113500000000000001"' "$P/history.jsonl"
 expect_no_grep "outbox: no zero counts" '"front":"mastodon".*113500000000000001.*"likes":0' "$P/history.jsonl"
 expect_exit "bluesky repository" 0 h import "$D/repo.car" --front bluesky
 expect_grep "car: two posts" "2 added, 0 updated, 0 unchanged, 1 skipped" "$TMPD/out"
@@ -99,13 +100,13 @@ expect_exit "the project still loads" 0 "$FRONTS" -C "$P" drafts --json
 
 # --- refusals change nothing
 cp "$P/history.jsonl" "$TMPD/before"
-head -c 3000 "$D/tweets.js" >"$TMPD/cut.js"
+head -c 3000 "$X/tweets.js" >"$TMPD/cut.js"
 expect_exit "truncated archive refused" 1 h import "$TMPD/cut.js" --front x
 expect_grep "truncated: file and position" "cut.js: line 89, column [0-9]+: the file ends" "$TMPD/err"
 head -c 900 "$D/repo.car" >"$TMPD/cut.car"
 expect_exit "truncated repository refused" 1 h import "$TMPD/cut.car" --front bluesky
 expect_grep "car: byte offset" "cut.car: byte [0-9]+" "$TMPD/err"
-expect_exit "wrong platform refused" 2 h import "$D/outbox.json" --front x
+expect_exit "wrong platform refused" 2 h import "$X/outbox.json" --front x
 expect_exit "csv without mapping refused" 2 h import "$D/posts.csv" --front x
 if cmp -s "$TMPD/before" "$P/history.jsonl"; then pass "refusals write nothing"
 else fail "refusals write nothing"; fi

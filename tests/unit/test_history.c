@@ -1,6 +1,7 @@
 /* Unit tests for the export parsers, the topic rules and the history
  * merge: every format against files built from the platforms' documented
- * formats (tests/data/history), unknown metrics stay unknown, a re-import
+ * formats (tests/data/history and
+ * fixtures/demo/exports), unknown metrics stay unknown, a re-import
  * adds nothing, a changed count updates its line, damaged input is
  * refused with its position. */
 #include <stdio.h>
@@ -18,6 +19,8 @@
 #define TOP "."
 #endif
 #define DATA TOP "/tests/data/history/"
+/* The demo's exports double as the X and Mastodon test files. */
+#define EXPORTS TOP "/fixtures/demo/exports/"
 
 static char *
 slurp(const char *name, size_t *len)
@@ -60,7 +63,7 @@ test_x_archive(void **state)
 	struct hist_batch b;
 	time_t t;
 
-	parse_file(DATA "tweets.js", HIST_FMT_X, "@TidewaterDev", NULL, &b);
+	parse_file(EXPORTS "tweets.js", HIST_FMT_X, "@TidewaterDev", NULL, &b);
 	assert_int_equal(b.nitems, 2);
 	assert_int_equal(b.nskips, 2);
 	assert_string_equal(b.items[0].platform_id, "1859000000000000001");
@@ -88,7 +91,7 @@ test_mastodon_outbox(void **state)
 	struct hist_batch b;
 	int i;
 
-	parse_file(DATA "outbox.json", HIST_FMT_MASTODON,
+	parse_file(EXPORTS "outbox.json", HIST_FMT_MASTODON,
 	    "@tidewater@mastodon.example", NULL, &b);
 	assert_int_equal(b.nitems, 2);
 	assert_int_equal(b.nskips, 3);
@@ -203,7 +206,7 @@ test_damaged_refused(void **state)
 {
 	size_t len;
 	char *car = slurp(DATA "repo.car", &len);
-	char *js = slurp(DATA "tweets.js", &len);
+	char *js = slurp(EXPORTS "tweets.js", &len);
 
 	refused(HIST_FMT_X, js, 3000, "line 89");
 	refused(HIST_FMT_X, js, 3000, "truncated");
@@ -269,7 +272,7 @@ test_merge(void **state)
 	char *first;
 
 	assert_int_equal(time_parse_iso("2026-11-21T09:00:00Z", &now), 0);
-	parse_file(DATA "tweets.js", HIST_FMT_X, "@tidewaterdev", NULL, &b);
+	parse_file(EXPORTS "tweets.js", HIST_FMT_X, "@tidewaterdev", NULL, &b);
 	merge_once("{\"id\":\"h1\",\"front\":\"x\"}\n", &b, now, &m1);
 	assert_int_equal(m1.count[HIST_ADDED], 2);
 	assert_int_equal(m1.count[HIST_SKIPPED], 2);
