@@ -136,6 +136,7 @@ format_platform(enum hist_format f)
 {
 	switch (f) {
 	case HIST_FMT_X:
+	case HIST_FMT_X_API:
 		return PLATFORM_X;
 	case HIST_FMT_MASTODON:
 	case HIST_FMT_MASTODON_API:

@@ -147,6 +147,66 @@ report_gone(const struct history_context *hc, const char *front,
 	}
 }
 
+struct idlist {
+	char	**v;
+	int	  n;
+};
+
+static void
+idlist_add(struct idlist *l, const char *id)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		if (strcmp(l->v[i], id) == 0)
+			return;
+	l->v = xrealloc(l->v, (size_t)(l->n + 1) * sizeof *l->v);
+	l->v[l->n++] = xstrdup(id);
+}
+
+static void
+idlist_free(struct idlist *l)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+}
+
+/* The posts of the front fronts knows inside the window: X has no
+ * timeline read, so these are what an X pull refreshes. */
+static void
+known_ids(const struct history_context *hc, const struct ledger *l,
+    const char *front, time_t since, struct idlist *out)
+{
+	const char *p = hc->history, *nl;
+	const cJSON *f, *pid, *at;
+	cJSON *o;
+	time_t t;
+	int i;
+
+	for (; *p != '\0'; p = *nl ? nl + 1 : nl) {
+		nl = p + strcspn(p, "\n");
+		if ((o = cJSON_ParseWithLength(p, (size_t)(nl - p))) == NULL)
+			continue;
+		f = cJSON_GetObjectItemCaseSensitive(o, "front");
+		pid = cJSON_GetObjectItemCaseSensitive(o, "platform_id");
+		at = cJSON_GetObjectItemCaseSensitive(o, "posted_at");
+		if (cJSON_IsString(f) && strcmp(f->valuestring, front) == 0 &&
+		    cJSON_IsString(pid) && cJSON_IsString(at) &&
+		    time_parse_iso(at->valuestring, &t) == 0 && t >= since)
+			idlist_add(out, pid->valuestring);
+		cJSON_Delete(o);
+	}
+	for (i = 0; i < l->nentries; i++)
+		if (l->entries[i].state == LEDGER_SENT &&
+		    strcmp(l->entries[i].front, front) == 0 &&
+		    l->entries[i].post_id != NULL &&
+		    l->entries[i].attempted >= since)
+			idlist_add(out, l->entries[i].post_id);
+}
+
 static double
 wait_scale(void)
 {
@@ -163,6 +223,7 @@ pull_one(struct cli *cli, struct history_context *hc, const struct ledger *l,
 	    .wait_scale = wait_scale() };
 	struct pull_result r;
 	struct error err = { 0 };
+	struct idlist ids = { 0 };
 	char since[32];
 	int rc;
 
@@ -170,10 +231,17 @@ pull_one(struct cli *cli, struct history_context *hc, const struct ledger *l,
 		parse_since(a->since, &o.since);
 	else
 		o.since = default_since(hc, f->id, now);
+	if (f->platform == PLATFORM_X) {
+		known_ids(hc, l, f->id, o.since, &ids);
+		o.ids = (const char *const *)ids.v;
+		o.nids = ids.n;
+	}
 	time_format_utc(o.since, since, sizeof since);
 	termsafe_fprintf(stdout, "front %s (%s): posts since %s\n", f->id,
 	    platform_name(f->platform), since);
-	if (pull_front(&o, &r, &err) != 0) {
+	rc = pull_front(&o, &r, &err);
+	idlist_free(&ids);
+	if (rc != 0) {
 		pull_result_free(&r);
 		return cli_report("history", &err);
 	}
@@ -220,8 +288,9 @@ pull_run(struct cli *cli, const struct pull_args *a)
 			continue;
 		if (!pull_supported(f)) {
 			termsafe_fprintf(stdout, "front %s (%s): not pulled: "
-			    "fronts reads counts from Mastodon and Bluesky; "
-			    "import the platform's export instead\n", f->id,
+			    "fronts reads counts from Mastodon, Bluesky and X "
+			    "(with a composio block); import the platform's "
+			    "export instead\n", f->id,
 			    platform_name(f->platform));
 			if (a->front != NULL)
 				rc = EXIT_USAGE;

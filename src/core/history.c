@@ -17,7 +17,7 @@ const char *const hist_metric_names[HIST_NMETRICS] = {
 
 const char *const hist_format_names[HIST_FMT_COUNT] = {
 	"x", "mastodon", "mastodon-api", "bluesky-car", "bluesky-feed",
-	"linkedin", "csv"
+	"linkedin", "csv", "x-api"
 };
 
 int
@@ -430,7 +430,7 @@ hist_parse(enum hist_format f, const struct hist_opts *o, const char *data,
 	    const char *, size_t, struct hist_batch *, struct error *) = {
 		hist_parse_x, hist_parse_mastodon, hist_parse_mastodon_api,
 		hist_parse_bluesky_car, hist_parse_bluesky_feed,
-		hist_parse_linkedin, hist_parse_csv
+		hist_parse_linkedin, hist_parse_csv, hist_parse_x_api
 	};
 	int rc;
 

@@ -37,6 +37,7 @@ enum hist_format {
 	HIST_FMT_BLUESKY_FEED,	/* app.bsky.feed.getAuthorFeed */
 	HIST_FMT_LINKEDIN,	/* Shares.csv */
 	HIST_FMT_CSV,		/* any CSV, with a hist_csv_map */
+	HIST_FMT_X_API,		/* an X API v2 tweet lookup (via Composio) */
 	HIST_FMT_COUNT
 };
 

@@ -51,6 +51,8 @@ int	hist_parse_bluesky_feed(const struct hist_opts *, const char *,
 	    size_t, struct hist_batch *, struct error *);
 int	hist_parse_linkedin(const struct hist_opts *, const char *, size_t,
 	    struct hist_batch *, struct error *);
+int	hist_parse_x_api(const struct hist_opts *, const char *, size_t,
+	    struct hist_batch *, struct error *);
 int	hist_parse_csv(const struct hist_opts *, const char *, size_t,
 	    struct hist_batch *, struct error *);
 

@@ -3,6 +3,11 @@
  * (`window.YTD.tweets.part0 = [ {"tweet": {…}}, … ]`) around the JSON of
  * every tweet, counts as strings, text with HTML entities and t.co links.
  *
+ * Also the X API v2 answer to a tweet lookup (GET /2/tweets/:id with
+ * tweet.fields=created_at,public_metrics), as Composio's read tool returns
+ * it inside its envelope, for `fronts history pull`: it adds impressions
+ * and replies to the archive's likes and reposts.
+ *
  * Kept: own posts and replies to oneself (threads). Skipped, with the
  * reason: retweets ("RT @…") and replies to other accounts, which are
  * conversation rather than posts a plan schedules.
@@ -197,4 +202,66 @@ hist_parse_x(const struct hist_opts *o, const char *data, size_t len,
 	free(user);
 	cJSON_Delete(j);
 	return rc;
+}
+
+/* The tweet object of a lookup answer: {"data": {...}} from X, perhaps
+ * inside Composio's {"data": {"data": {...}}, "successful": true}. */
+static const cJSON *
+x_api_tweet(const cJSON *j)
+{
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(j, "data");
+	const cJSON *inner = cJSON_GetObjectItemCaseSensitive(d, "data");
+
+	if (cJSON_IsObject(inner))
+		d = inner;
+	if (cJSON_IsArray(d))
+		d = cJSON_GetArrayItem(d, 0);
+	return cJSON_IsObject(d) && json_str(d, "id") != NULL ? d : NULL;
+}
+
+int
+hist_parse_x_api(const struct hist_opts *o, const char *data, size_t len,
+    struct hist_batch *b, struct error *err)
+{
+	static const struct { const char *name; enum hist_metric m; } pm[] = {
+		{ "impression_count", HIST_IMPRESSIONS },
+		{ "like_count", HIST_LIKES },
+		{ "retweet_count", HIST_REPOSTS },
+		{ "reply_count", HIST_REPLIES },
+	};
+	const cJSON *tw, *m;
+	struct hist_item *it;
+	const char *at, *text;
+	char *user;
+	time_t t;
+	cJSON *j;
+	size_t i;
+
+	if ((j = hist_json_parse(o, data, len, 0, err)) == NULL)
+		return -1;
+	if ((tw = x_api_tweet(j)) == NULL) {
+		cJSON_Delete(j);
+		return 0;	/* not found: deleted, or not visible */
+	}
+	at = json_str(tw, "created_at");
+	text = json_str(tw, "text");
+	if (at == NULL || text == NULL || time_parse_iso(at, &t) != 0) {
+		cJSON_Delete(j);
+		return error_set(err, EXIT_ERROR, "%s: the tweet lookup answered "
+		    "no created_at or text", o->name);
+	}
+	it = hist_item_add(b);
+	it->platform_id = xstrdup(json_str(tw, "id"));
+	user = hist_account_user(o->account);
+	xasprintf(&it->url, "https://x.com/%s/status/%s",
+	    *user != '\0' ? user : "i/web", it->platform_id);
+	free(user);
+	it->posted_at = t;
+	it->text = hist_entities_decode(text, strlen(text));
+	m = cJSON_GetObjectItemCaseSensitive(tw, "public_metrics");
+	for (i = 0; i < sizeof pm / sizeof pm[0]; i++)
+		hist_metric_json(it, pm[i].m,
+		    cJSON_GetObjectItemCaseSensitive(m, pm[i].name));
+	cJSON_Delete(j);
+	return 0;
 }

@@ -105,13 +105,28 @@ enum pull_get
 pull_get(struct pull_session *s, const char *url, const char *left,
     struct http_response *resp, struct error *err)
 {
-	struct http_header h[2] = { { "Accept", "application/json", false },
-	    { "Authorization", s->auth, true } };
-	struct http_request req = { .method = "GET", .url = url, .headers = h,
-	    .nheaders = s->auth != NULL ? 2 : 1,
+	return pull_post(s, url, NULL, left, resp, err);
+}
+
+enum pull_get
+pull_post(struct pull_session *s, const char *url, const char *body,
+    const char *left, struct http_response *resp, struct error *err)
+{
+	struct http_header h[3] = { { "Accept", "application/json", false },
+	    { s->auth_name != NULL ? s->auth_name : "Authorization", s->auth,
+	    true }, { "Content-Type", "application/json", false } };
+	struct http_request req = { .method = body != NULL ? "POST" : "GET",
+	    .url = url, .headers = h, .nheaders = s->auth != NULL ? 2 : 1,
+	    .body = body, .body_len = body != NULL ? strlen(body) : 0,
 	    .timeout_ms = s->o->timeout_ms > 0 ? s->o->timeout_ms : 30000 };
 	long wait;
 	int t;
+
+	if (body != NULL) {
+		if (s->auth == NULL)
+			h[1] = h[2];
+		req.nheaders++;
+	}
 
 	for (t = 1;; t++) {
 		if (s->wait_until > time(NULL)) {
@@ -187,7 +202,8 @@ bool
 pull_supported(const struct front *f)
 {
 	return f->platform == PLATFORM_MASTODON ||
-	    f->platform == PLATFORM_BLUESKY;
+	    f->platform == PLATFORM_BLUESKY || (f->platform == PLATFORM_X &&
+	    channel_front_str(f, "composio", "tool") != NULL);
 }
 
 int
@@ -202,9 +218,12 @@ pull_front(const struct pull_opts *o, struct pull_result *out,
 		return pull_mastodon(&s, err);
 	case PLATFORM_BLUESKY:
 		return pull_bluesky(&s, err);
+	case PLATFORM_X:
+		return pull_composio(&s, err);
 	default:
 		return error_set(err, EXIT_USAGE, "front \"%s\": fronts pulls "
-		    "Mastodon and Bluesky; for %s, import the platform's export",
+		    "Mastodon, Bluesky and X (through Composio); for %s, import "
+		    "the platform's export",
 		    o->front->id, platform_name(o->front->platform));
 	}
 }

@@ -3,7 +3,8 @@
  * posts, newest first, with their counts, back to a date. Mastodon:
  * GET /api/v1/accounts/:id/statuses on the front's instance; Bluesky:
  * app.bsky.feed.getAuthorFeed on the public AppView (or the front's
- * "appview"). Nothing is ever written to a platform.
+ * "appview"); X: the posts fronts knows (ids), one by one, through
+ * Composio's tweet-lookup tool. Nothing is ever written to a platform.
  *
  * Rate limits are read from the answers (x-ratelimit-*, ratelimit-*,
  * retry-after): a short wait is waited out, a long one stops the pull
@@ -28,6 +29,10 @@ struct pull_opts {
 	long			 max_wait_ms;	/* longest rate-limit wait; 0: 60 s */
 	double			 wait_scale;	/* multiplies every wait; 0: 1 */
 	long			 timeout_ms;	/* per request; 0: 30 s */
+	/* X: the platform ids of the posts to refresh (X has no timeline
+	 * read through Composio). */
+	const char *const	*ids;
+	int			 nids;
 };
 
 struct pull_result {

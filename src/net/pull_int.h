@@ -12,6 +12,7 @@ struct pull_session {
 	const struct pull_opts	*o;
 	struct pull_result	*out;
 	const char		*service;	/* "mastodon.example" */
+	const char		*auth_name;	/* NULL: "Authorization" */
 	const char		*auth;		/* "Bearer …" or NULL; secret */
 	time_t			 wait_until;	/* quota spent until then */
 };
@@ -23,6 +24,11 @@ enum pull_get { PULL_OK, PULL_STOPPED, PULL_FAILED };
  * `left` names what is not fetched); PULL_FAILED with err. */
 enum pull_get pull_get(struct pull_session *, const char *url,
 	    const char *left, struct http_response *resp, struct error *err);
+/* Likewise a POST of a JSON body (Composio's read tools: no side
+ * effects, so retried like a GET). */
+enum pull_get pull_post(struct pull_session *, const char *url,
+	    const char *body, const char *left, struct http_response *resp,
+	    struct error *err);
 /* s with every byte outside [A-Za-z0-9-._~] percent-encoded. */
 char	*pull_escape(const char *s);
 /* Appends a page's posts; true when paging should stop (an empty page,
@@ -31,5 +37,6 @@ bool	pull_take_page(struct pull_session *, struct hist_batch *page);
 
 int	pull_mastodon(struct pull_session *, struct error *err);
 int	pull_bluesky(struct pull_session *, struct error *err);
+int	pull_composio(struct pull_session *, struct error *err);
 
 #endif

@@ -156,8 +156,23 @@ cp "$P/history.jsonl" "$TMPD/before"
 expect_exit "long rate limit stops" 5 h pull --front bluesky
 expect_grep "stop names what is left" "rate limited by 127.0.0.1:[0-9]+ until .*; not fetched: posts older than 4 back to" "$TMPD/err"
 expect_grep "what came before the stop is kept" "2 added" "$TMPD/out"
-expect_exit "x is not pulled" 2 h pull --front x
-expect_grep "x: import instead" "not pulled" "$TMPD/out"
+
+# --- X through Composio's tweet lookup: known posts only
+export COMPOSIO_API_KEY="ck-$SENTINEL"
+export FAKE_COMPOSIO_KEY="$COMPOSIO_API_KEY"
+start_pull_fake edited
+export COMPOSIO_BASE_URL="http://127.0.0.1:$PORT"
+expect_exit "x pull" 0 h pull --front x --since 2026-11-01
+expect_grep "x pull: impressions and replies now known" "updated .*\(impressions 5400, likes 75 → 66, replies 4\)" "$TMPD/out"
+expect_grep "x pull: one lookup per known post" '"id": "1859000000000000004"' "$LOG"
+expect_grep "x pull: the key checked" '"auth": "ok"' "$LOG"
+expect_no_grep "x pull: no secret anywhere" "$SENTINEL" "$P" "$TMPD/out" "$TMPD/err"
+start_pull_fake deleted
+export COMPOSIO_BASE_URL="http://127.0.0.1:$PORT"
+expect_exit "x pull, a deleted tweet" 0 h pull --front x --since 2026-11-01
+expect_grep "x pull: deleted tweet named" "gone .* 1859000000000000004: not returned" "$TMPD/out"
+expect_exit "linkedin is not pulled" 2 h pull --front linkedin
+expect_grep "linkedin: import instead" "not pulled" "$TMPD/out"
 expect_exit "bad --since" 2 h pull --since yesterday
 
 # --- the loader knows the new fields and the topic rules

@@ -7,6 +7,10 @@
                                                  -> [Status], newest first
   GET /xrpc/app.bsky.feed.getAuthorFeed?actor=&limit=&cursor=&filter=
                                                  -> {feed, cursor}
+  POST /api/v3.1/tools/execute/TWITTER_POST_LOOKUP_BY_POST_ID
+       (x-api-key: $FAKE_COMPOSIO_KEY; {"arguments": {"id", "tweet_fields"}})
+                                                 -> Composio's envelope
+                                                    around X's GET /2/tweets/:id
 
 Pages hold --page-size posts (default 2), so paging is exercised.
 Mastodon sends X-RateLimit-Limit/-Remaining/-Reset (ISO time), Bluesky
@@ -19,12 +23,13 @@ RateLimit-Limit/-Remaining/-Reset (epoch seconds), as the services do.
   limited-long    the second page answers 429 with a reset an hour
                   ahead (the client must stop and say what is left)
   edited          counts are higher than in ok mode (likes + 5, reposts + 1)
-  deleted         the status/post "3" is gone
+  deleted         the status/post "3" is gone, and tweet ...004
 Every request is appended to --log as one JSON line; the port is written
 to --port-file once the server listens.
 """
 import argparse
 import json
+import os
 import threading
 import time
 import urllib.parse
@@ -92,6 +97,16 @@ def feed_post(p):
         "quoteCount": 0, "indexedAt": iso(p[1])}}
 
 
+TWEETS = {
+    "1859000000000000001": ("2026-11-20T08:05:00.000Z",
+                            "Sync &amp; merge, finally boring &gt; #launch https://t.co/AbCdEf1234",
+                            5400, 61, 9, 4),
+    "1859000000000000004": ("2026-11-20T12:15:30.000Z",
+                            "The dashboard, in one photo: https://t.co/MeDiA98765",
+                            2100, 14, 1, 0),
+}
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -130,6 +145,37 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(429, {"error": "Too many requests"}, hdr)
             return True
         return False
+
+    def do_POST(self):
+        args = self.server.args
+        n = int(self.headers.get("Content-Length") or 0)
+        body = json.loads(self.rfile.read(n) or b"{}")
+        key = self.headers.get("x-api-key")
+        auth = "none" if key is None else (
+            "ok" if key == os.environ.get("FAKE_COMPOSIO_KEY") else "bad")
+        log(args, ev="request", method="POST", path=self.path, body=body, auth=auth)
+        if self.path != "/api/v3.1/tools/execute/TWITTER_POST_LOOKUP_BY_POST_ID":
+            return self.reply(404, {"error": {"message": "Tool not found"}})
+        if auth != "ok":
+            return self.reply(401, {"error": {"message": "Invalid API key"}})
+        tid = body.get("arguments", {}).get("id")
+        t = TWEETS.get(tid)
+        if t is None or (args.mode == "deleted" and tid.endswith("4")):
+            data = {"errors": [{"value": tid, "detail": "Could not find tweet with id: [%s]." % tid,
+                                "title": "Not Found Error", "resource_type": "tweet",
+                                "type": "https://api.twitter.com/2/problems/resource-not-found"}]}
+        else:
+            bump = 5 if args.mode == "edited" else 0
+            data = {"data": {"id": tid, "created_at": t[0], "text": t[1],
+                             "edit_history_tweet_ids": [tid],
+                             "public_metrics": {"impression_count": t[2],
+                                                "like_count": t[3] + bump,
+                                                "retweet_count": t[4],
+                                                "reply_count": t[5],
+                                                "quote_count": 0,
+                                                "bookmark_count": 2}}}
+        return self.reply(200, {"data": data, "successful": True, "error": None,
+                                "log_id": "log_fake"})
 
     def do_GET(self):
         args = self.server.args

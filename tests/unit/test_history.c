@@ -333,6 +333,33 @@ test_x_link_expanding_to_itself(void **state)
 }
 
 static void
+test_x_api_lookup(void **state)
+{
+	static const char ok[] = "{\"data\": {\"data\": {\"id\": \"7\", "
+	    "\"created_at\": \"2026-11-20T08:05:00.000Z\", \"text\": \"a &amp; b\", "
+	    "\"public_metrics\": {\"impression_count\": 900, \"like_count\": 3, "
+	    "\"retweet_count\": 1, \"reply_count\": 0, \"quote_count\": 2}}}, "
+	    "\"successful\": true}";
+	static const char gone[] = "{\"data\": {\"errors\": [{\"title\": "
+	    "\"Not Found Error\"}]}, \"successful\": true}";
+	struct hist_opts o = { "lookup", "@me", NULL };
+	struct error err = { 0 };
+	struct hist_batch b;
+
+	assert_int_equal(hist_parse(HIST_FMT_X_API, &o, ok, sizeof ok - 1, &b,
+	    &err), 0);
+	assert_int_equal(b.nitems, 1);
+	assert_string_equal(b.items[0].text, "a & b");
+	assert_true(b.items[0].metrics[HIST_IMPRESSIONS] == 900);
+	assert_true(metric_known(&b.items[0], HIST_REPLIES));
+	assert_false(metric_known(&b.items[0], HIST_CLICKS));
+	hist_batch_free(&b);
+	assert_int_equal(hist_parse(HIST_FMT_X_API, &o, gone, sizeof gone - 1,
+	    &b, &err), 0);
+	assert_int_equal(b.nitems, 0);
+}
+
+static void
 put(const char *dir, const char *name, const char *text)
 {
 	char *path = path_join(dir, name);
@@ -406,6 +433,7 @@ main(void)
 		cmocka_unit_test(test_merge_refuses_damaged),
 		cmocka_unit_test(test_x_link_expanding_to_itself),
 		cmocka_unit_test(test_project_reads_imports),
+		cmocka_unit_test(test_x_api_lookup),
 	};
 
 	timeutil_set_zone("UTC");
