@@ -45,29 +45,30 @@ parse_since(const char *s, time_t *out)
 }
 
 /* The default window: 30 days, reaching back to the oldest post of the
- * front that is not settled yet. */
+ * front that is not settled yet. (The project as loaded is current for
+ * every front: a pull rewrites only its own front's lines.) */
 static time_t
-default_since(const struct history_context *hc, const char *front, time_t now)
+default_since(const struct history_context *hc, int front, time_t now)
 {
-	time_t since = now - PULL_DEFAULT_DAYS * 86400, t;
-	const char *p = hc->history, *nl;
-	const cJSON *s, *f, *at;
-	cJSON *o;
+	const struct project *p = hc->project;
+	time_t since = now - PULL_DEFAULT_DAYS * 86400;
+	int i;
 
-	for (; *p != '\0'; p = *nl ? nl + 1 : nl) {
-		nl = p + strcspn(p, "\n");
-		if ((o = cJSON_ParseWithLength(p, (size_t)(nl - p))) == NULL)
-			continue;
-		s = cJSON_GetObjectItemCaseSensitive(o, "settled");
-		f = cJSON_GetObjectItemCaseSensitive(o, "front");
-		at = cJSON_GetObjectItemCaseSensitive(o, "posted_at");
-		if (cJSON_IsFalse(s) && cJSON_IsString(f) &&
-		    strcmp(f->valuestring, front) == 0 && cJSON_IsString(at) &&
-		    time_parse_iso(at->valuestring, &t) == 0 && t < since)
-			since = t;
-		cJSON_Delete(o);
-	}
+	for (i = 0; i < p->nhistory; i++)
+		if (p->history[i].front == front && p->history[i].unsettled &&
+		    p->history[i].posted_at < since)
+			since = p->history[i].posted_at;
 	return since;
+}
+
+/* Is history post i one of the front's with a platform id, inside the
+ * window? */
+static bool
+known_in_window(const struct project *p, int i, int front, time_t since)
+{
+	return p->history[i].front == front &&
+	    p->history[i].platform_id != NULL &&
+	    p->history[i].posted_at >= since;
 }
 
 static struct hist_item *
@@ -119,32 +120,18 @@ attach_ledger(const char *dir, const struct ledger *l, const char *front,
 /* Known posts of the front inside the window that the platform no
  * longer returns: kept, and named. */
 static void
-report_gone(const struct history_context *hc, const char *front,
+report_gone(const struct history_context *hc, int front,
     struct hist_batch *b, time_t since)
 {
-	const char *p = hc->history, *nl;
-	const cJSON *f, *pid, *at, *id;
-	cJSON *o;
-	time_t t;
+	const struct project *p = hc->project;
+	int i;
 
-	for (; *p != '\0'; p = *nl ? nl + 1 : nl) {
-		nl = p + strcspn(p, "\n");
-		if ((o = cJSON_ParseWithLength(p, (size_t)(nl - p))) == NULL)
-			continue;
-		f = cJSON_GetObjectItemCaseSensitive(o, "front");
-		pid = cJSON_GetObjectItemCaseSensitive(o, "platform_id");
-		at = cJSON_GetObjectItemCaseSensitive(o, "posted_at");
-		id = cJSON_GetObjectItemCaseSensitive(o, "id");
-		if (cJSON_IsString(f) && strcmp(f->valuestring, front) == 0 &&
-		    cJSON_IsString(pid) && cJSON_IsString(id) &&
-		    cJSON_IsString(at) &&
-		    time_parse_iso(at->valuestring, &t) == 0 && t >= since &&
-		    find_item(b, pid->valuestring) == NULL)
+	for (i = 0; i < p->nhistory; i++)
+		if (known_in_window(p, i, front, since) &&
+		    find_item(b, p->history[i].platform_id) == NULL)
 			termsafe_fprintf(stdout, "  gone     %s  %s: not returned "
 			    "by the platform (deleted?); kept as it was\n",
-			    id->valuestring, pid->valuestring);
-		cJSON_Delete(o);
-	}
+			    p->history[i].id, p->history[i].platform_id);
 }
 
 struct idlist {
@@ -178,30 +165,18 @@ idlist_free(struct idlist *l)
  * timeline read, so these are what an X pull refreshes. */
 static void
 known_ids(const struct history_context *hc, const struct ledger *l,
-    const char *front, time_t since, struct idlist *out)
+    int front, time_t since, struct idlist *out)
 {
-	const char *p = hc->history, *nl;
-	const cJSON *f, *pid, *at;
-	cJSON *o;
-	time_t t;
+	const struct project *p = hc->project;
+	const char *id = p->fronts[front].id;
 	int i;
 
-	for (; *p != '\0'; p = *nl ? nl + 1 : nl) {
-		nl = p + strcspn(p, "\n");
-		if ((o = cJSON_ParseWithLength(p, (size_t)(nl - p))) == NULL)
-			continue;
-		f = cJSON_GetObjectItemCaseSensitive(o, "front");
-		pid = cJSON_GetObjectItemCaseSensitive(o, "platform_id");
-		at = cJSON_GetObjectItemCaseSensitive(o, "posted_at");
-		if (cJSON_IsString(f) && strcmp(f->valuestring, front) == 0 &&
-		    cJSON_IsString(pid) && cJSON_IsString(at) &&
-		    time_parse_iso(at->valuestring, &t) == 0 && t >= since)
-			idlist_add(out, pid->valuestring);
-		cJSON_Delete(o);
-	}
+	for (i = 0; i < p->nhistory; i++)
+		if (known_in_window(p, i, front, since))
+			idlist_add(out, p->history[i].platform_id);
 	for (i = 0; i < l->nentries; i++)
 		if (l->entries[i].state == LEDGER_SENT &&
-		    strcmp(l->entries[i].front, front) == 0 &&
+		    strcmp(l->entries[i].front, id) == 0 &&
 		    l->entries[i].post_id != NULL &&
 		    l->entries[i].attempted >= since)
 			idlist_add(out, l->entries[i].post_id);
@@ -225,14 +200,14 @@ pull_one(struct cli *cli, struct history_context *hc, const struct ledger *l,
 	struct error err = { 0 };
 	struct idlist ids = { 0 };
 	char since[32];
-	int rc;
+	int rc, fi = (int)(f - hc->project->fronts);
 
 	if (a->since != NULL)
 		parse_since(a->since, &o.since);
 	else
-		o.since = default_since(hc, f->id, now);
+		o.since = default_since(hc, fi, now);
 	if (f->platform == PLATFORM_X) {
-		known_ids(hc, l, f->id, o.since, &ids);
+		known_ids(hc, l, fi, o.since, &ids);
 		o.ids = (const char *const *)ids.v;
 		o.nids = ids.n;
 	}
@@ -247,7 +222,7 @@ pull_one(struct cli *cli, struct history_context *hc, const struct ledger *l,
 	}
 	attach_ledger(cli->dir, l, f->id, &r.batch, o.since);
 	if (r.stopped == NULL)
-		report_gone(hc, f->id, &r.batch, o.since);
+		report_gone(hc, fi, &r.batch, o.since);
 	printf("  %d requests, %d pages\n", r.requests, r.pages);
 	rc = history_apply(cli->dir, hc, f->id, &r.batch, a->dry_run, now, &err);
 	if (rc != 0)
