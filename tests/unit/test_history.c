@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "core/hist_predict.h"
 #include "core/history.h"
 #include "core/history_merge.h"
 #include "core/project.h"
@@ -417,6 +418,28 @@ test_project_reads_imports(void **state)
 	free(cmd);
 }
 
+/* What publishing saves per ledger entry comes back for pull; the latest
+ * attempt wins; a missing file is no error. */
+static void
+test_predictions(void **state)
+{
+	char tmpl[] = "/tmp/fronts-pred-XXXXXX", *dir, *cmd;
+	struct hist_prediction pr;
+	struct error err = { 0 };
+
+	assert_non_null(dir = mkdtemp(tmpl));
+	assert_false(hist_prediction_find(dir, "e1", &pr));
+	assert_int_equal(hist_prediction_save(dir, "e1", 10, 5, 15, &err), 0);
+	assert_int_equal(hist_prediction_save(dir, "e2", 1, 0, 2, &err), 0);
+	assert_int_equal(hist_prediction_save(dir, "e1", 12, 6, 18, &err), 0);
+	assert_true(hist_prediction_find(dir, "e1", &pr));
+	assert_true(pr.reward == 12 && pr.lo == 6 && pr.hi == 18);
+	assert_false(hist_prediction_find(dir, "e3", &pr));
+	assert_true(xasprintf(&cmd, "rm -rf '%s'", dir) > 0);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
 int
 main(void)
 {
@@ -434,6 +457,7 @@ main(void)
 		cmocka_unit_test(test_x_link_expanding_to_itself),
 		cmocka_unit_test(test_project_reads_imports),
 		cmocka_unit_test(test_x_api_lookup),
+		cmocka_unit_test(test_predictions),
 	};
 
 	timeutil_set_zone("UTC");
