@@ -151,7 +151,7 @@ fuzz:
 MEMCHECK_UNITS := $(addprefix $(BUILD)/tests/,test_plan test_ledger \
 	test_project test_util test_frame test_timeutil test_legal \
 	test_validate test_text test_approval test_channel test_http \
-	test_instlimits)
+	test_instlimits test_history)
 memcheck: $(BIN) $(MEMCHECK_UNITS)
 	FRONTS_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh tests/memcheck/run.sh $(MEMCHECK_UNITS)
 

@@ -87,18 +87,17 @@ note_quota(struct pull_session *s, const struct http_response *r)
 		s->wait_until = reset_time(r->ratelimit_reset);
 }
 
-static enum pull_get
+static void
 refused(struct pull_session *s, const struct http_request *req,
     const struct http_response *r, struct error *err)
 {
 	char *why = channel_error_text(r);
 
 	error_set(err, r->status == 404 ? EXIT_ERROR : EXIT_NETWORK,
-	    "%s answered HTTP %ld to GET %s: %.300s", s->service, r->status,
-	    req->url, why);
+	    "%s answered HTTP %ld to %s %s: %.300s", s->service, r->status,
+	    req->method, req->url, why);
 	free(why);
 	http_redact(req, err->msg, sizeof err->msg);
-	return PULL_FAILED;
 }
 
 enum pull_get
@@ -120,6 +119,7 @@ pull_post(struct pull_session *s, const char *url, const char *body,
 	    .body = body, .body_len = body != NULL ? strlen(body) : 0,
 	    .timeout_ms = s->o->timeout_ms > 0 ? s->o->timeout_ms : 30000 };
 	long wait;
+	bool hopeless;
 	int t;
 
 	if (body != NULL) {
@@ -140,17 +140,21 @@ pull_post(struct pull_session *s, const char *url, const char *body,
 		s->out->requests++;
 		if (http_perform(&req, resp, err) != 0) {
 			http_redact(&req, err->msg, sizeof err->msg);
-			if (t >= PULL_TRIES || resp->hopeless)
-				return PULL_FAILED;
+			hopeless = resp->hopeless;
 			http_response_free(resp);
+			if (t >= PULL_TRIES || hopeless)
+				return PULL_FAILED;
 			sleep_ms(1000.0 * (1 << (t - 1)) * scale(s));
 			continue;
 		}
 		note_quota(s, resp);
 		if (resp->status >= 200 && resp->status <= 299)
 			return PULL_OK;
-		if (resp->status != 429 && resp->status != 503)
-			return refused(s, &req, resp, err);
+		if (resp->status != 429 && resp->status != 503) {
+			refused(s, &req, resp, err);
+			http_response_free(resp);
+			return PULL_FAILED;
+		}
 		wait = wait_asked(resp, time(NULL));
 		if (wait < 0)
 			wait = 1000L << (t - 1);

@@ -19,9 +19,10 @@ struct pull_session {
 
 enum pull_get { PULL_OK, PULL_STOPPED, PULL_FAILED };
 
-/* GETs url. PULL_OK with a 2xx response; PULL_STOPPED when a rate limit
- * asks for a longer wait than allowed (out->stopped says until when;
- * `left` names what is not fetched); PULL_FAILED with err. */
+/* GETs url. PULL_OK with a 2xx response (the caller frees it);
+ * PULL_STOPPED when a rate limit asks for a longer wait than allowed
+ * (out->stopped says until when; `left` names what is not fetched);
+ * PULL_FAILED with err. resp holds nothing unless PULL_OK. */
 enum pull_get pull_get(struct pull_session *, const char *url,
 	    const char *left, struct http_response *resp, struct error *err);
 /* Likewise a POST of a JSON body (Composio's read tools: no side
