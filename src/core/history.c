@@ -372,6 +372,48 @@ hist_html_text(const char *html)
 	return buf;
 }
 
+static int
+link_cmp(const void *a, const void *b)
+{
+	const struct hist_link *x = a, *y = b;
+
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+static bool
+char_boundary(const char *text, size_t at)
+{
+	return ((unsigned char)text[at] & 0xC0) != 0x80;
+}
+
+char *
+hist_expand_links(const char *text, struct hist_link *links, int n)
+{
+	size_t len = strlen(text), done = 0, o = 0, cap = len + 1;
+	char *out = xmalloc(cap);
+	struct hist_link *l;
+	int i;
+
+	qsort(links, (size_t)n, sizeof *links, link_cmp);
+	for (i = 0; i < n; i++) {
+		l = &links[i];
+		if (l->start < done || l->end <= l->start || l->end > len ||
+		    !char_boundary(text, l->start) ||
+		    !char_boundary(text, l->end) ||
+		    strncmp(l->uri, "http", 4) != 0)
+			continue;
+		cap += strlen(l->uri);
+		out = xrealloc(out, cap);
+		memcpy(out + o, text + done, l->start - done);
+		o += l->start - done;
+		memcpy(out + o, l->uri, strlen(l->uri));
+		o += strlen(l->uri);
+		done = l->end;
+	}
+	memcpy(out + o, text + done, len - done + 1);
+	return out;
+}
+
 static bool
 starts_json(const char *data, size_t len, char c)
 {

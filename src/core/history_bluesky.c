@@ -351,6 +351,61 @@ reply_skip(const char *parent, const char *did)
 	    "conversation, not posts)";
 }
 
+#define MAX_LINKS	64
+
+/* The uri of a record facet's link feature, or NULL. */
+static char *
+car_facet_uri(const cbor_item_t *facet)
+{
+	cbor_item_t *feats = map_get(facet, "features"), **v;
+	char *type, *uri = NULL;
+	size_t i, n;
+
+	if (feats == NULL || !cbor_isa_array(feats))
+		return NULL;
+	v = cbor_array_handle(feats);
+	n = cbor_array_size(feats);
+	for (i = 0; i < n && uri == NULL; i++) {
+		type = map_str(v[i], "$type");
+		if (type != NULL && strcmp(type, "app.bsky.richtext.facet#link") == 0)
+			uri = map_str(v[i], "uri");
+		free(type);
+	}
+	return uri;
+}
+
+/* The record's text with its link facets' full URLs. */
+static char *
+car_text(const cbor_item_t *rec, char *text)
+{
+	cbor_item_t *facets = map_get(rec, "facets"), **v, *ix, *a, *z;
+	struct hist_link links[MAX_LINKS];
+	char *uris[MAX_LINKS], *out;
+	size_t i, n;
+	int k = 0, j;
+
+	if (facets == NULL || !cbor_isa_array(facets))
+		return text;
+	v = cbor_array_handle(facets);
+	n = cbor_array_size(facets);
+	for (i = 0; i < n && k < MAX_LINKS; i++) {
+		ix = map_get(v[i], "index");
+		a = map_get(ix, "byteStart");
+		z = map_get(ix, "byteEnd");
+		if (a == NULL || z == NULL || !cbor_isa_uint(a) ||
+		    !cbor_isa_uint(z) || (uris[k] = car_facet_uri(v[i])) == NULL)
+			continue;
+		links[k] = (struct hist_link){ (size_t)cbor_get_int(a),
+		    (size_t)cbor_get_int(z), uris[k] };
+		k++;
+	}
+	out = hist_expand_links(text, links, k);
+	for (j = 0; j < k; j++)
+		free(uris[j]);
+	free(text);
+	return out;
+}
+
 static int
 car_post(struct car *c, const struct car_block *b, struct hist_batch *out,
     struct error *err)
@@ -379,7 +434,7 @@ car_post(struct car *c, const struct car_block *b, struct hist_batch *out,
 		xasprintf(&it->url, "https://bsky.app/profile/%s/post/%s",
 		    c->did, key + sizeof POST_COLLECTION);
 		it->posted_at = t;
-		it->text = text;
+		it->text = car_text(b->item, text);
 		text = NULL;
 	}
 	free(text);
@@ -458,6 +513,34 @@ feed_skip(const cJSON *entry, const cJSON *post)
 	    "parent"), "uri"), json_str(author, "did"));
 }
 
+/* The record's text with its link facets' full URLs. */
+static char *
+feed_text(const cJSON *rec, const char *text)
+{
+	struct hist_link links[MAX_LINKS];
+	const cJSON *f, *ix, *ft, *a, *z;
+	const char *uri, *type;
+	long as, zs;
+	int k = 0;
+
+	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(rec, "facets")) {
+		ix = cJSON_GetObjectItemCaseSensitive(f, "index");
+		a = cJSON_GetObjectItemCaseSensitive(ix, "byteStart");
+		z = cJSON_GetObjectItemCaseSensitive(ix, "byteEnd");
+		uri = NULL;
+		cJSON_ArrayForEach(ft, cJSON_GetObjectItemCaseSensitive(f,
+		    "features"))
+			if ((type = json_str(ft, "$type")) != NULL &&
+			    strcmp(type, "app.bsky.richtext.facet#link") == 0)
+				uri = json_str(ft, "uri");
+		if (uri == NULL || k == MAX_LINKS || !json_int_in(a, 0, 1 << 20,
+		    &as) || !json_int_in(z, 0, 1 << 20, &zs))
+			continue;
+		links[k++] = (struct hist_link){ (size_t)as, (size_t)zs, uri };
+	}
+	return hist_expand_links(text, links, k);
+}
+
 static int
 feed_post(const struct hist_opts *o, const cJSON *entry, int idx,
     struct hist_batch *b, struct error *err)
@@ -493,7 +576,7 @@ feed_post(const struct hist_opts *o, const cJSON *entry, int idx,
 	    handle != NULL ? handle : json_str(author, "did"), rkey);
 	free(rkey);
 	it->posted_at = t;
-	it->text = xstrdup(text);
+	it->text = feed_text(rec, text);
 	hist_metric_json(it, HIST_LIKES,
 	    cJSON_GetObjectItemCaseSensitive(post, "likeCount"));
 	hist_metric_json(it, HIST_REPOSTS,

@@ -34,6 +34,17 @@ char	*hist_entities_decode(const char *s, size_t len);
  * tag is dropped (a link's or a hashtag's text stays), entities decoded;
  * caller frees. */
 char	*hist_html_text(const char *html);
+/* A link whose shown text text[start..end) stands for uri (Bluesky's
+ * link facets: clients shorten the text, the facet keeps the URL). */
+struct hist_link {
+	size_t		 start, end;	/* byte offsets */
+	const char	*uri;
+};
+
+/* text with each link's bytes replaced by its uri; links that overlap,
+ * run past the text or cut a character are left as they are. Caller
+ * frees. */
+char	*hist_expand_links(const char *text, struct hist_link *links, int n);
 /* The last path segment of a URL or an at:// URI, copied. */
 char	*hist_last_segment(const char *uri);
 /* The account without its "@" and without an "@domain" tail. */

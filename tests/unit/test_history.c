@@ -128,6 +128,8 @@ test_bluesky_feed(void **state)
 	assert_true(b.items[0].metrics[HIST_REPLIES] == 2);
 	assert_false(metric_known(&b.items[0], HIST_IMPRESSIONS));
 	assert_string_equal(b.next, "2026-11-21T08:30:00.000Z");
+	assert_string_equal(b.items[1].text, "Release notes for 0.4: "
+	    "https://tidewater.dev/blog/0.4-release-notes");
 	hist_batch_free(&b);
 }
 
@@ -143,8 +145,9 @@ test_bluesky_car(void **state)
 	    "at://did:plc:fakefakefake/app.bsky.feed.post/3lbkpost00001");
 	assert_string_equal(b.items[0].text,
 	    "Open role: SRE, remote within the EU #hiring");
-	assert_string_equal(b.items[1].text,
-	    "Release notes for 0.4 are up \xE2\x80\x94 caf\xC3\xA9 edition");
+	/* the link facet's URL, not the shortened text clients show */
+	assert_string_equal(b.items[1].text, "Caf\xC3\xA9 edition: "
+	    "https://tidewater.dev/blog/0.4-release-notes");
 	assert_int_equal(b.items[0].metrics_set, 0);
 	hist_batch_free(&b);
 }
