@@ -249,54 +249,25 @@ synth_cell_print(struct sbuf *b, const struct synth_cell *c)
 	sb_printf(b, " %9s", cell);
 }
 
-/* Does the post carry any engagement count? Exports without counts leave
- * them unknown, and an unknown count is no 0. */
-static bool
-synth_known(const struct history_post *h)
-{
-	return (h->metrics_set & 0x1eu) != 0;
-}
-
-static void
-synth_mean(struct sbuf *b, int width, const char *fmt, double sum, int n)
-{
-	if (n == 0)
-		sb_printf(b, "  %*s", width, "unknown");
-	else
-		sb_printf(b, fmt, width, sum / n);
-}
-
 static void
 synth_by_front(struct sbuf *b, const struct project *p)
 {
 	double impr, eng;
-	int f, i, n, ni, ne;
+	int f, i, n;
 
-	/* Means are over the posts whose counts are known. */
 	sb_printf(b, "Per front (engagement = likes + reposts + replies + "
 	    "clicks):\n  front        posts  mean impressions  mean engagement\n");
 	for (f = 0; f < p->nfronts; f++) {
 		impr = eng = 0;
-		n = ni = ne = 0;
-		for (i = 0; i < p->nhistory; i++) {
-			if (p->history[i].front != f)
-				continue;
-			n++;
-			if (p->history[i].metrics_set & 1u) {
-				ni++;
+		n = 0;
+		for (i = 0; i < p->nhistory; i++)
+			if (p->history[i].front == f) {
+				n++;
 				impr += p->history[i].impressions;
-			}
-			if (synth_known(&p->history[i])) {
-				ne++;
 				eng += synth_engagement(&p->history[i]);
 			}
-		}
-		sb_printf(b, "  %-12s %5d", p->fronts[f].id, n);
-		synth_mean(b, 16, "  %*.0f", impr, ni);
-		synth_mean(b, 15, "  %*.1f", eng, ne);
-		if (ne < n)
-			sb_printf(b, "  (%d without counts)", n - ne);
-		sb_printf(b, "\n");
+		sb_printf(b, "  %-12s %5d  %16.0f  %15.1f\n", p->fronts[f].id, n,
+		    n > 0 ? impr / n : 0, n > 0 ? eng / n : 0);
 	}
 }
 
@@ -359,7 +330,6 @@ synth_by_topic(struct sbuf *b, const struct project *p)
 			memset(&c, 0, sizeof c);
 			for (i = 0; i < p->nhistory; i++)
 				if (p->history[i].front == f &&
-				    synth_known(&p->history[i]) &&
 				    synth_has_topic(&p->history[i], topics[t])) {
 					c.n++;
 					c.sum += synth_engagement(&p->history[i]);
@@ -382,7 +352,7 @@ synth_by_hour_of_week(struct sbuf *b, const struct project *p, int f)
 
 	memset(cells, 0, sizeof cells);
 	for (i = 0; i < p->nhistory; i++) {
-		if (p->history[i].front != f || !synth_known(&p->history[i]))
+		if (p->history[i].front != f)
 			continue;
 		localtime_r(&p->history[i].posted_at, &tm);
 		d = (tm.tm_wday + 6) % 7;
@@ -420,7 +390,8 @@ synth_cmp_int(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
-/* " impressions 5400 likes unknown …: ": an unknown count is said so. */
+/* " impressions 5400 likes unknown …: ": a count the history does not
+ * carry is said to be unknown, never shown as 0. */
 static void
 synth_counts(struct sbuf *b, const struct history_post *h)
 {

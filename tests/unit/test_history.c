@@ -15,6 +15,7 @@
 #include "core/project.h"
 #include "core/timeutil.h"
 #include "core/topics.h"
+#include "runs/synth.h"
 
 #ifndef TOP
 #define TOP "."
@@ -378,7 +379,7 @@ put(const char *dir, const char *name, const char *text)
 static void
 test_project_reads_imports(void **state)
 {
-	char tmpl[] = "/tmp/fronts-history-XXXXXX", *dir, *s, *cmd;
+	char tmpl[] = "/tmp/fronts-history-XXXXXX", *dir, *s, *cmd, *sys, *task;
 	struct project *p;
 	struct error err = { 0 };
 	cJSON *ctx;
@@ -410,6 +411,12 @@ test_project_reads_imports(void **state)
 	assert_non_null(strstr(s, "\"metrics\":{\"likes\":3},\"settled\":false"));
 	free(s);
 	cJSON_Delete(ctx);
+	/* the synth prompt says unknown, not 0 */
+	assert_int_equal(synth_prompt(p, &sys, &task, &err), 0);
+	assert_non_null(strstr(task, "impressions unknown likes 3 reposts "
+	    "unknown"));
+	free(sys);
+	free(task);
 	project_free(p);
 	put(dir, "history.jsonl", "{\"id\":\"m-1\",\"front\":\"m\","
 	    "\"posted_at\":\"2026-11-30T09:00:00Z\",\"text\":\"hi\","
