@@ -2,8 +2,8 @@
  * history — posts read from the platforms' own exports and APIs, before
  * they become history.jsonl lines: the X archive (tweets.js), a Mastodon
  * outbox (outbox.json) or statuses answer, a Bluesky repository (CAR) or
- * getAuthorFeed answer, LinkedIn's Shares.csv, and any CSV with a column
- * mapping.
+ * getAuthorFeed answer, LinkedIn's Shares.csv, any CSV with a column
+ * mapping, and an X API tweet lookup (what Composio's read tool answers).
  *
  * Parsers never invent a number: a metric the input does not carry stays
  * unknown (its bit in metrics_set is clear). They never print; a refusal

@@ -5,7 +5,6 @@ sha256), with a commit, one Merkle search tree node and its records: two
 posts of the account, a reply to another account, a repost and a like.
 Run from this directory; the output is deterministic."""
 import hashlib
-import struct
 
 DID = "did:plc:fakefakefake"
 
