@@ -3,6 +3,7 @@
  * duplicates and without losing a line.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include <utf8proc.h>
 
 #include "core/history_merge.h"
+#include "core/json.h"
 #include "core/timeutil.h"
 
 struct mline {
@@ -20,13 +22,135 @@ struct mline {
 	time_t		 at;		/* new lines: for ordering */
 };
 
+/* Lines by what identifies a post ("P\x1fFRONT\x1fPLATFORM_ID", "U…"
+ * url, "I\x1fID", "T\x1fFRONT\x1fTIME\x1fTEXT"): an archive of tens of
+ * thousands of posts merges in linear time. */
+struct mkey {
+	char	*key;
+	int	 line;
+};
+
+struct mindex {
+	struct mkey	*v;
+	size_t		 cap, n;
+};
+
 struct mstate {
 	const struct hist_merge_in	*in;
 	struct mline			*lines;
 	int				 nlines;
 	int				 nold;
+	struct mindex			 index;
 	struct hist_merge		*out;
 };
+
+static uint64_t
+key_hash(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static size_t
+index_slot(const struct mindex *ix, const char *key)
+{
+	size_t i = (size_t)key_hash(key) & (ix->cap - 1);
+
+	while (ix->v[i].key != NULL && strcmp(ix->v[i].key, key) != 0)
+		i = (i + 1) & (ix->cap - 1);
+	return i;
+}
+
+static int
+index_get(const struct mindex *ix, const char *key)
+{
+	size_t i;
+
+	if (ix->cap == 0)
+		return -1;
+	i = index_slot(ix, key);
+	return ix->v[i].key != NULL ? ix->v[i].line : -1;
+}
+
+/* Takes key; the first line to claim a key keeps it. */
+static void
+index_put(struct mindex *ix, char *key, int line)
+{
+	struct mindex grown;
+	size_t i;
+
+	if (2 * (ix->n + 1) > ix->cap) {
+		grown.cap = ix->cap > 0 ? ix->cap * 2 : 1024;
+		grown.n = 0;
+		grown.v = xcalloc(grown.cap, sizeof *grown.v);
+		for (i = 0; i < ix->cap; i++)
+			if (ix->v[i].key != NULL)
+				grown.v[index_slot(&grown, ix->v[i].key)] =
+				    ix->v[i], grown.n++;
+		free(ix->v);
+		*ix = grown;
+	}
+	i = index_slot(ix, key);
+	if (ix->v[i].key != NULL) {
+		free(key);
+		return;
+	}
+	ix->v[i].key = key;
+	ix->v[i].line = line;
+	ix->n++;
+}
+
+static void
+index_free(struct mindex *ix)
+{
+	size_t i;
+
+	for (i = 0; i < ix->cap; i++)
+		free(ix->v[i].key);
+	free(ix->v);
+}
+
+static char *
+key_of(char kind, const char *front, const char *a, long long t,
+    const char *b)
+{
+	char *k;
+
+	if (kind == 'T')
+		xasprintf(&k, "T\x1f%s\x1f%lld\x1f%s", front, t, b);
+	else if (kind == 'I')
+		xasprintf(&k, "I\x1f%s", a);
+	else
+		xasprintf(&k, "%c\x1f%s\x1f%s", kind, front, a);
+	return k;
+}
+
+/* Every key line i answers to. */
+static void
+index_line(struct mstate *st, int i)
+{
+	const cJSON *o = st->lines[i].obj;
+	const char *f = json_str(o, "front"), *v, *at = json_str(o,
+	    "posted_at"), *text = json_str(o, "text");
+	time_t t;
+
+	if (o == NULL)
+		return;
+	if ((v = json_str(o, "id")) != NULL)
+		index_put(&st->index, key_of('I', NULL, v, 0, NULL), i);
+	if (f == NULL)
+		return;
+	if ((v = json_str(o, "platform_id")) != NULL)
+		index_put(&st->index, key_of('P', f, v, 0, NULL), i);
+	if ((v = json_str(o, "url")) != NULL)
+		index_put(&st->index, key_of('U', f, v, 0, NULL), i);
+	if (at != NULL && text != NULL && time_parse_iso(at, &t) == 0)
+		index_put(&st->index, key_of('T', f, NULL, (long long)t, text),
+		    i);
+}
 
 static void
 change_add(struct hist_merge *m, enum hist_change_kind k, const char *id,
@@ -122,34 +246,48 @@ str_eq(const cJSON *o, const char *key, const char *v)
 	return v != NULL && cJSON_IsString(s) && strcmp(s->valuestring, v) == 0;
 }
 
-static bool
-same_post(const cJSON *o, const struct hist_item *it)
+/* Line i, if it is of this front and may be the item's post: a line
+ * with a platform id is matched only by that id. */
+static int
+candidate(const struct mstate *st, int i, const struct hist_item *it)
 {
-	const cJSON *at = cJSON_GetObjectItemCaseSensitive(o, "posted_at");
-	time_t t;
+	const cJSON *o;
 
-	if (it->platform_id != NULL &&
-	    cJSON_GetObjectItemCaseSensitive(o, "platform_id") != NULL)
-		return str_eq(o, "platform_id", it->platform_id);
-	if (it->url != NULL && str_eq(o, "url", it->url))
-		return true;
-	if (it->line_id != NULL && str_eq(o, "id", it->line_id))
-		return true;
-	return cJSON_IsString(at) && time_parse_iso(at->valuestring, &t) == 0 &&
-	    t == it->posted_at && str_eq(o, "text", it->text);
+	if (i < 0)
+		return -1;
+	o = st->lines[i].obj;
+	if (!str_eq(o, "front", st->in->front) || (it->platform_id != NULL &&
+	    cJSON_HasObjectItem(o, "platform_id")))
+		return -1;
+	return i;
+}
+
+static int
+lookup(const struct mstate *st, char *key)
+{
+	int i = index_get(&st->index, key);
+
+	free(key);
+	return i;
 }
 
 static int
 find_line(const struct mstate *st, const struct hist_item *it)
 {
+	const char *f = st->in->front;
 	int i;
 
-	for (i = 0; i < st->nlines; i++)
-		if (st->lines[i].obj != NULL &&
-		    str_eq(st->lines[i].obj, "front", st->in->front) &&
-		    same_post(st->lines[i].obj, it))
-			return i;
-	return -1;
+	if (it->platform_id != NULL &&
+	    (i = lookup(st, key_of('P', f, it->platform_id, 0, NULL))) >= 0)
+		return i;
+	if (it->url != NULL && (i = candidate(st, lookup(st, key_of('U', f,
+	    it->url, 0, NULL)), it)) >= 0)
+		return i;
+	if (it->line_id != NULL && (i = candidate(st, lookup(st, key_of('I',
+	    NULL, it->line_id, 0, NULL)), it)) >= 0)
+		return i;
+	return candidate(st, lookup(st, key_of('T', f, NULL,
+	    (long long)it->posted_at, it->text != NULL ? it->text : "")), it);
 }
 
 /* Appends one change to the comma-separated list *d. */
@@ -260,12 +398,7 @@ item_what(const struct hist_item *it)
 static bool
 id_taken(const struct mstate *st, const char *id)
 {
-	int i;
-
-	for (i = 0; i < st->nlines; i++)
-		if (st->lines[i].obj != NULL && str_eq(st->lines[i].obj, "id", id))
-			return true;
-	return false;
+	return lookup(st, key_of('I', NULL, id, 0, NULL)) >= 0;
 }
 
 /* The id of a new line: the one asked for, or FRONT-<8 hex of what
@@ -352,6 +485,7 @@ merge_item(struct mstate *st, const struct hist_item *it)
 		    item_what(it), d);
 		l->dirty |= d != NULL;
 		free(d);
+		index_line(st, i);	/* it may have gained an id */
 		return;
 	}
 	id = new_id(st, it);
@@ -362,6 +496,7 @@ merge_item(struct mstate *st, const struct hist_item *it)
 	l->obj = new_line(st, it, id);
 	l->dirty = true;
 	l->at = it->posted_at;
+	index_line(st, st->nlines - 1);
 	change_add(st->out, HIST_ADDED, id, item_what(it), NULL);
 	free(id);
 }
@@ -412,6 +547,8 @@ hist_merge(const struct hist_merge_in *in, const struct hist_batch *b,
 
 	memset(out, 0, sizeof *out);
 	if ((rc = read_lines(&st, err)) == 0) {
+		for (i = 0; i < st.nlines; i++)
+			index_line(&st, i);
 		for (i = 0; i < b->nskips; i++)
 			change_add(out, HIST_SKIPPED, NULL, b->skips[i].what,
 			    b->skips[i].reason);
@@ -422,6 +559,7 @@ hist_merge(const struct hist_merge_in *in, const struct hist_batch *b,
 	for (i = 0; i < st.nlines; i++)
 		cJSON_Delete(st.lines[i].obj);
 	free(st.lines);
+	index_free(&st.index);
 	if (rc != 0)
 		hist_merge_free(out);
 	return rc;
