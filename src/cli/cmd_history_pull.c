@@ -221,8 +221,11 @@ pull_one(struct cli *cli, struct history_context *hc, const struct ledger *l,
 		return cli_report("history", &err);
 	}
 	attach_ledger(cli->dir, l, f->id, &r.batch, o.since);
-	if (r.stopped == NULL)
+	if (r.complete)
 		report_gone(hc, fi, &r.batch, o.since);
+	else if (r.stopped == NULL)
+		printf("  stopped at the page limit: older posts of the window "
+		    "were not fetched; run again with a later --since\n");
 	printf("  %d requests, %d pages\n", r.requests, r.pages);
 	rc = history_apply(cli->dir, hc, f->id, &r.batch, a->dry_run, now, &err);
 	if (rc != 0)

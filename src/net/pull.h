@@ -42,6 +42,9 @@ struct pull_result {
 	/* Why the pull ended before reaching `since`, naming what is left;
 	 * NULL when it got everything. */
 	char			*stopped;
+	/* Every post of the window was seen (so one missing is gone);
+	 * false after a stop or at the page cap. */
+	bool			 complete;
 };
 
 /* Can fronts pull this front's platform? */

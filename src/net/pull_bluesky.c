@@ -65,6 +65,7 @@ pull_bluesky(struct pull_session *s, struct error *err)
 		done = pull_take_page(s, &page) || cursor == NULL;
 		hist_batch_free(&page);
 	}
+	s->out->complete = rc == 0 && done && s->out->stopped == NULL;
 	free(cursor);
 	free(actor);
 	free(base);

@@ -115,6 +115,7 @@ pull_composio(struct pull_session *s, struct error *err)
 	    tool != NULL ? tool : X_READ_TOOL);
 	for (i = 0; i < s->o->nids && rc == 0; i++)
 		rc = lookup(s, url, i, err);
+	s->out->complete = rc == 0;
 	s->auth = NULL;
 	free(url);
 	free(base);

@@ -96,6 +96,7 @@ pages(struct pull_session *s, const char *base, const char *id,
 		done = pull_take_page(s, &page) || max_id == NULL;
 		hist_batch_free(&page);
 	}
+	s->out->complete = rc == 0 && done && s->out->stopped == NULL;
 	free(max_id);
 	return rc;
 }
