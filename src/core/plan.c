@@ -30,6 +30,23 @@ plan_free(struct plan *pl)
 	pl->nposts = pl->nalts = 0;
 }
 
+void
+plan_copy(struct plan *dst, const struct plan *src)
+{
+	int i;
+
+	*dst = *src;
+	dst->posts = xcalloc((size_t)src->nposts + 1, sizeof *dst->posts);
+	for (i = 0; i < src->nposts; i++) {
+		dst->posts[i] = src->posts[i];
+		dst->posts[i].text = xstrdup(src->posts[i].text);
+	}
+	dst->alts = xcalloc((size_t)src->nalts + 1, sizeof *dst->alts);
+	if (src->nalts > 0)
+		memcpy(dst->alts, src->alts, (size_t)src->nalts *
+		    sizeof *dst->alts);
+}
+
 /* A stable id: the first 16 hex digits of a sha256 over the posts. */
 static void
 plan_compute_id(struct plan *pl, const struct project *p)

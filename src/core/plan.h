@@ -63,6 +63,9 @@ struct plan {
 };
 
 void	plan_free(struct plan *);	/* frees the members, not the struct */
+/* A deep copy of src into dst (the caller's to plan_free): an edit of
+ * one never shows in the other. */
+void	plan_copy(struct plan *dst, const struct plan *src);
 /* DESIGN.md's object. */
 cJSON	*plan_to_json(const struct project *, const struct plan *);
 /* Parses a PLAN.json object against project p; every error names the

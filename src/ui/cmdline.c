@@ -14,12 +14,14 @@
 #include <readline/readline.h>
 
 #include "core/util.h"
-#include "ui/ui.h"
+#include "ui/ui_int.h"
 
+/* A command runs a function, or opens a full-screen view (views.c). */
 struct cmdline_cmd {
 	const char	*name;
 	const char	*args;
 	int		(*run)(struct ui *, const char *arg);
+	int		(*view)(struct ui *, struct pane *);
 };
 
 static const char *cmdline_initial;	/* text the next readline starts with */
@@ -77,7 +79,7 @@ cmdline_number(struct ui *ui, const char *cmd, const char *arg,
 }
 
 static int
-cmd_plan(struct ui *ui, const char *arg)
+cmdline_plan(struct ui *ui, const char *arg)
 {
 	unsigned long long n;
 
@@ -92,7 +94,7 @@ cmd_plan(struct ui *ui, const char *arg)
 }
 
 static int
-cmd_seconds(struct ui *ui, const char *arg)
+cmdline_seconds(struct ui *ui, const char *arg)
 {
 	char *end;
 	double s;
@@ -110,7 +112,7 @@ cmd_seconds(struct ui *ui, const char *arg)
 }
 
 static int
-cmd_workers(struct ui *ui, const char *arg)
+cmdline_workers(struct ui *ui, const char *arg)
 {
 	unsigned long long n;
 
@@ -122,7 +124,7 @@ cmd_workers(struct ui *ui, const char *arg)
 }
 
 static int
-cmd_seed(struct ui *ui, const char *arg)
+cmdline_seed(struct ui *ui, const char *arg)
 {
 	unsigned long long n;
 
@@ -134,7 +136,7 @@ cmd_seed(struct ui *ui, const char *arg)
 }
 
 static int
-cmd_isolation(struct ui *ui, const char *arg)
+cmdline_isolation(struct ui *ui, const char *arg)
 {
 	if (arg != NULL && strcmp(arg, "process") == 0)
 		ui->params.isolation = ISOLATION_PROCESS;
@@ -150,7 +152,7 @@ cmd_isolation(struct ui *ui, const char *arg)
 }
 
 static int
-cmd_theme(struct ui *ui, const char *arg)
+cmdline_theme(struct ui *ui, const char *arg)
 {
 	struct error err = { 0 };
 	char **names, buf[256] = "";
@@ -179,7 +181,7 @@ cmd_theme(struct ui *ui, const char *arg)
 }
 
 static int
-cmd_synth(struct ui *ui, const char *arg)
+cmdline_synth(struct ui *ui, const char *arg)
 {
 	ui_synth_start(ui);
 	return 0;
@@ -196,7 +198,7 @@ cmdline_is_json(const char *path)
 /* :open FILE — a PLAN.json into the Candidates pane, anything else as the
  * model (gated and checked for approval like model.py). */
 static int
-cmd_open(struct ui *ui, const char *arg)
+cmdline_open(struct ui *ui, const char *arg)
 {
 	struct error err = { 0 };
 	struct plan pl;
@@ -240,7 +242,7 @@ cmd_open(struct ui *ui, const char *arg)
 }
 
 static int
-cmd_write(struct ui *ui, const char *arg)
+cmdline_write(struct ui *ui, const char *arg)
 {
 	struct error err = { 0 };
 	cJSON *json;
@@ -269,32 +271,32 @@ cmd_write(struct ui *ui, const char *arg)
 }
 
 static int
-cmd_help(struct ui *ui, const char *arg)
+cmdline_help(struct ui *ui, const char *arg)
 {
 	dialog_help(ui);
 	return 0;
 }
 
 static int
-cmd_quit(struct ui *ui, const char *arg)
+cmdline_quit(struct ui *ui, const char *arg)
 {
 	ui->quit = true;
 	return 0;
 }
 
 static const struct cmdline_cmd cmdline_cmds[] = {
-	{ "plan", "[N]", cmd_plan },
-	{ "seconds", "S", cmd_seconds },
-	{ "workers", "N", cmd_workers },
-	{ "seed", "N", cmd_seed },
-	{ "isolation", "process|thread", cmd_isolation },
-	{ "theme", "[NAME]", cmd_theme },
-	{ "synth", "", cmd_synth },
-	{ "open", "FILE", cmd_open },
-	{ "write", "PLAN.json", cmd_write },
-	{ "help", "", cmd_help },
-	{ "quit", "", cmd_quit },
-	{ NULL, NULL, NULL }
+	{ "plan", "[N]", cmdline_plan, NULL },
+	{ "seconds", "S", cmdline_seconds, NULL },
+	{ "workers", "N", cmdline_workers, NULL },
+	{ "seed", "N", cmdline_seed, NULL },
+	{ "isolation", "process|thread", cmdline_isolation, NULL },
+	{ "theme", "[NAME]", cmdline_theme, NULL },
+	{ "synth", "", cmdline_synth, NULL },
+	{ "open", "FILE", cmdline_open, NULL },
+	{ "write", "PLAN.json", cmdline_write, NULL },
+	{ "help", "", cmdline_help, NULL },
+	{ "quit", "", cmdline_quit, NULL },
+	{ NULL, NULL, NULL, NULL }
 };
 
 int
@@ -324,6 +326,8 @@ cmdline_run(struct ui *ui, const char *line)
 	if (c->name == NULL)
 		ui_message(ui, THEME_ERROR, "unknown command :%s (:help lists "
 		    "them)", name);
+	else if (c->view != NULL)
+		rc = ui_view_open(ui, c->view);
 	else
 		rc = c->run(ui, *arg != '\0' ? arg : NULL);
 	free(copy);

@@ -1,15 +1,17 @@
 /*
- * dialog — modal boxes over the screen: questions that take one key (the
- * publish request, approval, quitting) and the help screen. While a dialog
- * waits, the panes underneath keep updating from the planner, so a
- * question about the model or a post is bound to the one it showed.
+ * dialog — the modal box over the screen, as part of the UI state: a
+ * question that takes one key (approval, publishing, quitting) or the help
+ * screen. It is drawn by ui_redraw and answered by ui_key in the one event
+ * loop, so the panes underneath keep updating while it is open; that is
+ * why a question is bound to what it showed (the model's sha, the plan's
+ * generation and the post) and its action runs only if that still holds.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ui/textw.h"
-#include "ui/ui.h"
+#include "ui/ui_int.h"
 
 struct dialog_line {
 	size_t	off, len;
@@ -38,26 +40,35 @@ dialog_wrap(const char *body, int width, struct dialog_line **out)
 	return nl;
 }
 
+/* Keeps the first line shown inside the body as last drawn. */
 static void
-dialog_draw(struct ui *ui, const char *title, const char *body,
-    const char *footer, int *top)
+dialog_clamp(struct modal *m)
 {
+	if (m->top > m->nlines - m->inner)
+		m->top = m->nlines - m->inner;
+	if (m->top < 0)
+		m->top = 0;
+}
+
+void
+dialog_draw(struct ui *ui)
+{
+	struct modal *m = &ui->modal;
 	struct dialog_line *l;
 	WINDOW *w;
-	int bw, bh, nl, inner, i, y, x;
+	int bw, bh, i, y, x;
 
+	if (m->ops == NULL)
+		return;
 	bw = COLS - 4 < 78 ? COLS - 4 : 78;
 	if (bw < 20)
 		bw = COLS;
-	nl = dialog_wrap(body, bw - 4, &l);
-	bh = nl + 4;
+	m->nlines = dialog_wrap(m->body, bw - 4, &l);
+	bh = m->nlines + 4;
 	if (bh > LINES - 1)
 		bh = LINES - 1;
-	inner = bh - 3 > 0 ? bh - 3 : 0;	/* border, footer, border */
-	if (*top > nl - inner)
-		*top = nl - inner;
-	if (*top < 0)
-		*top = 0;
+	m->inner = bh - 3 > 0 ? bh - 3 : 0;	/* border, footer, border */
+	dialog_clamp(m);
 	y = (LINES - 1 - bh) / 2;
 	x = (COLS - bw) / 2;
 	if ((w = newwin(bh, bw, y < 0 ? 0 : y, x < 0 ? 0 : x)) == NULL) {
@@ -68,65 +79,19 @@ dialog_draw(struct ui *ui, const char *title, const char *body,
 	werase(w);
 	wattrset(w, ui->attr[THEME_BORDER_FOCUS]);
 	box(w, 0, 0);
-	ui_putf(ui, w, 0, 2, bw - 4, THEME_TITLE_FOCUS, " %s ", title);
-	for (i = 0; i < inner && *top + i < nl; i++)
-		ui_put(ui, w, 1 + i, 2, bw - 4, body + l[*top + i].off,
-		    l[*top + i].len, THEME_DIALOG);
-	if (nl > inner)
-		ui_putf(ui, w, bh - 1, bw - 16, 14, THEME_DIM, "↑↓ %d/%d", *top + 1,
-		    nl);
+	ui_putf(ui, w, 0, 2, bw - 4, THEME_TITLE_FOCUS, " %s ", m->title);
+	for (i = 0; i < m->inner && m->top + i < m->nlines; i++)
+		ui_put(ui, w, 1 + i, 2, bw - 4, m->body + l[m->top + i].off,
+		    l[m->top + i].len, THEME_DIALOG);
+	if (m->nlines > m->inner)
+		ui_putf(ui, w, bh - 1, bw - 16, 14, THEME_DIM, "↑↓ %d/%d",
+		    m->top + 1, m->nlines);
 	if (bh >= 3)
-		ui_put(ui, w, bh - 2, 2, bw - 4, footer, strlen(footer),
-		    THEME_WARN);
+		ui_put(ui, w, bh - 2, 2, bw - 4, m->ops->footer,
+		    strlen(m->ops->footer), THEME_WARN);
 	wnoutrefresh(w);
-	doupdate();
 	delwin(w);
 	free(l);
-}
-
-static int
-dialog_run(struct ui *ui, const char *title, const char *body,
-    const char *footer)
-{
-	wint_t wch;
-	int rc, top = 0, prev;
-
-	ui->dirty = true;
-	for (;;) {
-		if (ui->dirty) {
-			ui_redraw(ui);
-			dialog_draw(ui, title, body, footer, &top);
-		}
-		rc = wget_wch(stdscr, &wch);
-		if (rc == ERR) {
-			ui_tick(ui);
-			continue;
-		}
-		if (rc == KEY_CODE_YES && wch == KEY_RESIZE) {
-			ui_relayout(ui);
-			continue;
-		}
-		if (rc == KEY_CODE_YES && wch == KEY_MOUSE)
-			continue;
-		prev = top;
-		if (rc == KEY_CODE_YES && (wch == KEY_UP || wch == KEY_DOWN ||
-		    wch == KEY_NPAGE || wch == KEY_PPAGE)) {
-			top += wch == KEY_UP ? -1 : wch == KEY_DOWN ? 1 :
-			    wch == KEY_NPAGE ? 10 : -10;
-			dialog_draw(ui, title, body, footer, &top);
-			if (top != prev || wch == KEY_UP || wch == KEY_PPAGE)
-				continue;
-		}
-		ui->dirty = true;
-		return rc == KEY_CODE_YES ? -1 : (int)wch;
-	}
-}
-
-int
-dialog_ask(struct ui *ui, const char *title, const char *body)
-{
-	return dialog_run(ui, title, body,
-	    "y: yes   any other key: no");
 }
 
 void
@@ -145,6 +110,8 @@ const char *
 dialog_bind_changed(const struct dialog_bind *shown,
     const struct dialog_bind *now)
 {
+	if (shown->subject == DIALOG_NONE)
+		return NULL;
 	if (shown->subject == DIALOG_MODEL)
 		return strcmp(shown->sha, now->sha) != 0 ? "model changed" :
 		    NULL;
@@ -155,24 +122,85 @@ dialog_bind_changed(const struct dialog_bind *shown,
 	return NULL;
 }
 
-int
-dialog_ask_about(struct ui *ui, enum dialog_subject subject, int post,
-    const char *title, const char *body)
+void
+dialog_open(struct ui *ui, const struct modal_ops *ops, int post,
+    const char *title, char *body, void *ctx)
 {
-	struct dialog_bind shown, now;
-	const char *why;
-	int k;
+	struct modal *m = &ui->modal;
 
-	dialog_bind(ui, subject, post, &shown);
-	k = dialog_ask(ui, title, body);
-	if (k != 'y' && k != 'Y')
-		return k;
-	dialog_bind(ui, subject, post, &now);
-	if ((why = dialog_bind_changed(&shown, &now)) == NULL)
-		return k;
-	ui_message(ui, THEME_ERROR, "%s while the dialog was open: nothing %s",
-	    why, subject == DIALOG_MODEL ? "approved" : "sent");
-	return DIALOG_STALE;
+	dialog_close(ui);
+	m->ops = ops;
+	m->title = title;
+	m->body = body;
+	m->ctx = ctx;
+	dialog_bind(ui, ops->subject, post, &m->bind);
+	ui->dirty = true;
+}
+
+void
+dialog_close(struct ui *ui)
+{
+	struct modal *m = &ui->modal;
+
+	if (m->ops != NULL && m->ops->free != NULL)
+		m->ops->free(m->ctx);
+	free(m->body);
+	memset(m, 0, sizeof *m);
+	ui->dirty = true;
+}
+
+enum modal_kind
+dialog_kind(const struct ui *ui)
+{
+	return ui->modal.ops != NULL ? ui->modal.ops->kind : MODAL_NONE;
+}
+
+/* ↑ and PgUp scroll the body; ↓ and PgDn too while there is more below,
+ * and past the end they answer like any other key. */
+static bool
+dialog_scroll(struct modal *m, int ch)
+{
+	int prev = m->top;
+
+	switch (ch) {
+	case KEY_UP:	m->top--; break;
+	case KEY_DOWN:	m->top++; break;
+	case KEY_PPAGE:	m->top -= 10; break;
+	case KEY_NPAGE:	m->top += 10; break;
+	default:	return false;
+	}
+	dialog_clamp(m);
+	return m->top != prev || ch == KEY_UP || ch == KEY_PPAGE;
+}
+
+/* The answer: y runs the action if what the dialog showed still holds;
+ * any other key is no. Either way the dialog closes first, so an action
+ * may open the next one. */
+void
+dialog_key(struct ui *ui, int ch, bool fn)
+{
+	struct modal m = ui->modal;
+	struct dialog_bind now;
+	const char *why;
+
+	ui->dirty = true;
+	if (fn && ch == KEY_MOUSE)
+		return;
+	if (fn && dialog_scroll(&ui->modal, ch))
+		return;
+	memset(&ui->modal, 0, sizeof ui->modal);
+	if (!fn && (ch == 'y' || ch == 'Y')) {
+		dialog_bind(ui, m.bind.subject, m.bind.post, &now);
+		if ((why = dialog_bind_changed(&m.bind, &now)) != NULL)
+			ui_message(ui, THEME_ERROR, "%s while the dialog was "
+			    "open: nothing %s", why, m.ops->refused);
+		else if (m.ops->yes != NULL)
+			m.ops->yes(ui, m.ctx);
+	} else if (m.ops->no != NULL)
+		m.ops->no(ui, m.ctx);
+	if (m.ops->free != NULL)
+		m.ops->free(m.ctx);
+	free(m.body);
 }
 
 static const char dialog_help_text[] =
@@ -194,8 +222,15 @@ static const char dialog_help_text[] =
     "          :theme NAME  :synth  :open FILE  :write PLAN.json\n"
     "          :help  :quit   (Tab completes; ↑ recalls history)";
 
+static const struct modal_ops dialog_help_ops = {
+	.kind = MODAL_HELP,
+	.subject = DIALOG_NONE,
+	.footer = "any key closes",
+};
+
 void
 dialog_help(struct ui *ui)
 {
-	dialog_run(ui, "Keys", dialog_help_text, "any key closes");
+	dialog_open(ui, &dialog_help_ops, -1, "Keys",
+	    xstrdup(dialog_help_text), NULL);
 }

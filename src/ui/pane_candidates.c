@@ -13,7 +13,7 @@
 #include "core/text.h"
 #include "ui/textw.h"
 #include "ui/view.h"
-#include "ui/ui.h"
+#include "ui/ui_int.h"
 
 static const char *cand_states[] = {
 	[UI_POST_NEW] = "", [UI_POST_SENDING] = "sending…",

@@ -9,7 +9,7 @@
 
 #include "ui/pyhl.h"
 #include "ui/textw.h"
-#include "ui/ui.h"
+#include "ui/ui_int.h"
 
 #define MODEL_HEAD	3	/* info, state, blank */
 #define MODEL_GUTTER	6	/* "1234▶ " */
@@ -154,17 +154,18 @@ model_draw(struct ui *ui, struct pane *p, WINDOW *w, int h, int width)
 }
 
 /* p->sel is 1 + the index of the verdict last jumped to (0: none). */
-static bool
-model_key(struct ui *ui, struct pane *p, int ch)
+static unsigned
+model_key(const struct ui *ui, struct pane *p, int ch, struct pane_out *out)
 {
 	int nv, cur, r;
 
 	if (ch != 'n' && ch != 'N')
-		return false;
+		return PANE_IGNORED;
+	out->role = THEME_NORMAL;
 	nv = ui->gate_ran ? ui->gate.nverdicts : 0;
 	if (nv == 0) {
-		ui_message(ui, THEME_NORMAL, "no gate verdicts");
-		return true;
+		snprintf(out->msg, sizeof out->msg, "no gate verdicts");
+		return PANE_HANDLED | PANE_MESSAGE;
 	}
 	cur = p->sel - 1;
 	if (cur >= nv)
@@ -177,8 +178,8 @@ model_key(struct ui *ui, struct pane *p, int ch)
 	r = model_verdict_row(ui, cur, model_nlines(ui));
 	/* Two lines of context above the refused line. */
 	p->top = r - MODEL_HEAD - 2 > 0 ? r - MODEL_HEAD - 2 : 0;
-	ui_message(ui, THEME_NORMAL, "verdict %d/%d", cur + 1, nv);
-	return true;
+	snprintf(out->msg, sizeof out->msg, "verdict %d/%d", cur + 1, nv);
+	return PANE_HANDLED | PANE_REDRAW | PANE_MESSAGE;
 }
 
 void

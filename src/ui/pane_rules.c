@@ -10,7 +10,7 @@
 
 #include "core/text.h"
 #include "ui/textw.h"
-#include "ui/ui.h"
+#include "ui/ui_int.h"
 
 /* One front's limits as a line. */
 static void

@@ -9,7 +9,7 @@
 
 #include "ui/textw.h"
 #include "ui/view.h"
-#include "ui/ui.h"
+#include "ui/ui_int.h"
 
 #define SEARCH_HEAD	3	/* counters, column titles, (error) */
 #define SEARCH_MAXROWS	(SNAPSHOT_MAX_CHILDREN + SNAPSHOT_MAX_PV)
@@ -115,7 +115,7 @@ search_draw(struct ui *ui, struct pane *p, WINDOW *w, int h, int width)
 	ui_putf(ui, w, head_rows, 1, cw, THEME_DIM, "%-*.*s%6s %7s %-12s  share",
 	    lw, lw, "  action (local time)", "visits", "mean",
 	    " reward±95%");
-	n = view_search_rows(ui->proj, s, ui->pv_expanded, rows, SEARCH_MAXROWS);
+	n = view_search_rows(ui->proj, s, p->expanded, rows, SEARCH_MAXROWS);
 	p->nrows = n;
 	ui_pane_clamp(p);
 	for (i = p->top, y = 1 + head_rows; i < n && y < h - 1; i++, y++)
@@ -123,21 +123,23 @@ search_draw(struct ui *ui, struct pane *p, WINDOW *w, int h, int width)
 		    ui->focus == PANE_SEARCH);
 }
 
-static bool
-search_key(struct ui *ui, struct pane *p, int ch)
+static unsigned
+search_key(const struct ui *ui, struct pane *p, int ch, struct pane_out *out)
 {
 	switch (ch) {
 	case '\r': case '\n': case KEY_ENTER: case 'o':
-		ui->pv_expanded = !ui->pv_expanded;
-		return true;
+		p->expanded = !p->expanded;
+		break;
 	case KEY_RIGHT: case 'l':
-		ui->pv_expanded = true;
-		return true;
+		p->expanded = true;
+		break;
 	case KEY_LEFT: case 'h':
-		ui->pv_expanded = false;
-		return true;
+		p->expanded = false;
+		break;
+	default:
+		return PANE_IGNORED;
 	}
-	return false;
+	return PANE_HANDLED | PANE_REDRAW;
 }
 
 void
@@ -148,6 +150,7 @@ pane_search_init(struct pane *p)
 	p->title = "Search";
 	p->hint = "p plan/stop · Enter unfold";
 	p->selectable = true;
+	p->expanded = true;
 	p->draw = search_draw;
 	p->key = search_key;
 }

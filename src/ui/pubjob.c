@@ -12,7 +12,7 @@
 
 #include "core/timeutil.h"
 #include "net/publish.h"
-#include "ui/ui.h"
+#include "ui/ui_int.h"
 
 /* The thread publishes from its own copy of the plan, so edits or a new
  * plan on the UI thread cannot pull it from under the request. */
@@ -22,23 +22,6 @@ struct pubjob {
 	struct publish	 pub;
 	int		 post;
 };
-
-static void
-pubjob_plan_copy(struct plan *dst, const struct plan *src)
-{
-	int i;
-
-	*dst = *src;
-	dst->posts = xcalloc((size_t)src->nposts + 1, sizeof *dst->posts);
-	for (i = 0; i < src->nposts; i++) {
-		dst->posts[i] = src->posts[i];
-		dst->posts[i].text = xstrdup(src->posts[i].text);
-	}
-	dst->alts = xcalloc((size_t)src->nalts + 1, sizeof *dst->alts);
-	if (src->nalts > 0)
-		memcpy(dst->alts, src->alts, (size_t)src->nalts *
-		    sizeof *dst->alts);
-}
 
 static void
 pubjob_free(struct pubjob *w)
@@ -105,16 +88,128 @@ pubjob_status_text(enum publish_status s)
 	return "?";
 }
 
+/* What the publish dialog holds while it is open: the post it shows and,
+ * live, the job ready to send it (the thread takes it on y). */
+struct pubjob_ask {
+	int		 post;
+	struct pubjob	*job;
+};
+
+static void
+pubjob_ask_free(void *ctx)
+{
+	struct pubjob_ask *a = ctx;
+
+	if (a->job != NULL)
+		pubjob_free(a->job);
+	free(a);
+}
+
+/* y, and the dialog's plan and post are still the ones on screen. */
+static void
+pubjob_yes(struct ui *ui, void *ctx)
+{
+	struct pubjob_ask *a = ctx;
+	struct ui_post *st = &ui->posts[a->post];
+
+	if (a->job == NULL) {
+		st->state = UI_POST_DRYRUN;
+		snprintf(st->note, sizeof st->note, "dry run: the request "
+		    "above was not sent (start with --live to send)");
+		ui_message(ui, THEME_OK, "dry run: nothing sent");
+		return;
+	}
+	ui->pub_post = a->post;
+	ui->pub_gen = ui->plan_gen;
+	st->state = UI_POST_SENDING;
+	st->note[0] = '\0';
+	if (ui_job_start(&ui->pub_job, pubjob_thread, a->job) != 0) {
+		st->state = UI_POST_FAILED;
+		ui_message(ui, THEME_ERROR, "publish: cannot start a thread");
+		return;
+	}
+	a->job = NULL;		/* the thread's now */
+	ui_message(ui, THEME_WARN, "sending post %d…", a->post + 1);
+}
+
+static void
+pubjob_no(struct ui *ui, void *ctx)
+{
+	ui_message(ui, THEME_NORMAL, "cancelled: nothing was sent");
+}
+
+static const struct modal_ops pubjob_ops = {
+	.kind = MODAL_PUBLISH,
+	.subject = DIALOG_POST,
+	.footer = DIALOG_YES_NO,
+	.refused = "sent",
+	.yes = pubjob_yes,
+	.no = pubjob_no,
+	.free = pubjob_ask_free,
+};
+
+void
+pubjob_ask(struct ui *ui, int post, struct pubjob *job, char *body)
+{
+	struct pubjob_ask *a = xcalloc(1, sizeof *a);
+
+	a->post = post;
+	a->job = job;
+	dialog_open(ui, &pubjob_ops, post, ui->live ? "Publish (LIVE)" :
+	    "Publish (dry run)", body, a);
+}
+
+/* Where post i stands, when that is a reason not to offer it; false when
+ * it may be offered. */
+static bool
+pubjob_refuse(struct ui *ui, int i, const struct publish_item *item)
+{
+	struct ui_post *st = &ui->posts[i];
+
+	if (item->status != PUBLISH_SENT &&
+	    item->status != PUBLISH_UNRESOLVED &&
+	    item->status != PUBLISH_REFUSED)
+		return false;
+	st->state = item->status == PUBLISH_SENT ? UI_POST_SENT :
+	    item->status == PUBLISH_UNRESOLVED ? UI_POST_UNKNOWN :
+	    UI_POST_FAILED;
+	snprintf(st->note, sizeof st->note, "%s: %s",
+	    pubjob_status_text(item->status), item->why);
+	ui_message(ui, THEME_ERROR, "not sending: %s", st->note);
+	return true;
+}
+
+/* The dialog's text: where, when, how long, and the exact request. */
+static char *
+pubjob_body(struct ui *ui, struct pubjob *w, const struct publish_item *item,
+    time_t now, struct error *err)
+{
+	char *req, *body, when[40];
+
+	if ((req = publish_describe(&w->pub, w->post, now, err)) == NULL)
+		return NULL;
+	time_format_local(w->plan.posts[w->post].at, when, sizeof when);
+	xasprintf(&body, "%s — nothing is sent unless you press y.\n\n"
+	    "front    %s (%s)\naccount  %s\ntime     %s (%s)\nlength   %d/%d "
+	    "%s\n\ntext:\n%s\n\nrequest:\n%s", ui->live ? "LIVE" : "DRY RUN",
+	    item->front->id, platform_name(item->front->platform),
+	    item->front->account, when, pubjob_status_text(item->status),
+	    item->measure.length, item->measure.limit,
+	    text_unit_name(item->measure.unit), w->plan.posts[w->post].text,
+	    req);
+	free(req);
+	return body;
+}
+
 void
 pane_candidates_publish(struct ui *ui)
 {
-	struct pane *p = &ui->panes[PANE_CANDIDATES];
 	struct publish_item item;
 	struct error err = { 0 };
 	struct pubjob *w;
-	char *req, *body, when[40];
+	char *body;
 	time_t now = time(NULL);
-	int i = p->sel, k;
+	int i = ui->panes[PANE_CANDIDATES].sel;
 
 	if (!ui->have_plan || ui->plan.nposts == 0) {
 		ui_message(ui, THEME_ERROR, "no post to publish (p plans)");
@@ -128,7 +223,7 @@ pane_candidates_publish(struct ui *ui)
 	w = xcalloc(1, sizeof *w);
 	w->ui = ui;
 	w->post = i;
-	pubjob_plan_copy(&w->plan, &ui->plan);
+	plan_copy(&w->plan, &ui->plan);
 	if (publish_open(&w->pub, ui->proj, &w->plan, 0, &err) != 0) {
 		plan_free(&w->plan);
 		free(w);
@@ -136,64 +231,20 @@ pane_candidates_publish(struct ui *ui)
 		return;
 	}
 	publish_assess(&w->pub, i, now, true, &item);
-	if (item.status == PUBLISH_SENT || item.status == PUBLISH_UNRESOLVED ||
-	    item.status == PUBLISH_REFUSED) {
-		ui->posts[i].state = item.status == PUBLISH_SENT ?
-		    UI_POST_SENT : item.status == PUBLISH_UNRESOLVED ?
-		    UI_POST_UNKNOWN : UI_POST_FAILED;
-		snprintf(ui->posts[i].note, sizeof ui->posts[i].note, "%s: %s",
-		    pubjob_status_text(item.status), item.why);
-		ui_message(ui, THEME_ERROR, "not sending: %s",
-		    ui->posts[i].note);
+	if (pubjob_refuse(ui, i, &item)) {
 		pubjob_free(w);
 		return;
 	}
-	if ((req = publish_describe(&w->pub, i, now, &err)) == NULL) {
+	if ((body = pubjob_body(ui, w, &item, now, &err)) == NULL) {
 		ui_message(ui, THEME_ERROR, "publish: %s", err.msg);
 		pubjob_free(w);
 		return;
 	}
-	time_format_local(w->plan.posts[i].at, when, sizeof when);
-	xasprintf(&body, "%s — nothing is sent unless you press y.\n\n"
-	    "front    %s (%s)\naccount  %s\ntime     %s (%s)\nlength   %d/%d "
-	    "%s\n\ntext:\n%s\n\nrequest:\n%s", ui->live ? "LIVE" : "DRY RUN",
-	    item.front->id, platform_name(item.front->platform),
-	    item.front->account, when, pubjob_status_text(item.status),
-	    item.measure.length, item.measure.limit,
-	    text_unit_name(item.measure.unit), w->plan.posts[i].text, req);
-	free(req);
-	k = dialog_ask_about(ui, DIALOG_POST, i, ui->live ? "Publish (LIVE)" :
-	    "Publish (dry run)", body);
-	free(body);
-	if (k == DIALOG_STALE) {	/* a new plan: the status says so */
+	if (!ui->live) {	/* a dry run holds nothing to send */
 		pubjob_free(w);
-		return;
+		w = NULL;
 	}
-	if (k != 'y' && k != 'Y') {
-		pubjob_free(w);
-		ui_message(ui, THEME_NORMAL, "cancelled: nothing was sent");
-		return;
-	}
-	if (!ui->live) {
-		pubjob_free(w);
-		ui->posts[i].state = UI_POST_DRYRUN;
-		snprintf(ui->posts[i].note, sizeof ui->posts[i].note,
-		    "dry run: the request above was not sent (start with "
-		    "--live to send)");
-		ui_message(ui, THEME_OK, "dry run: nothing sent");
-		return;
-	}
-	ui->pub_post = i;
-	ui->pub_gen = ui->plan_gen;
-	ui->posts[i].state = UI_POST_SENDING;
-	ui->posts[i].note[0] = '\0';
-	if (ui_job_start(&ui->pub_job, pubjob_thread, w) != 0) {
-		pubjob_free(w);
-		ui->posts[i].state = UI_POST_FAILED;
-		ui_message(ui, THEME_ERROR, "publish: cannot start a thread");
-		return;
-	}
-	ui_message(ui, THEME_WARN, "sending post %d…", i + 1);
+	pubjob_ask(ui, i, w, body);
 }
 
 bool

@@ -8,7 +8,7 @@
 
 #include "ui/textw.h"
 #include "ui/view.h"
-#include "ui/ui.h"
+#include "ui/ui_int.h"
 
 static const char *
 statusline_model(struct ui *ui, int *role)

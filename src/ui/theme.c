@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
 #include "ui/theme.h"
 
 static const char *theme_roles[THEME_COUNT] = {

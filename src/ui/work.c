@@ -15,8 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
-#include "ui/ui.h"
+#include "ui/ui_int.h"
 
 extern char **environ;
 

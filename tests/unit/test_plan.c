@@ -219,6 +219,63 @@ test_optional_fields_absent(void **state)
 	fx_free(p);
 }
 
+/* A deep copy: every post's text and the alternatives are the copy's
+ * own, so editing or freeing one plan leaves the other as it was. */
+static void
+test_copy(void **state)
+{
+	struct plan src, dst;
+	int i;
+
+	memset(&src, 0, sizeof src);
+	src.nposts = 2;
+	src.posts = xcalloc(3, sizeof *src.posts);
+	src.posts[0] = (struct plan_post){ .slot = 1, .front = 1, .draft = 2,
+	    .text = xstrdup("first"), .expected_reward = 1.5, .visits = 7 };
+	src.posts[1] = (struct plan_post){ .slot = 4,
+	    .text = xstrdup("second") };
+	src.nalts = 1;
+	src.alts = xcalloc(2, sizeof *src.alts);
+	src.alts[0] = (struct plan_alt){ .decision = 1, .slot = 3, .visits = 9,
+	    .mean = 0.25 };
+	src.expected_total = 2.5;
+	src.stats.iterations = 100;
+	snprintf(src.id, sizeof src.id, "p0123456789abcdef");
+	snprintf(src.model_sha256, sizeof src.model_sha256, "%064d", 0);
+
+	plan_copy(&dst, &src);
+	assert_int_equal(dst.nposts, 2);
+	assert_int_equal(dst.nalts, 1);
+	assert_ptr_not_equal(dst.posts, src.posts);
+	assert_ptr_not_equal(dst.alts, src.alts);
+	for (i = 0; i < 2; i++) {
+		assert_ptr_not_equal(dst.posts[i].text, src.posts[i].text);
+		assert_string_equal(dst.posts[i].text, src.posts[i].text);
+		assert_int_equal(dst.posts[i].slot, src.posts[i].slot);
+	}
+	assert_int_equal(dst.posts[0].draft, 2);
+	assert_true(dst.posts[0].expected_reward == 1.5);
+	assert_int_equal(dst.alts[0].visits, 9);
+	assert_true(dst.expected_total == 2.5);
+	assert_int_equal(dst.stats.iterations, 100);
+	assert_string_equal(dst.id, src.id);
+	assert_string_equal(dst.model_sha256, src.model_sha256);
+	/* An edit of the original does not reach the copy. */
+	free(src.posts[0].text);
+	src.posts[0].text = xstrdup("edited");
+	assert_string_equal(dst.posts[0].text, "first");
+	plan_free(&src);
+	assert_string_equal(dst.posts[1].text, "second");
+	assert_true(dst.alts[0].mean == 0.25);
+	plan_free(&dst);
+	/* An empty plan copies to an empty plan. */
+	memset(&src, 0, sizeof src);
+	plan_copy(&dst, &src);
+	assert_int_equal(dst.nposts, 0);
+	assert_non_null(dst.posts);
+	plan_free(&dst);
+}
+
 int
 main(void)
 {
@@ -226,6 +283,7 @@ main(void)
 		cmocka_unit_test(test_build_and_roundtrip),
 		cmocka_unit_test(test_errors_name_fields),
 		cmocka_unit_test(test_optional_fields_absent),
+		cmocka_unit_test(test_copy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
