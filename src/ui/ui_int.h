@@ -230,6 +230,8 @@ void	ui_key(struct ui *, int ch, bool fn);
  */
 int	ui_view_open(struct ui *, int (*open)(struct ui *, struct pane *));
 void	ui_view_close(struct ui *);
+/* view_history.c: `:history`, history.jsonl per front. */
+int	view_history_open(struct ui *, struct pane *v);
 
 /* model_state.c */
 /* Loads (or reloads) the model file, gates it and checks its approval. */
