@@ -11,7 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/instlimits.h"
-#include "core/ledger.h"
+#include "core/json.h"
 #include "core/timeutil.h"
 
 #define INSTLIMITS_FILE	".fronts/instance-limits.json"
@@ -53,12 +53,12 @@ instlimits_read(const char *dir, cJSON **out, struct error *err)
 static bool
 instlimits_int(const cJSON *o, const char *name, int *out)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+	long n;
 
-	if (!cJSON_IsNumber(v) || v->valuedouble < 1 ||
-	    v->valuedouble > 1000000 || v->valuedouble != (int)v->valuedouble)
+	if (!json_int_in(cJSON_GetObjectItemCaseSensitive(o, name), 1, 1000000,
+	    &n))
 		return false;
-	*out = (int)v->valuedouble;
+	*out = (int)n;
 	return true;
 }
 
@@ -67,13 +67,13 @@ static int
 instlimits_entry(const char *dir, const cJSON *e, const char *key,
     struct instlimits *out, struct error *err)
 {
-	const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "read_at");
+	const char *t = json_str(e, "read_at");
 
 	if (!cJSON_IsObject(e) ||
 	    !instlimits_int(e, "max_characters", &out->max_characters) ||
 	    !instlimits_int(e, "characters_reserved_per_url",
-	    &out->url_characters) || !cJSON_IsString(t) ||
-	    time_parse_iso(t->valuestring, &out->read_at) != 0)
+	    &out->url_characters) || t == NULL ||
+	    time_parse_iso(t, &out->read_at) != 0)
 		return error_set(err, EXIT_ERROR, "%s/%s: field \"instances.%s\": "
 		    "expected max_characters and characters_reserved_per_url "
 		    "(whole numbers >= 1) and read_at (UTC ISO-8601)", dir,
@@ -142,17 +142,17 @@ instlimits_apply(struct project *p, char **warning)
 {
 	struct instlimits l;
 	struct error err = { 0 };
-	const cJSON *inst;
+	const char *inst;
 	struct front *f;
 	int i;
 
 	*warning = NULL;
 	for (i = 0; i < p->nfronts; i++) {
 		f = &p->fronts[i];
-		inst = cJSON_GetObjectItemCaseSensitive(f->raw, "instance");
-		if (f->platform != PLATFORM_MASTODON || !cJSON_IsString(inst))
+		inst = json_str(f->raw, "instance");
+		if (f->platform != PLATFORM_MASTODON || inst == NULL)
 			continue;
-		if (instlimits_find(p->dir, inst->valuestring, &l, &err) == 0) {
+		if (instlimits_find(p->dir, inst, &l, &err) == 0) {
 			f->limits.instance_length = l.max_characters;
 			f->limits.url_weight = l.url_characters;
 		} else if (err.code != 0) {

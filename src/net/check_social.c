@@ -12,20 +12,13 @@
 #include <time.h>
 
 #include "core/instlimits.h"
+#include "core/json.h"
 #include "core/timeutil.h"
 #include "net/channel.h"
 #include "net/check.h"
 
 #define MASTODON_DEFAULT_CHARS	500
 #define MASTODON_DEFAULT_URL	23
-
-static const char *
-social_str(const cJSON *o, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
 
 /* GET url with one secret header; the answer as JSON in *j (status 200)
  * or a step's failure text in *why. Returns the HTTP status, 0 when none
@@ -87,8 +80,8 @@ composio_tool(struct check_target *t, const char *base, const char *key,
 		return;
 	}
 	tk = cJSON_GetObjectItemCaseSensitive(j, "toolkit");
-	if (social_str(tk, "slug") != NULL)
-		*toolkit = xstrdup(social_str(tk, "slug"));
+	if (json_str(tk, "slug") != NULL)
+		*toolkit = xstrdup(json_str(tk, "slug"));
 	/* A pinned version is named with the latest, when that is newer. */
 	avail = cJSON_GetObjectItemCaseSensitive(j, "available_versions");
 	v = cJSON_GetArrayItem(avail, cJSON_GetArraySize(avail) - 1);
@@ -96,7 +89,7 @@ composio_tool(struct check_target *t, const char *base, const char *key,
 	    strcmp(v->valuestring, version) == 0)
 		v = NULL;
 	check_add(t, true, "tool", NULL, "tool %s exists at version %s%s%s%s",
-	    tool, social_str(j, "version") != NULL ? social_str(j, "version") :
+	    tool, json_str(j, "version") != NULL ? json_str(j, "version") :
 	    "?", version == NULL ? " (the latest: v3.1's default)" : "",
 	    v != NULL ? "; the latest is " : "", v != NULL ? v->valuestring :
 	    "");
@@ -108,7 +101,7 @@ static void
 composio_account_step(struct check_target *t, const cJSON *a,
     const char *toolkit)
 {
-	const char *status = social_str(a, "status");
+	const char *status = json_str(a, "status");
 	const cJSON *ac = cJSON_GetObjectItemCaseSensitive(a, "auth_config");
 	const cJSON *managed = cJSON_GetObjectItemCaseSensitive(ac,
 	    "is_composio_managed");
@@ -116,11 +109,11 @@ composio_account_step(struct check_target *t, const cJSON *a,
 	if (status == NULL || strcmp(status, "ACTIVE") != 0) {
 		check_add(t, false, "connected_account", "reconnect the account "
 		    "in Composio (its OAuth token has lapsed or was revoked)",
-		    "connected account %s is %s%s%s", social_str(a, "id") !=
-		    NULL ? social_str(a, "id") : "?", status != NULL ? status :
-		    "of unknown status", social_str(a, "status_reason") != NULL ?
-		    ": " : "", social_str(a, "status_reason") != NULL ?
-		    social_str(a, "status_reason") : "");
+		    "connected account %s is %s%s%s", json_str(a, "id") !=
+		    NULL ? json_str(a, "id") : "?", status != NULL ? status :
+		    "of unknown status", json_str(a, "status_reason") != NULL ?
+		    ": " : "", json_str(a, "status_reason") != NULL ?
+		    json_str(a, "status_reason") : "");
 		return;
 	}
 	if (toolkit != NULL && strcmp(toolkit, "twitter") == 0 &&
@@ -129,11 +122,11 @@ composio_account_step(struct check_target *t, const cJSON *a,
 		    "developer portal, a Composio auth config with its keys, and "
 		    "connect the account through it", "connected account %s "
 		    "uses Composio-managed X credentials, which Composio no "
-		    "longer offers", social_str(a, "id"));
+		    "longer offers", json_str(a, "id"));
 		return;
 	}
 	check_add(t, true, "connected_account", NULL, "connected account %s "
-	    "(%s) is ACTIVE", social_str(a, "id") != NULL ? social_str(a, "id") :
+	    "(%s) is ACTIVE", json_str(a, "id") != NULL ? json_str(a, "id") :
 	    "?", toolkit != NULL ? toolkit : "toolkit unknown");
 }
 
@@ -179,8 +172,8 @@ composio_account(struct check_target *t, const struct front *f,
 	else {
 		items = cJSON_GetObjectItemCaseSensitive(j, "items");
 		cJSON_ArrayForEach(a, items)
-			if (pick == NULL || (social_str(a, "status") != NULL &&
-			    strcmp(social_str(a, "status"), "ACTIVE") == 0))
+			if (pick == NULL || (json_str(a, "status") != NULL &&
+			    strcmp(json_str(a, "status"), "ACTIVE") == 0))
 				pick = a;
 		if (pick == NULL)
 			check_add(t, false, "connected_account", "connect the "
@@ -342,7 +335,7 @@ check_mastodon(struct check_target *t, const struct project *p,
 		    "verify_credentials: %s", why);
 	else {
 		check_add(t, true, "verify_credentials", NULL, "the token is "
-		    "@%s's", social_str(j, "acct") != NULL ? social_str(j,
+		    "@%s's", json_str(j, "acct") != NULL ? json_str(j,
 		    "acct") : "?");
 		mastodon_scopes(t, base, auth);
 	}
@@ -387,7 +380,7 @@ check_bluesky(struct check_target *t, const struct front *f)
 	free(body);
 	if (rc == 0 && resp.status == 200)
 		j = check_json(&resp);
-	if (social_str(j, "accessJwt") == NULL || social_str(j, "did") == NULL) {
+	if (json_str(j, "accessJwt") == NULL || json_str(j, "did") == NULL) {
 		why = check_why(&resp, rc, &err);
 		check_add(t, false, "session", rc == 0 && resp.status == 401 ?
 		    "the app password is wrong or revoked: create one (Settings "
@@ -401,9 +394,9 @@ check_bluesky(struct check_target *t, const struct front *f)
 		return;
 	}
 	http_response_free(&resp);
-	did = social_str(j, "did");
+	did = json_str(j, "did");
 	check_add(t, true, "session", NULL, "session for %s (%s)", handle, did);
-	xasprintf(&auth, "Bearer %s", social_str(j, "accessJwt"));
+	xasprintf(&auth, "Bearer %s", json_str(j, "accessJwt"));
 	why = check_urlenc(did);
 	xasprintf(&url, "%s/xrpc/app.bsky.actor.getProfile?actor=%s", service,
 	    why);
@@ -414,7 +407,7 @@ check_bluesky(struct check_target *t, const struct front *f)
 		    "\"service\" URL", "getProfile: %s", why);
 	else
 		check_add(t, true, "profile", NULL, "profile @%s read",
-		    social_str(prof, "handle") != NULL ? social_str(prof,
+		    json_str(prof, "handle") != NULL ? json_str(prof,
 		    "handle") : handle);
 	cJSON_Delete(prof);
 	cJSON_Delete(j);

@@ -79,6 +79,36 @@ test_static_verdicts(void **state)
 	fx_free(p);
 }
 
+/* The text verdict alone, as publish and drafts use it: invalid UTF-8
+ * first, then length, then links before hashtags; each cap on its own. */
+static void
+test_text_verdict(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 4, 1, 1);
+	struct front *f = &p->fronts[0];
+	struct text_measure m;
+
+	f->limits.max_length = 20;
+	f->limits.max_links = 0;
+	f->limits.max_hashtags = 0;
+	assert_int_equal(legal_text(f, "ok", &m), LEGAL_OK);
+	assert_int_equal(legal_text(f, "bad \xff byte", &m), LEGAL_BAD_TEXT);
+	assert_int_equal(legal_text(f, "#a https://ex.com and more words",
+	    &m), LEGAL_TOO_LONG);
+	assert_false(m.ok);
+	assert_int_equal(legal_text(f, "#a https://ex.com", &m),
+	    LEGAL_TOO_MANY_LINKS);
+	assert_true(legal_over_links(&f->limits, &m));
+	assert_true(legal_over_hashtags(&f->limits, &m));
+	assert_int_equal(legal_text(f, "#a #b", &m), LEGAL_TOO_MANY_HASHTAGS);
+	assert_false(legal_over_links(&f->limits, &m));
+	f->limits.max_links = LIMIT_UNSET;
+	f->limits.max_hashtags = LIMIT_UNSET;
+	assert_int_equal(legal_text(f, "#a #b https://ex.com", &m), LEGAL_OK);
+	fx_free(p);
+}
+
 /* Link caps count what each platform links: two https://a.example links are
  * two on Bluesky (its client links every http(s) URL), none on X or
  * Mastodon (no known TLD: plain text there, counted by its characters);
@@ -401,6 +431,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_static_verdicts),
+		cmocka_unit_test(test_text_verdict),
 		cmocka_unit_test(test_link_caps_per_platform),
 		cmocka_unit_test(test_wait_and_horizon),
 		cmocka_unit_test(test_already_posted),
