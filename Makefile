@@ -101,7 +101,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB) tests/unit/testutil.h $(TEST_EXTRA)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(call pc_cflags,$(TEST_PKGS)) $(LDFLAGS) -o $@ $< $(TEST_EXTRA) $(LIB) $(DEP_LIBS) $(TEST_LIBS)
 
-$(BUILD)/bench/%: bench/%.c $(LIB)
+$(BUILD)/bench/%: bench/%.c $(LIB) $(wildcard bench/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(DEP_LIBS)
 
@@ -123,7 +123,7 @@ asan:
 # threads, then a short plan in both isolations and a TUI run reading the
 # live search (tests/tsan/run.sh; tests/tsan/tsan.supp says what is
 # suppressed and why).
-TSAN_UNITS = test_search test_guard test_wmodel test_demo_model test_worker
+TSAN_UNITS = test_search test_guard test_wmodel test_demo_model test_worker test_planner
 tsan:
 	$(MAKE) BUILD=build-tsan OPT="-O1 -g -fsanitize=thread -fno-omit-frame-pointer" \
 		LDFLAGS="-fsanitize=thread" TEST_EXTRA=tests/tsan/skip.c \

@@ -35,6 +35,7 @@
 #include "core/search.h"
 #include "sandbox/wmodel.h"
 #include "sandbox/worker.h"
+#include "bench_quality.h"
 
 static double
 cpu_now(void)
@@ -69,6 +70,12 @@ children_cpu(void)
 	    ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
+static bool
+bench_quick(void)
+{
+	return getenv("BENCH_QUICK") != NULL;
+}
+
 static struct search_params
 bench_params(uint64_t iterations)
 {
@@ -88,14 +95,15 @@ struct run {
 	uint64_t	calls, nodes, iterations;
 };
 
+/* One search on this thread; *plan (when not NULL) gets its plan. */
 static int
-bench_search(const struct project *p, const struct model_ops *ops, void *m,
-    uint64_t iterations, struct run *r)
+bench_search_sp(const struct project *p, const struct model_ops *ops,
+    void *m, const struct search_params *sp, struct run *r,
+    struct bplan *plan)
 {
-	struct search_params sp = bench_params(iterations);
 	struct search_snapshot *snap = malloc(sizeof *snap);
 	struct error err = { 0 };
-	struct search *s = search_new(p, &sp, 0);
+	struct search *s = search_new(p, sp, 0);
 	double c0 = cpu_now(), w0 = clock_seconds();
 	int rc;
 
@@ -108,9 +116,20 @@ bench_search(const struct project *p, const struct model_ops *ops, void *m,
 	r->iterations = snap->iterations;
 	if (rc != 0)
 		fprintf(stderr, "bench: search: %s\n", err.msg);
+	if (plan != NULL)
+		bplan_of_search(s, plan);
 	free(snap);
 	search_free(s);
 	return rc;
+}
+
+static int
+bench_search(const struct project *p, const struct model_ops *ops, void *m,
+    uint64_t iterations, struct run *r)
+{
+	struct search_params sp = bench_params(iterations);
+
+	return bench_search_sp(p, ops, m, &sp, r, NULL);
 }
 
 /* The peer's input: ctx, the engine's tables, the id lists. */
@@ -145,33 +164,52 @@ bench_peer_input(const struct project *p)
 	return path;
 }
 
-/* Runs the Python peer; fills its CPU seconds and calls. */
+/* Runs the Python peer; fills its CPU seconds and calls, and *plan (when
+ * not NULL) with its principal variation. */
+static int
+bench_peer_plan(const char *top, const struct project *p, const char *model,
+    uint64_t iterations, uint64_t seed, struct run *r, struct bplan *plan)
+{
+	char *in = bench_peer_input(p), *cmd, *out = NULL, *at;
+	double c0 = children_cpu(), w0 = clock_seconds();
+	unsigned long long calls = 0;
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	xasprintf(&cmd, "/usr/bin/python3 %s/bench/peer_ismcts.py %s %s %llu "
+	    "%llu", top, in, model, (unsigned long long)iterations,
+	    (unsigned long long)seed);
+	f = popen(cmd, "r");
+	if (f == NULL || getline(&out, &len, f) < 0) {
+		free(out);
+		out = xstrdup("");
+	}
+	rc = f != NULL ? pclose(f) : -1;
+	r->cpu = children_cpu() - c0;
+	r->wall = clock_seconds() - w0;
+	if ((at = strstr(out, "\"model_calls\": ")) != NULL)
+		sscanf(at + 15, "%llu", &calls);
+	r->calls = calls;
+	r->iterations = iterations;
+	/* The peer's own clock around its search, as bench_search_sp()
+	 * times fronts' search alone (interpreter start-up left out). */
+	if ((at = strstr(out, "\"cpu_seconds\": ")) != NULL)
+		sscanf(at + 15, "%lf", &r->cpu);
+	if (plan != NULL && bplan_of_peer(out, plan) != 0)
+		rc = -1;
+	unlink(in);
+	free(in);
+	free(cmd);
+	free(out);
+	return rc == 0 && calls > 0 ? 0 : -1;
+}
+
 static int
 bench_peer(const char *top, const struct project *p, const char *model,
     uint64_t iterations, struct run *r)
 {
-	char *in = bench_peer_input(p), *cmd, line[4096];
-	double c0 = children_cpu(), w0 = clock_seconds();
-	unsigned long long calls = 0;
-	FILE *f;
-	int rc;
-
-	xasprintf(&cmd, "/usr/bin/python3 %s/bench/peer_ismcts.py %s %s %llu 1",
-	    top, in, model, (unsigned long long)iterations);
-	f = popen(cmd, "r");
-	line[0] = '\0';
-	if (f == NULL || fgets(line, sizeof line, f) == NULL)
-		line[0] = '\0';
-	rc = f != NULL ? pclose(f) : -1;
-	r->cpu = children_cpu() - c0;
-	r->wall = clock_seconds() - w0;
-	if (strstr(line, "\"model_calls\": ") != NULL)
-		sscanf(strstr(line, "\"model_calls\": ") + 15, "%llu", &calls);
-	r->calls = calls;
-	unlink(in);
-	free(in);
-	free(cmd);
-	return rc == 0 && calls > 0 ? 0 : -1;
+	return bench_peer_plan(top, p, model, iterations, 1, r, NULL);
 }
 
 /*
@@ -260,11 +298,15 @@ bench_demo(const char *top)
 		    (unsigned long long)py.calls);
 	else
 		printf("peer: failed\n");
-	if (bench_raw(p, &wmodel_ops, wm, c.calls, &raw) == 0)
+	if (bench_raw(p, &wmodel_ops, wm, c.calls, &raw) == 0) {
 		printf("call: %.1f us per model call in the search, %.1f us in "
 		    "a raw rollout loop: ratio %.3f (target <= 1.10)\n",
 		    c.cpu / c.calls * 1e6, raw.cpu / raw.calls * 1e6,
 		    (c.cpu / c.calls) / (raw.cpu / raw.calls));
+		fig("demo: time per model call / raw loop", "<= 1.10",
+		    (c.cpu / c.calls) / (raw.cpu / raw.calls) <= 1.10,
+		    "%.3f", (c.cpu / c.calls) / (raw.cpu / raw.calls));
+	}
 	wmodel_leave(wm);
 	wmodel_free(wm);
 	project_free(p);
@@ -277,26 +319,25 @@ bench_demo(const char *top)
 /* A plan through the planner: iterations per wall second end to end
  * (*rate, worker start-up included) and inside the search alone (*srate). */
 static int
-bench_planner(const struct project *p, const char *src, size_t len,
-    enum isolation iso, int workers, uint64_t n, double *rate, double *cpu,
-    double *srate)
+bench_planner_sp(const struct project *p, const char *src, size_t len,
+    struct search_params sp, double *rate, double *cpu, double *srate,
+    struct bplan *plan)
 {
-	struct search_params sp = bench_params(n);
 	struct search_snapshot *snap = malloc(sizeof *snap);
 	struct error err = { 0 };
 	struct planner *pr;
 	struct plan pl;
 	double w0 = clock_seconds(), c0 = cpu_now() + children_cpu();
 
-	sp.isolation = iso;
-	sp.workers = workers;
 	if (planner_start(p, src, len, &sp, &pr, &err) != 0 ||
 	    planner_wait(pr, &pl, &err) != 0) {
 		printf("isolation: %s isolation, %d worker(s): %s\n",
-		    iso == ISOLATION_THREAD ? "thread" : "process", workers,
-		    err.msg);
+		    sp.isolation == ISOLATION_THREAD ? "thread" : "process",
+		    sp.workers, err.msg);
 		return -1;
 	}
+	if (plan != NULL)
+		bplan_of_plan(&pl, plan);
 	*rate = pl.stats.iterations / (clock_seconds() - w0);
 	*cpu = cpu_now() + children_cpu() - c0;
 	planner_snapshot(pr, snap);
@@ -307,6 +348,57 @@ bench_planner(const struct project *p, const char *src, size_t len,
 	return 0;
 }
 
+static int
+bench_planner(const struct project *p, const char *src, size_t len,
+    enum isolation iso, int workers, uint64_t n, double *rate, double *cpu,
+    double *srate)
+{
+	struct search_params sp = bench_params(n);
+
+	sp.isolation = iso;
+	sp.workers = workers;
+	return bench_planner_sp(p, src, len, sp, rate, cpu, srate, NULL);
+}
+
+/* Two workers against one at equal wall time (--seconds), on the hidden
+ * project: the true value of each plan, the mean over seeds 1 to 3 (one
+ * plan of each says little: seeds differ by more than workers do). */
+static void
+bench_workers_quality(const char *top)
+{
+	struct search_params sp = bench_params(0);
+	struct bproj b;
+	struct bplan pl;
+	double rate, cpu, srate, v[2] = { 0, 0 }, x;
+	int w, seed, nseeds = bench_quick() ? 1 : 3;
+	int samples = bench_quick() ? 200 : 1000;
+
+	if (bproj_load(top, "hidden", &b) != 0)
+		return;
+	sp.seconds = bench_quick() ? 1 : 2;
+	sp.isolation = ISOLATION_PROCESS;
+	for (w = 1; w <= 2; w++) {
+		sp.workers = w;
+		for (seed = 1; seed <= nseeds; seed++) {
+			sp.seed = seed;
+			if (bench_planner_sp(b.p, b.src, b.len, sp, &rate,
+			    &cpu, &srate, &pl) != 0)
+				goto out;
+			x = bplan_value(&b, &pl, samples);
+			v[w - 1] += x / nseeds;
+			bplan_free(&pl);
+			printf("workers: hidden, %.0f s, %d worker%s, seed %d: "
+			    "%.0f it/s, plan value %.3f\n", sp.seconds, w,
+			    w == 1 ? "" : "s", seed, rate, x);
+		}
+	}
+	fig("workers: plan value at equal wall time, 2/1", "> 1", v[1] > v[0],
+	    "%.4f (%.3f vs %.3f, mean of %d)", v[1] / v[0], v[1], v[0],
+	    nseeds);
+out:
+	bproj_free(&b);
+}
+
 static void
 bench_isolation(const char *top)
 {
@@ -314,9 +406,11 @@ bench_isolation(const char *top)
 	struct error err = { 0 };
 	char *dir, *model, *src;
 	const char *bin = getenv("FRONTS_BIN");
-	double thr, proc, one, two, ct, cp, c1, c2, st, spr, s1, s2;
+	double thr, proc, one = 0, two = 0, ct, cp, c1, c2, st, spr, s1, s2;
 	size_t len;
-	uint64_t n = getenv("BENCH_QUICK") ? 100 : 1500;
+	/* Long enough that worker start-up (tens of ms, paid once per
+	 * worker) does not decide the 2-against-1 ratio. */
+	uint64_t n = getenv("BENCH_QUICK") ? 100 : 6000;
 
 	if (bin != NULL)
 		worker_set_binary(bin);
@@ -344,6 +438,11 @@ bench_isolation(const char *top)
 		    "1.8); CPU per iteration %.2f ms vs %.2f ms\n", one, two,
 		    sysconf(_SC_NPROCESSORS_ONLN), bench_load(), two / one,
 		    c1 / n * 1e3, c2 / (2 * n) * 1e3);
+	if (one > 0 && two > 0)
+		fig("workers: iterations per second, 2/1 (demo)", ">= 1.8",
+		    two / one >= 1.8, "%.2f end to end, %.2f in the search",
+		    two / one, s2 / s1);
+	bench_workers_quality(top);
 	project_free(p);
 	free(src);
 	free(model);
@@ -373,7 +472,7 @@ bench_scaling(void)
 	struct run r;
 	struct cm m;
 	uint64_t n, max = getenv("BENCH_QUICK") ? 100000 : 1000000;
-	double lo = 0, hi = 0, per;
+	double lo = 0, hi = 0, per, clo = 0, chi = 0, pc;
 
 	cm_init(&m, p, CM_NOISE | CM_VALUE);
 	for (n = 1000; n <= max; n *= 10) {
@@ -382,15 +481,28 @@ bench_scaling(void)
 		per = r.cpu / n * 1e6;
 		lo = lo == 0 || per < lo ? per : lo;
 		hi = per > hi ? per : hi;
+		pc = r.cpu / r.calls * 1e6;
+		clo = clo == 0 || pc < clo ? pc : clo;
+		chi = pc > chi ? pc : chi;
 		printf("scaling: %8llu iterations: %.2f us per iteration, "
-		    "%llu nodes, %.1f bytes per node in the arena\n",
-		    (unsigned long long)n, per, (unsigned long long)r.nodes,
+		    "%.1f model calls per iteration, %llu nodes, %.1f bytes "
+		    "per node in the arena\n", (unsigned long long)n, per,
+		    (double)r.calls / n, (unsigned long long)r.nodes,
 		    (double)search_node_bytes());
 	}
 	printf("scaling: largest time per iteration / smallest = %.2f "
 	    "(target <= 1.3)\n", lo > 0 ? hi / lo : 0);
 	printf("memory: %zu bytes per node (target <= 200)\n",
 	    search_node_bytes());
+	fig("flat scaling: time per iteration, max/min", "<= 1.3",
+	    lo > 0 && hi / lo <= 1.3, "%.2f (10^3 to %llu iterations)",
+	    lo > 0 ? hi / lo : 0, (unsigned long long)max);
+	/* Deeper trees make longer iterations (more calls each); per call
+	 * is what the tree's size costs. */
+	fig("flat scaling: time per model call, max/min", "-", -1,
+	    "%.2f (same sizes)", clo > 0 ? chi / clo : 0);
+	fig("memory: bytes per node", "<= 200", search_node_bytes() <= 200,
+	    "%zu", search_node_bytes());
 	fx_free(p);
 }
 
@@ -414,6 +526,243 @@ bench_drafts(void)
 			    (unsigned long long)(r.calls / n));
 		fx_free(p);
 	}
+}
+
+/* fronts' plan at n iterations with this seed (one thread) and its value. */
+static double
+bench_fronts_value(struct bproj *b, uint64_t n, uint64_t seed, int samples,
+    struct run *r)
+{
+	struct search_params sp = bench_params(n);
+	struct bplan pl;
+	double v;
+
+	sp.seed = seed;
+	if (bench_search_sp(b->p, &wmodel_ops, b->wm, &sp, r, &pl) != 0)
+		return -INFINITY;
+	v = bplan_value(b, &pl, samples);
+	bplan_free(&pl);
+	return v;
+}
+
+static double
+bench_peer_value(const char *top, struct bproj *b, uint64_t n, uint64_t seed,
+    int samples, struct run *r)
+{
+	struct bplan pl;
+	double v;
+
+	if (bench_peer_plan(top, b->p, b->model, n, seed, r, &pl) != 0)
+		return -INFINITY;
+	v = bplan_value(b, &pl, samples);
+	bplan_free(&pl);
+	return v;
+}
+
+/*
+ * Time to quality: the CPU time of the smallest budget of the ladder
+ * whose plan (seed 1) is within 1% of best; -1 when none is. *best rises
+ * when a plan beats it.
+ */
+static const uint64_t ttq_ladder[] = { 250, 500, 1000, 2000, 5000, 10000,
+    20000, 50000, 100000 };
+
+static double
+bench_ttq(const char *top, struct bproj *b, double *best, int samples,
+    bool peer, uint64_t max, double *last)
+{
+	struct run r;
+	double v;
+	size_t i;
+
+	*last = 0;
+	for (i = 0; i < sizeof ttq_ladder / sizeof ttq_ladder[0] &&
+	    ttq_ladder[i] <= max; i++) {
+		v = peer ? bench_peer_value(top, b, ttq_ladder[i], 1, samples,
+		    &r) : bench_fronts_value(b, ttq_ladder[i], 1, samples, &r);
+		*last = r.cpu;
+		if (v > *best)
+			*best = v;
+		if (v >= *best - 0.01 * fabs(*best))
+			return r.cpu;
+	}
+	return -1;
+}
+
+/* The peer's runs are the longer: it goes first, so that a plan of
+ * fronts' that beats the best known cannot make it miss afterwards. A
+ * peer that never gets within 1% in its ladder took longer than its
+ * largest run: the ratio is below fronts' time over that run's. */
+static void
+bench_ttq_fig(const char *top, const char *name, struct bproj *b,
+    double *best, int samples, uint64_t fmax, uint64_t pmax)
+{
+	double tf, tp, lf, lp;
+	char label[72];
+
+	tp = bench_ttq(top, b, best, samples, true, pmax, &lp);
+	tf = bench_ttq(top, b, best, samples, false, fmax, &lf);
+	snprintf(label, sizeof label, "%s: time to 1%% of best, fronts/peer",
+	    name);
+	if (tf < 0)
+		fig(label, "<= 0.33", 0, "fronts not within 1%% by %.2f s", lf);
+	else if (tp < 0)
+		fig(label, "<= 0.33", tf / lp <= 0.33, "< %.3f (%.2f s; peer "
+		    "not within 1%% by %.2f s)", tf / lp, tf, lp);
+	else
+		fig(label, "<= 0.33", tf / tp <= 0.33, "%.3f (%.2f s vs %.2f s)",
+		    tf / tp, tf, tp);
+}
+
+/* Time per model call in fronts' search against the raw loop's. */
+static void
+bench_call_fig(struct bproj *b, const char *name, const struct run *c)
+{
+	struct run raw;
+	char label[72];
+	double ratio;
+
+	if (bench_raw(b->p, &wmodel_ops, b->wm, c->calls, &raw) != 0)
+		return;
+	ratio = (c->cpu / c->calls) / (raw.cpu / raw.calls);
+	snprintf(label, sizeof label, "%s: time per model call / raw loop",
+	    name);
+	fig(label, "<= 1.10", ratio <= 1.10, "%.3f (%.2f us vs %.2f us)",
+	    ratio, c->cpu / c->calls * 1e6, raw.cpu / raw.calls * 1e6);
+}
+
+/*
+ * Small exhaustive projects: every seed from 1 to 10 at 5,000 iterations
+ * against the optimum found by enumeration; the peer likewise.
+ */
+static void
+bench_small(const char *top)
+{
+	struct bproj b;
+	struct run r;
+	char name[16];
+	uint64_t n = 5000, plans;
+	int k, seed, hit = 0, phit = 0, runs = 0, nseeds;
+	double opt, v;
+
+	nseeds = bench_quick() ? 3 : 10;
+	for (k = 1; k <= 3; k++) {
+		snprintf(name, sizeof name, "small-%d", k);
+		if (bproj_load(top, name, &b) != 0)
+			continue;
+		opt = bench_optimum(&b, &plans);
+		printf("%s: optimum %.4f over %llu plans:", name, opt,
+		    (unsigned long long)plans);
+		for (seed = 1; seed <= nseeds; seed++) {
+			v = bench_fronts_value(&b, n, seed, 1, &r);
+			hit += v >= opt - 1e-9 * fabs(opt);
+			printf(" %.4f", v);
+			v = bench_peer_value(top, &b, n, seed, 1, &r);
+			phit += v >= opt - 1e-9 * fabs(opt);
+			printf("/%.4f", v);
+			runs++;
+		}
+		printf(" (fronts/peer, seeds 1-%d)\n", nseeds);
+		if (k == 1) {
+			bench_fronts_value(&b, 5000, 1, 1, &r);
+			bench_call_fig(&b, name, &r);
+			v = opt;
+			bench_ttq_fig(top, name, &b, &v, 1, 100000, 20000);
+		}
+		bproj_free(&b);
+	}
+	fig("small: plans at the optimum at 5,000 it", "all", hit == runs,
+	    "%d/%d (peer %d/%d)", hit, runs, phit, runs);
+}
+
+/*
+ * Hidden state: fronts at 10,000 iterations against the best plan known,
+ * the best of every plan this section evaluates: fronts at 100,000
+ * iterations for seeds 1 to 3, the runs at 10,000, the peer's and both
+ * ladders of the time to quality.
+ */
+static void
+bench_hidden(const char *top)
+{
+	struct bproj b;
+	struct run r;
+	int samples = bench_quick() ? 200 : 1000, seed, nref;
+	uint64_t ref = bench_quick() ? 30000 : 100000;
+	double best = -INFINITY, v[3], pv, lo = INFINITY, x;
+
+	if (bproj_load(top, "hidden", &b) != 0)
+		return;
+	nref = bench_quick() ? 1 : 3;
+	for (seed = 1; seed <= nref; seed++) {
+		x = bench_fronts_value(&b, ref, seed, samples, &r);
+		best = x > best ? x : best;
+	}
+	for (seed = 1; seed <= 3; seed++) {
+		v[seed - 1] = bench_fronts_value(&b, 10000, seed, samples, &r);
+		best = v[seed - 1] > best ? v[seed - 1] : best;
+	}
+	bench_call_fig(&b, "hidden", &r);
+	pv = bench_peer_value(top, &b, 10000, 1, samples, &r);
+	best = pv > best ? pv : best;
+	bench_ttq_fig(top, "hidden", &b, &best, samples, 100000,
+	    bench_quick() ? 10000 : 50000);
+	for (seed = 0; seed < 3; seed++)
+		lo = v[seed] / best < lo ? v[seed] / best : lo;
+	printf("hidden: at 10,000 iterations fronts %.3f %.3f %.3f (seeds "
+	    "1-3), peer %.3f (seed 1); best known %.3f (of fronts at %llu "
+	    "iterations, seeds 1-%d, and every plan above)\n", v[0], v[1],
+	    v[2], pv, best, (unsigned long long)ref, nref);
+	fig("hidden: value at 10k it / best (worst of 3)", ">= 0.97",
+	    lo >= 0.97, "%.3f (peer %.3f)", lo, pv / best);
+	bproj_free(&b);
+}
+
+/* Scale: model calls per iteration and plan value at equal iterations,
+ * and the rollout depth's trade-off. */
+static void
+bench_scale(const char *top)
+{
+	static const int depths[] = { 0, 24, 48 };
+	struct search_params sp;
+	struct bproj b;
+	struct run r, pr, c;
+	struct bplan pl;
+	uint64_t n = bench_quick() ? 40 : 200;
+	int samples = 40;
+	double v, pv, fcalls = 0, fv = 0;
+	size_t i;
+
+	if (bproj_load(top, "scale", &b) != 0)
+		return;
+	pv = bench_peer_value(top, &b, n, 1, samples, &pr);
+	for (i = 0; i < sizeof depths / sizeof depths[0]; i++) {
+		sp = bench_params(n);
+		sp.rollout_actions = depths[i];
+		if (bench_search_sp(b.p, &wmodel_ops, b.wm, &sp, &r, &pl) != 0)
+			break;
+		v = bplan_value(&b, &pl, samples);
+		bplan_free(&pl);
+		printf("scale: rollouts of %d actions%s: %.0f model calls "
+		    "per iteration, %.1f ms per iteration, plan value %.1f\n",
+		    depths[i] ? depths[i] : 8, depths[i] ? "" : " (default)",
+		    (double)r.calls / n, r.cpu / n * 1e3, v);
+		if (i == 0) {
+			fcalls = (double)r.calls / n;
+			fv = v;
+			c = r;
+		}
+	}
+	printf("scale: peer %.0f model calls per iteration, %.1f ms per "
+	    "iteration, plan value %.1f (%llu iterations)\n",
+	    (double)pr.calls / n, pr.cpu / n * 1e3, pv,
+	    (unsigned long long)n);
+	fig("scale: model calls per iteration, fronts/peer", "<= 1",
+	    fcalls <= (double)pr.calls / n, "%.0f vs %.0f", fcalls,
+	    (double)pr.calls / n);
+	fig("scale: plan value at equal iterations / peer", ">= 1",
+	    fv >= pv, "%.3f (%.1f vs %.1f)", fv / pv, fv, pv);
+	bench_call_fig(&b, "scale", &c);
+	bproj_free(&b);
 }
 
 /* BENCH_ONLY=name,name… runs only those sections. */
@@ -442,5 +791,13 @@ main(int argc, char **argv)
 		bench_demo(top);
 	if (bench_wanted("isolation"))
 		bench_isolation(top);
+	if (bench_wanted("small"))
+		bench_small(top);
+	if (bench_wanted("hidden"))
+		bench_hidden(top);
+	if (bench_wanted("scale"))
+		bench_scale(top);
+	fig_print();
+	bench_projects_remove();
 	return 0;
 }

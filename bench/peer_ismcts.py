@@ -8,16 +8,20 @@ by UCT over the available actions (the model's legal_actions intersected
 with the legality engine's tables, plus the wait; availability counts;
 MaxUCT values divided by the range of returns; progressive widening
 ceil(2 sqrt(n + 1)); same-slot posts in increasing id order), one action
-expanded, a uniform rollout truncated after 24 slots with value(), and the
-returns backed up; every other iteration of the last 60% of the
-budget deepens along the principal variation in 64 chunks. The legality tables (static verdicts,
-per-slot local days, quiet hours, the past posts' effects) come from the C
-engine through the input file, so both planners decide legality alike.
+expanded, a uniform rollout truncated after 24 actions with value() (fronts
+itself stops after 8), and the returns backed up; every other iteration of
+the last 60% of the budget deepens along the principal variation in 64
+chunks. fronts also divides by the spread among siblings where that is
+narrower; the peer keeps the plain range. The legality tables (static
+verdicts, per-slot local days, quiet hours, the past posts' effects) come
+from the C engine through the input file, so both planners decide legality
+alike.
 
 usage: peer_ismcts.py INPUT.json MODEL.py ITERATIONS SEED
 INPUT.json: {"ctx": ..., "tables": legal_tables_json(), "drafts": [ids],
 "fronts": [ids]}. Prints one JSON line: iterations, model_calls, seconds,
-cpu_seconds, nodes, best first action.
+cpu_seconds, nodes, best first action, and the plan (the principal
+variation: [draft index, front index] per post, null per wait).
 """
 import bisect
 import collections
@@ -34,7 +38,7 @@ import time
 
 UCT_C = 1.41
 PW_K = 2.0
-ROLLOUT_SLOTS = 24
+ROLLOUT_ACTIONS = 24
 FOCUS_START = 0.4
 FOCUS_CHUNKS = 64
 MASK = (1 << 64) - 1
@@ -259,9 +263,9 @@ class Peer:
             path.append((child, r))
             node = child
         g = 0.0
-        start = self.legal.slot
+        steps = 0
         while not self.over(s):
-            if self.has_value and self.legal.slot - start >= ROLLOUT_SLOTS:
+            if self.has_value and steps >= ROLLOUT_ACTIONS:
                 self.calls += 1
                 g += float(self.g["value"](s))
                 break
@@ -270,6 +274,7 @@ class Peer:
             s, r = self.step(s, a)
             last_key = 0 if a is None else self.key(a)
             g += r
+            steps += 1
         for n, r in reversed(path):
             g += r
             n.visits += 1
@@ -287,6 +292,16 @@ class Peer:
             if c.visits and (best is None or c.visits > best.visits):
                 best = c
         return best
+
+    def plan(self):
+        """The principal variation: [draft, front] per post, null per wait."""
+        out, n = [], self.root
+        while True:
+            c = self.best_child(n)
+            if c is None:
+                return out
+            out.append(None if c.action is None else list(c.action))
+            n = c
 
     def focus(self, focus_min):
         out, n = [], self.root
@@ -325,7 +340,8 @@ def main():
     print(json.dumps({"iterations": n, "model_calls": peer.calls,
                       "seconds": w1 - w0, "cpu_seconds": c1 - c0,
                       "nodes": peer.nodes,
-                      "best": None if b is None else b.action}))
+                      "best": None if b is None else b.action,
+                      "plan": peer.plan()}))
 
 
 if __name__ == "__main__":

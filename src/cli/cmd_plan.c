@@ -70,15 +70,12 @@ plan_options(struct cli *cli, int argc, char **argv, struct plan_opts *o)
 	};
 	uint64_t v;
 	char *end;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	bool counted = false;
 	int c;
 
 	memset(o, 0, sizeof *o);
 	o->dir = cli->dir;
-	o->sp.seed = 1;
-	o->sp.workers = ncpu > 0 ? (int)ncpu : 1;
-	o->sp.isolation = ISOLATION_PROCESS;
-	o->sp.call_timeout_ms = 1000;
+	search_params_default(&o->sp);
 	while ((c = getopt_long(argc, argv, "C:o:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'C': o->dir = optarg; break;
@@ -91,6 +88,7 @@ plan_options(struct cli *cli, int argc, char **argv, struct plan_opts *o)
 				    "\"%s\" is not a positive whole number",
 				    optarg);
 			o->sp.iterations = v;
+			counted = true;
 			break;
 		case 's':
 			o->sp.seconds = strtod(optarg, &end);
@@ -135,11 +133,11 @@ plan_options(struct cli *cli, int argc, char **argv, struct plan_opts *o)
 	if (optind != argc)
 		return cli_usage_error("plan", "unexpected argument %s",
 		    argv[optind]);
-	if (o->sp.iterations > 0 && o->sp.seconds > 0)
+	if (counted && o->sp.seconds > 0)
 		return cli_usage_error("plan", "--iterations and --seconds "
 		    "exclude each other");
-	if (o->sp.iterations == 0 && o->sp.seconds <= 0)
-		o->sp.iterations = 20000;
+	if (o->sp.seconds > 0)
+		o->sp.iterations = 0;
 	if (o->sp.isolation == ISOLATION_THREAD)
 		o->sp.workers = 1;
 	return 0;

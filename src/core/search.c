@@ -14,10 +14,14 @@
  * Choices made where the design leaves room:
  *   - Selection values an edge by its mean reward plus the best value of
  *     its children (MaxUCT, see search_q), not by the mean return below
- *     it, which keeps counting exploration against good lines; the value
- *     is divided by the range of total returns seen so far, so the
- *     exploration constant (default SEARCH_UCT_C) does not depend on the
- *     model's reward units. The plan still follows visits.
+ *     it, which keeps counting exploration against good lines, or, while
+ *     every step's reward has been the same on every visit, by the best
+ *     return seen through it (see search_value). The value is divided by
+ *     the range of total returns seen so far, or by twice the spread
+ *     among the siblings compared where that is narrower (see
+ *     search_scale), so the exploration constant (default SEARCH_UCT_C)
+ *     does not depend on the model's reward units. The plan still follows
+ *     visits.
  *   - Progressive widening: a node may have at most
  *     ceil(PW_K * sqrt(visits + 1)) available children expanded before it
  *     selects among them; the next expansion is a uniformly drawn
@@ -25,8 +29,14 @@
  *   - Posts within one slot are taken in increasing (draft, front) order:
  *     the same set of same-slot posts is one path, not all its orders.
  *   - Rollouts are uniform over the available actions; where the model
- *     defines value(), a rollout stops after ROLLOUT_SLOTS slots and adds
- *     value(state); without value() it runs to the horizon.
+ *     defines value(), a rollout stops after ROLLOUT_ACTIONS actions
+ *     (posts and waits alike; search_params.rollout_actions) and adds
+ *     value(state); without value() it runs to the horizon. Counting
+ *     actions, not slots, bounds a rollout's model calls however many
+ *     posts a slot allows. Measured: on the demo 8 actions give better
+ *     plans than 24 actions or 24 slots at equal iterations; on the scale
+ *     bench plans are alike at equal model calls, and 8 makes the fewest
+ *     calls per iteration (bench_search "scale").
  *   - Deepening: the first FOCUS_START of the budget searches from the
  *     root; the rest is spent in FOCUS_CHUNKS equal chunks, each of which
  *     forces every other iteration (the rest keep improving the decisions
@@ -36,96 +46,33 @@
  *     and reaches the horizon, where the principal variation would
  *     otherwise thin out.
  *     A forced action that a determinization does not allow ends the
- *     forcing for that iteration.
+ *     forcing for that iteration. The forced iterations of the last chunk
+ *     complete the plan: their rollouts run to the horizon (value() or
+ *     not) and join the tree, so that where the budget is too small to
+ *     deepen the tree that far the plan still covers the horizon, along
+ *     the best of those rollouts (visits tie at one, the higher mean wins).
  *   - A model error ends its iteration without backup. The run fails with
  *     EXIT_MODEL when more than half of all iterations failed (checked at the
  *     end, and early once 50 iterations ran and 90% of them failed).
  */
 #include <math.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/search.h"
 #include "core/search_int.h"
 
-#define NIL		UINT32_MAX
 #define SEARCH_UCT_C	1.41
 #define PW_K		2.0
-#define ROLLOUT_SLOTS	24
+#define ROLLOUT_ACTIONS	8
+#define LOCAL_SPREAD	2.0
 #define FOCUS_START	0.4
 #define FOCUS_CHUNKS	64
 #define FAIL_EARLY_MIN	50
-#define CALL_SAMPLE	8	/* a power of two */
-
-struct node {
-	struct action	action;
-	uint32_t	parent;
-	uint32_t	child;		/* first child */
-	uint32_t	sibling;	/* next sibling */
-	uint32_t	visits;
-	uint32_t	avail;
-	int32_t		slot;
-	double		sum;		/* returns from this edge on */
-	double		rsum;		/* this step's reward */
-	double		rsq;
-	double		q;		/* value for selection: see search_q */
-	double		bq;		/* best q among children, -inf none */
-	uint32_t	bchild;		/* the child holding bq */
-};
-
-struct step {
-	uint32_t	node;
-	double		reward;
-};
-
-struct search {
-	const struct project	*p;
-	struct search_params	 params;
-	uint64_t		 seed;
-	struct legal		*lg;
-	struct legal_path	*lp;
-	int			 nfronts;
-
-	pthread_mutex_t		 lock;
-	struct node		*nodes;
-	uint32_t		 nnodes, cap;
-	enum search_state	 state;
-	atomic_bool		 cancel;
-	uint64_t		 iterations, failed;
-	_Atomic uint64_t	 model_calls, illegal;	/* see search_add */
-	_Atomic double		 model_seconds;
-	double			 started, elapsed;
-	double			 gmin, gmax;	/* range of total returns */
-	struct model_error	 errors[SEARCH_MAX_ERRORS];
-	int			 nerrors;
-	char			 error[512];
-
-	search_progress_fn	*progress;
-	void			*progress_arg;
-	double			 interval;
-
-	const struct model_ops	*ops;
-	void			*m;
-	bool			 has_value;
-	uint64_t		 rng;
-	int			 last_key;	/* last post id in this slot */
-
-	struct action		*mbuf;		/* the model's proposals */
-	int			 mcap;
-	struct action		*set;		/* available actions */
-	int			 nset;
-	uint32_t		*stamp, gen;	/* membership of set, by id */
-	uint32_t		*expd, egen;	/* expanded and available */
-	struct step		*stack;
-	int			 stackcap, nstack;
-	struct action		*prefix;	/* focus: forced actions */
-	int			 nprefix;
-	uint64_t		 focus_min;
-};
 
 /* splitmix64: seeds from (seed, index) pairs. */
 static uint64_t
@@ -161,7 +108,7 @@ search_node_bytes(void)
 }
 
 /* Adds a node under parent; the caller holds the lock. */
-static uint32_t
+uint32_t
 search_node_new(struct search *s, uint32_t parent, const struct action *a,
     int slot)
 {
@@ -181,12 +128,26 @@ search_node_new(struct search *s, uint32_t parent, const struct action *a,
 	n->sibling = NIL;
 	n->bchild = NIL;
 	n->bq = -INFINITY;
+	n->best = -INFINITY;
 	n->slot = slot;
 	if (parent != NIL) {
 		n->sibling = s->nodes[parent].child;
 		s->nodes[parent].child = i;
 	}
 	return i;
+}
+
+void
+search_params_default(struct search_params *sp)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	memset(sp, 0, sizeof *sp);
+	sp->iterations = SEARCH_ITERATIONS;
+	sp->seed = 1;
+	sp->workers = n > 0 ? (int)n : 1;
+	sp->isolation = ISOLATION_PROCESS;
+	sp->call_timeout_ms = 1000;
 }
 
 struct search *
@@ -202,6 +163,8 @@ search_new_past(const struct project *p, const struct search_params *params,
 	s->params = *params;
 	if (s->params.uct_c <= 0)
 		s->params.uct_c = SEARCH_UCT_C;
+	s->rollout_actions = s->params.rollout_actions > 0 ?
+	    s->params.rollout_actions : ROLLOUT_ACTIONS;
 	s->seed = params->seed + seed_offset;
 	s->lg = legal_new(p, past, npast, NULL);
 	if (s->lg == NULL)
@@ -219,6 +182,7 @@ search_new_past(const struct project *p, const struct search_params *params,
 	s->set = xcalloc(nids, sizeof *s->set);
 	s->stamp = xcalloc(nids, sizeof *s->stamp);
 	s->expd = xcalloc(nids, sizeof *s->expd);
+	s->shut = xcalloc(p->nfronts + 1, sizeof *s->shut);
 	s->stackcap = 64;
 	s->stack = xcalloc(s->stackcap, sizeof *s->stack);
 	s->prefix = xcalloc(p->horizon_slots * 2 + nids + 1, sizeof *s->prefix);
@@ -253,8 +217,10 @@ search_free(struct search *s)
 	free(s->set);
 	free(s->stamp);
 	free(s->expd);
+	free(s->shut);
 	free(s->stack);
 	free(s->prefix);
+	free(s->pref);
 	free(s);
 }
 
@@ -273,173 +239,14 @@ search_cancel(struct search *s)
 	atomic_store(&s->cancel, true);
 }
 
-/*
- * Counters that only the search's own thread writes while
- * search_snapshot() reads them from another: relaxed atomic loads and
- * stores, which cost what plain ones do (no locked read-modify-write in
- * the hot loop). search_merge() writes them too, on a tree nobody runs.
- */
-static inline uint64_t
-search_get(_Atomic uint64_t *c)
-{
-	return atomic_load_explicit(c, memory_order_relaxed);
-}
-
-static inline void
-search_add(_Atomic uint64_t *c, uint64_t n)
-{
-	atomic_store_explicit(c, search_get(c) + n, memory_order_relaxed);
-}
-
-static inline double
-search_getf(_Atomic double *c)
-{
-	return atomic_load_explicit(c, memory_order_relaxed);
-}
-
-static inline void
-search_addf(_Atomic double *c, double x)
-{
-	atomic_store_explicit(c, search_getf(c) + x, memory_order_relaxed);
-}
-
-/* Keeps the first few distinct errors. */
-static void
-search_keep_error(struct search *s, const struct model_error *e)
-{
-	int i;
-
-	if (e == NULL || s->nerrors >= SEARCH_MAX_ERRORS)
-		return;
-	for (i = 0; i < s->nerrors; i++)
-		if (strcmp(s->errors[i].type, e->type) == 0 &&
-		    strcmp(s->errors[i].message, e->message) == 0 &&
-		    s->errors[i].line == e->line)
-			return;
-	pthread_mutex_lock(&s->lock);
-	s->errors[s->nerrors++] = *e;
-	pthread_mutex_unlock(&s->lock);
-}
-
-/*
- * A reward or value out of the model's contract (DESIGN.md: finite and
- * within ±MODEL_NUMBER_MAX) is a model error like an exception: it ends
- * the iteration before anything reaches the tree. Bounded inputs are what
- * keep every sum below finite and so every score a number. The sandbox's
- * model reports these itself, with the model's line; this is the same
- * check for every other implementation of model_ops.
- */
-static inline bool
-search_number_ok(double x)
-{
-	return fabs(x) <= MODEL_NUMBER_MAX;	/* false for NaN */
-}
-
-/* An error the search finds itself (no model line): kept as the model's
- * are, and the iteration fails as it would on MODEL_BADTYPE. */
-static int __attribute__((format(printf, 4, 5)))
-search_own_error(struct search *s, const char *type, const char *fn,
-    const char *fmt, ...)
-{
-	struct model_error e;
-	va_list ap;
-
-	memset(&e, 0, sizeof e);
-	snprintf(e.type, sizeof e.type, "%s", type);
-	snprintf(e.function, sizeof e.function, "%s", fn);
-	va_start(ap, fmt);
-	vsnprintf(e.message, sizeof e.message, fmt, ap);
-	va_end(ap);
-	search_keep_error(s, &e);
-	return MODEL_BADTYPE;
-}
-
-static int
-search_bad_number(struct search *s, const char *fn, const char *what,
-    double x)
-{
-	return search_own_error(s, "ValueError", fn, "%s returned %s %g, %s",
-	    fn, what, x, isfinite(x) ? "beyond ±1e12" : "not a finite number");
-}
-
-/*
- * Model calls: each is counted; one in CALL_SAMPLE is timed and stands for
- * all of them in model_seconds (reading the clock twice per call would
- * cost a tenth of a cheap model's call).
- */
-static double
-search_call_begin(struct search *s)
-{
-	return (search_get(&s->model_calls) & (CALL_SAMPLE - 1)) == 0 ?
-	    clock_seconds() : 0;
-}
-
-static int
-search_call_done(struct search *s, double t0, int rc)
-{
-	uint64_t n = search_get(&s->model_calls);
-
-	search_add(&s->model_calls, 1);
-	if ((n & (CALL_SAMPLE - 1)) == 0)
-		search_addf(&s->model_seconds,
-		    (clock_seconds() - t0) * CALL_SAMPLE);
-	if (rc != MODEL_OK && s->ops->last_error(s->m) != NULL)
-		search_keep_error(s, s->ops->last_error(s->m));
-	return rc;
-}
-
-static int
-search_m_apply(struct search *s, model_state **st, const struct action *a,
-    double *reward)
-{
-	model_state *next = NULL;
-	double t0 = search_call_begin(s);
-	int rc;
-
-	rc = s->ops->apply(s->m, *st, a, &next, reward);
-	if (search_call_done(s, t0, rc) != MODEL_OK)
-		return rc;
-	if (!search_number_ok(*reward)) {
-		s->ops->state_free(s->m, next);
-		return search_bad_number(s, "apply", "reward", *reward);
-	}
-	s->ops->state_free(s->m, *st);
-	*st = next;
-	return MODEL_OK;
-}
-
-static int
-search_m_terminal(struct search *s, model_state *st, bool *term)
-{
-	double t0 = search_call_begin(s);
-
-	return search_call_done(s, t0, s->ops->is_terminal(s->m, st, term));
-}
-
-static int
-search_m_value(struct search *s, model_state *st, double *v)
-{
-	double t0 = search_call_begin(s);
-	int rc;
-
-	rc = search_call_done(s, t0, s->ops->value(s->m, st, v));
-	if (rc == MODEL_OK && !search_number_ok(*v))
-		return search_bad_number(s, "value", "value", *v);
-	return rc;
-}
-
-static int
-search_m_hidden(struct search *s, model_state **st)
-{
-	double t0 = search_call_begin(s);
-
-	return search_call_done(s, t0, s->ops->sample_hidden(s->m, st));
-}
 
 /*
  * The available set at state st: the model's proposals that the engine
  * allows now, in canonical same-slot order, without duplicates, plus the
- * wait. Never-legal proposals are counted.
+ * wait. Never-legal proposals are counted. Quiet hours, gaps and caps
+ * close a whole front at once: once one proposal finds its front closed,
+ * the others on that front are passed over without asking the engine
+ * (hundreds of drafts make this most of the proposals).
  */
 static int
 search_available(struct search *s, model_state *st)
@@ -456,6 +263,7 @@ search_available(struct search *s, model_state *st)
 	if (++s->gen == 0) {
 		memset(s->stamp, 0, ((size_t)s->p->ndrafts * s->nfronts + 1) *
 		    sizeof *s->stamp);
+		memset(s->shut, 0, ((size_t)s->nfronts + 1) * sizeof *s->shut);
 		s->gen = 1;
 	}
 	s->set[0] = wait;
@@ -467,13 +275,19 @@ search_available(struct search *s, model_state *st)
 		a = &s->mbuf[i];
 		if (a->kind == ACTION_WAIT)
 			continue;
-		v = legal_check(s->lg, s->lp, a);
-		if (legal_never(v))
-			illegal++;
-		if (v != LEGAL_OK)
+		if ((v = legal_static(s->lg, a)) != LEGAL_OK) {
+			illegal += legal_never(v);
 			continue;
+		}
 		id = search_action_id(s, a);
-		if ((int)id <= s->last_key || s->stamp[id] == s->gen)
+		if ((int)id <= s->last_key || s->stamp[id] == s->gen ||
+		    s->shut[a->front] == s->gen)
+			continue;
+		v = legal_check(s->lg, s->lp, a);
+		if (v == LEGAL_QUIET || v == LEGAL_GAP || v == LEGAL_CAP ||
+		    v == LEGAL_HORIZON)
+			s->shut[a->front] = s->gen;
+		if (v != LEGAL_OK)
 			continue;
 		s->stamp[id] = s->gen;
 		s->set[s->nset++] = *a;
@@ -490,10 +304,52 @@ search_record(struct search *s, const struct action *a)
 	s->last_key = a->kind == ACTION_WAIT ? 0 : (int)search_action_id(s, a);
 }
 
-static double
+double
 search_mean(const struct node *n)
 {
 	return n->visits > 0 ? n->sum / n->visits : 0;
+}
+
+/*
+ * An edge's value for selection. Until some step's reward has differed
+ * between two visits, the model has shown itself deterministic, and there
+ * the best return seen through an edge is a plan's true value that the
+ * edge can reach, where a mean (even MaxUCT's) counts the rollouts' poorer
+ * luck against it. Any noise, hidden state that changes a reward
+ * included, makes the best return a lucky draw: from then on MaxUCT.
+ */
+static inline double
+search_value(const struct search *s, const struct node *c)
+{
+	return s->noisy ? c->q : c->best;
+}
+
+/*
+ * What values are divided by before the exploration term is added: the
+ * range of total returns seen, or LOCAL_SPREAD times the spread of the
+ * values among the available visited children where that is narrower.
+ * Over a long horizon the range of whole returns is mostly the rollouts'
+ * luck, and next to it the differences between siblings deep in the tree
+ * vanish: exploration there would be uniform at any budget.
+ */
+static double
+search_scale(const struct search *s, uint32_t ni)
+{
+	const struct node *c;
+	double lo = INFINITY, hi = -INFINITY, scale = s->gmax - s->gmin;
+	uint32_t ci;
+
+	for (ci = s->nodes[ni].child; ci != NIL; ci = c->sibling) {
+		c = &s->nodes[ci];
+		if (c->visits == 0 ||
+		    s->stamp[search_action_id(s, &c->action)] != s->gen)
+			continue;
+		lo = search_value(s, c) < lo ? search_value(s, c) : lo;
+		hi = search_value(s, c) > hi ? search_value(s, c) : hi;
+	}
+	if (hi > lo && LOCAL_SPREAD * (hi - lo) < scale)
+		scale = LOCAL_SPREAD * (hi - lo);
+	return scale > 0 && isfinite(scale) ? scale : 1;
 }
 
 /*
@@ -506,9 +362,6 @@ search_mean(const struct node *n)
  * score that is not a number (which bounded rewards rule out, see
  * search_number_ok) could not leave the choice empty.
  */
-static uint32_t	search_find_child(const struct search *, uint32_t,
-		    const struct action *);
-
 static uint32_t
 search_select(struct search *s, uint32_t ni, int depth, struct action *pick,
     bool *expand)
@@ -532,9 +385,7 @@ search_select(struct search *s, uint32_t ni, int depth, struct action *pick,
 	}
 	/* One pass: availability, and the UCT choice should there be no
 	 * expansion (an unvisited child first). */
-	scale = s->gmax - s->gmin;
-	if (!(scale > 0) || !isfinite(scale))
-		scale = 1;
+	scale = search_scale(s, ni);
 	for (ci = nodes[ni].child; ci != NIL; ci = nodes[ci].sibling) {
 		c = &nodes[ci];
 		id = search_action_id(s, &c->action);
@@ -546,7 +397,7 @@ search_select(struct search *s, uint32_t ni, int depth, struct action *pick,
 		if (c->visits == 0)
 			score = INFINITY;
 		else
-			score = c->q / scale + s->params.uct_c *
+			score = search_value(s, c) / scale + s->params.uct_c *
 			    sqrt(log((double)c->avail) / c->visits);
 		if (best == NIL || score > bscore) {
 			bscore = score;
@@ -593,22 +444,41 @@ search_over(struct search *s, model_state *st, bool *over)
 	return search_m_terminal(s, st, over);
 }
 
-/* Uniform rollout from st; adds the rewards (and value()) to *ret. */
+/* A completing rollout's step joins the tree (see search_rollout). */
+static void
+search_keep_step(struct search *s, const struct action *a, int slot,
+    double r)
+{
+	uint32_t ni = s->nstack > 0 ? s->stack[s->nstack - 1].node : 0, c;
+
+	pthread_mutex_lock(&s->lock);
+	if ((c = search_find_child(s, ni, a)) == NIL)
+		c = search_node_new(s, ni, a, slot);
+	pthread_mutex_unlock(&s->lock);
+	search_push(s, c, r);
+}
+
+/*
+ * Uniform rollout from st; adds the rewards (and value()) to *ret. A
+ * completing rollout (s->completing, see search_run) runs to the horizon
+ * and keeps its steps in the tree, so that the plan, which goes no deeper
+ * than the tree, reaches the horizon along the best of them.
+ */
 static int
 search_rollout(struct search *s, model_state **st, double *ret)
 {
-	int start = legal_path_slot(s->lp), rc;
+	int steps = 0, slot, rc;
 	struct action a;
 	double r, v;
 	bool over;
 
-	for (;;) {
+	for (;; steps++) {
 		if ((rc = search_over(s, *st, &over)) != MODEL_OK)
 			return rc;
 		if (over)
 			return MODEL_OK;
-		if (s->has_value &&
-		    legal_path_slot(s->lp) - start >= ROLLOUT_SLOTS) {
+		if (s->has_value && !s->completing &&
+		    steps >= s->rollout_actions) {
 			if ((rc = search_m_value(s, *st, &v)) != MODEL_OK)
 				return rc;
 			*ret += v;
@@ -617,10 +487,14 @@ search_rollout(struct search *s, model_state **st, double *ret)
 		if ((rc = search_available(s, *st)) != MODEL_OK)
 			return rc;
 		a = s->set[search_rand(s, (uint32_t)s->nset)];
+		slot = legal_path_slot(s->lp);
 		if ((rc = search_m_apply(s, st, &a, &r)) != MODEL_OK)
 			return rc;
 		search_record(s, &a);
-		*ret += r;
+		if (s->completing)
+			search_keep_step(s, &a, slot, r);
+		else
+			*ret += r;
 	}
 }
 
@@ -693,6 +567,11 @@ search_backup(struct search *s, double g)
 		g += r;
 		n = &s->nodes[s->stack[i].node];
 		below = i + 1 < s->nstack ? s->stack[i + 1].node : NIL;
+		if (g > n->best)
+			n->best = g;
+		if (i >= nforced && n->visits > 0 && fabs(r - n->rsum /
+		    n->visits) > 1e-9 * (1 + fabs(r)))
+			s->noisy = true;
 		if (i >= nforced) {
 			n->visits++;
 			n->sum += g;
@@ -790,25 +669,6 @@ search_iterate(struct search *s, uint64_t it, int nprefix)
 	return rc;
 }
 
-/* The most visited child (ties: the higher mean), or NIL. */
-static uint32_t
-search_best_child(const struct search *s, uint32_t ni)
-{
-	uint32_t ci, best = NIL;
-	const struct node *c, *b;
-
-	for (ci = s->nodes[ni].child; ci != NIL; ci = s->nodes[ci].sibling) {
-		c = &s->nodes[ci];
-		if (c->visits == 0)
-			continue;
-		b = best == NIL ? NULL : &s->nodes[best];
-		if (b == NULL || c->visits > b->visits ||
-		    (c->visits == b->visits && search_mean(c) > search_mean(b)))
-			best = ci;
-	}
-	return best;
-}
-
 /* The focus: the principal variation down to the deepest node that still
  * has focus_min visits. */
 static int
@@ -899,7 +759,7 @@ search_run(struct search *s, const struct model_ops *ops, void *model,
 	s->has_value = ops->value != NULL && ops->has_value != NULL &&
 	    ops->has_value(model);
 	if (s->params.iterations == 0 && s->params.seconds <= 0)
-		s->params.iterations = 10000;
+		s->params.iterations = SEARCH_ITERATIONS;
 	pthread_mutex_lock(&s->lock);
 	s->state = SEARCH_RUNNING;
 	pthread_mutex_unlock(&s->lock);
@@ -919,6 +779,8 @@ search_run(struct search *s, const struct model_ops *ops, void *model,
 			s->focus_min = est > 2 ? est : 2;
 			nprefix = search_focus(s);
 		}
+		s->completing = (s->iterations & 1) && nprefix > 0 &&
+		    chunk == FOCUS_CHUNKS - 1;
 		rc = search_iterate(s, s->iterations,
 		    (s->iterations & 1) ? nprefix : 0);
 		pthread_mutex_lock(&s->lock);
@@ -950,216 +812,7 @@ search_run(struct search *s, const struct model_ops *ops, void *model,
 	return 0;
 }
 
-int
-search_errors(struct search *s, struct model_error *out, int max)
-{
-	int n;
-
-	pthread_mutex_lock(&s->lock);
-	n = s->nerrors < max ? s->nerrors : max;
-	memcpy(out, s->errors, n * sizeof *out);
-	pthread_mutex_unlock(&s->lock);
-	return n;
-}
-
-static void
-search_edge_fill(const struct node *n, struct search_edge *e)
-{
-	double m, var;
-
-	memset(e, 0, sizeof *e);
-	e->action = n->action;
-	e->slot = n->slot;
-	e->visits = n->visits;
-	e->avail = n->avail;
-	if (n->visits == 0)
-		return;
-	e->mean = n->sum / n->visits;
-	m = e->reward_mean = n->rsum / n->visits;
-	var = n->visits > 1 ? (n->rsq - n->visits * m * m) / (n->visits - 1) : 0;
-	var = var > 0 ? var : 0;
-	e->ci_lo = m - 1.96 * sqrt(var / n->visits);
-	e->ci_hi = m + 1.96 * sqrt(var / n->visits);
-}
-
-static int
-search_edge_cmp(const void *a, const void *b)
-{
-	const struct search_edge *x = a, *y = b;
-
-	if (x->visits != y->visits)
-		return x->visits > y->visits ? -1 : 1;
-	if (x->mean != y->mean)
-		return x->mean > y->mean ? -1 : 1;
-	return 0;
-}
-
-/* Children of ni except skip, by visits; returns the count. */
-static int
-search_children(const struct search *s, uint32_t ni, uint32_t skip,
-    struct search_edge **out)
-{
-	uint32_t ci;
-	int n = 0, cap = 16;
-
-	*out = xcalloc(cap, sizeof **out);
-	for (ci = s->nodes[ni].child; ci != NIL; ci = s->nodes[ci].sibling) {
-		if (ci == skip || s->nodes[ci].visits == 0)
-			continue;
-		if (n == cap) {
-			cap *= 2;
-			*out = xrealloc(*out, cap * sizeof **out);
-		}
-		search_edge_fill(&s->nodes[ci], &(*out)[n++]);
-	}
-	qsort(*out, n, sizeof **out, search_edge_cmp);
-	return n;
-}
-
-void
-search_snapshot(struct search *s, struct search_snapshot *snap)
-{
-	struct search_edge *kids;
-	uint32_t ni = 0, c;
-	int n;
-
-	memset(snap, 0, sizeof *snap);
-	pthread_mutex_lock(&s->lock);
-	snap->state = s->state;
-	snap->iterations = s->iterations;
-	snap->model_calls = search_get(&s->model_calls);
-	snap->illegal_proposals = search_get(&s->illegal);
-	snap->model_errors = s->failed;
-	snap->nodes = s->nnodes;
-	snap->elapsed = s->elapsed;
-	snap->model_seconds = search_getf(&s->model_seconds);
-	snap->rate = s->elapsed > 0 ? s->iterations / s->elapsed : 0;
-	snap->workers = s->params.workers > 0 ? s->params.workers : 1;
-	n = search_children(s, 0, NIL, &kids);
-	snap->nroot = n < SNAPSHOT_MAX_CHILDREN ? n : SNAPSHOT_MAX_CHILDREN;
-	memcpy(snap->root, kids, snap->nroot * sizeof *kids);
-	free(kids);
-	while (snap->npv < SNAPSHOT_MAX_PV &&
-	    (c = search_best_child(s, ni)) != NIL) {
-		search_edge_fill(&s->nodes[c], &snap->pv[snap->npv++]);
-		ni = c;
-	}
-	snprintf(snap->error, sizeof snap->error, "%s", s->error);
-	pthread_mutex_unlock(&s->lock);
-}
-
-int
-search_result(struct search *s, int alts_per_step, struct search_result *out)
-{
-	struct search_edge *kids;
-	uint32_t ni = 0, c;
-	int cap = 64, acap = 64, n, i;
-
-	memset(out, 0, sizeof *out);
-	out->pv = xcalloc(cap, sizeof *out->pv);
-	out->alts = xcalloc(acap, sizeof *out->alts);
-	pthread_mutex_lock(&s->lock);
-	while ((c = search_best_child(s, ni)) != NIL) {
-		if (out->npv == cap) {
-			cap *= 2;
-			out->pv = xrealloc(out->pv, cap * sizeof *out->pv);
-		}
-		search_edge_fill(&s->nodes[c], &out->pv[out->npv]);
-		n = search_children(s, ni, c, &kids);
-		for (i = 0; i < n && i < alts_per_step; i++) {
-			if (out->nalts == acap) {
-				acap *= 2;
-				out->alts = xrealloc(out->alts,
-				    acap * sizeof *out->alts);
-			}
-			out->alts[out->nalts].step = out->npv;
-			out->alts[out->nalts++].edge = kids[i];
-		}
-		free(kids);
-		out->npv++;
-		ni = c;
-	}
-	if (out->npv == 0)
-		out->expected_total = search_mean(&s->nodes[0]);
-	else
-		out->expected_total = out->pv[out->npv - 1].mean;
-	for (i = 0; i + 1 < out->npv; i++)
-		out->expected_total += out->pv[i].reward_mean;
-	pthread_mutex_unlock(&s->lock);
-	return 0;
-}
-
-void
-search_result_free(struct search_result *r)
-{
-	free(r->pv);
-	free(r->alts);
-	memset(r, 0, sizeof *r);
-}
-
-static void
-search_export_node(const struct node *n, uint32_t parent,
-    struct export_node *e)
-{
-	memset(e, 0, sizeof *e);
-	e->parent = parent;
-	e->slot = n->slot;
-	e->action = n->action;
-	e->visits = n->visits;
-	e->avail = n->avail;
-	e->sum = n->sum;
-	e->rsum = n->rsum;
-	e->rsq = n->rsq;
-}
-
-int
-search_export(struct search *s, char **buf, size_t *len)
-{
-	struct export_head h;
-	struct export_node *out;
-	uint32_t *stack, *pidx, ni, ci, n = 0, sp = 0;
-
-	pthread_mutex_lock(&s->lock);
-	out = xcalloc(s->nnodes, sizeof *out);
-	stack = xcalloc(s->nnodes + 1, sizeof *stack);
-	pidx = xcalloc(s->nnodes + 1, sizeof *pidx);
-	stack[sp++] = 0;
-	pidx[0] = NIL;
-	while (sp > 0) {
-		ni = stack[--sp];
-		search_export_node(&s->nodes[ni], pidx[ni], &out[n]);
-		for (ci = s->nodes[ni].child; ci != NIL;
-		    ci = s->nodes[ci].sibling) {
-			if (s->nodes[ci].visits < 2)
-				continue;
-			pidx[ci] = n;
-			stack[sp++] = ci;
-		}
-		n++;
-	}
-	memset(&h, 0, sizeof h);
-	h.magic = EXPORT_MAGIC;
-	h.nnodes = n;
-	h.iterations = s->iterations;
-	h.failed = s->failed;
-	h.model_calls = search_get(&s->model_calls);
-	h.illegal = search_get(&s->illegal);
-	h.model_seconds = search_getf(&s->model_seconds);
-	h.elapsed = s->elapsed;
-	h.nerrors = s->nerrors;
-	memcpy(h.errors, s->errors, sizeof h.errors);
-	pthread_mutex_unlock(&s->lock);
-	*len = sizeof h + (size_t)n * sizeof *out;
-	*buf = xmalloc(*len);
-	memcpy(*buf, &h, sizeof h);
-	memcpy(*buf + sizeof h, out, (size_t)n * sizeof *out);
-	free(out);
-	free(stack);
-	free(pidx);
-	return 0;
-}
-
-static uint32_t
+uint32_t
 search_find_child(const struct search *s, uint32_t ni, const struct action *a)
 {
 	uint32_t ci;
@@ -1168,129 +821,4 @@ search_find_child(const struct search *s, uint32_t ni, const struct action *a)
 		if (action_equal(&s->nodes[ci].action, a))
 			return ci;
 	return NIL;
-}
-
-/*
- * A node's sums are what its visits could have added up: every step's
- * reward within ±MODEL_NUMBER_MAX, and a path at most the horizon's waits,
- * one post per draft and front, and a value. A tree within these bounds
- * cannot make a merged sum infinite, and so no mean or score NaN.
- */
-static bool
-search_export_sums_valid(const struct search *s, const struct export_node *e)
-{
-	double v = e->visits, r = MODEL_NUMBER_MAX, steps;
-
-	steps = (double)s->p->horizon_slots + (double)s->p->ndrafts *
-	    s->nfronts + 1;
-	return fabs(e->sum) <= v * r * steps && fabs(e->rsum) <= v * r &&
-	    e->rsq >= 0 && e->rsq <= v * r * r;
-}
-
-static bool
-search_export_valid(const struct search *s, const struct export_node *e,
-    uint32_t i)
-{
-	const struct action *a = &e->action;
-
-	if (!search_export_sums_valid(s, e))
-		return false;
-	if (i == 0)
-		return e->parent == NIL;
-	if (e->parent >= i || e->slot < 0 || e->slot >= s->p->horizon_slots)
-		return false;
-	if (a->kind == ACTION_WAIT)
-		return true;
-	return a->kind == ACTION_POST && a->draft < (uint32_t)s->p->ndrafts &&
-	    a->front < (uint32_t)s->nfronts;
-}
-
-static bool
-search_export_head_valid(const struct export_head *h, size_t len)
-{
-	size_t body = len - sizeof *h, each = sizeof(struct export_node);
-
-	return h->magic == EXPORT_MAGIC && h->nnodes > 0 &&
-	    body / each == h->nnodes && body % each == 0 && h->nerrors >= 0 &&
-	    h->model_seconds >= 0 && isfinite(h->model_seconds) &&
-	    h->elapsed >= 0 && isfinite(h->elapsed);
-}
-
-/* Counts add up to at most UINT32_MAX rather than wrap. */
-static uint32_t
-search_add32(uint32_t a, uint32_t b)
-{
-	return a > UINT32_MAX - b ? UINT32_MAX : a + b;
-}
-
-static void
-search_merge_head(struct search *s, const struct export_head *h)
-{
-	int i;
-
-	s->iterations += h->iterations;
-	s->failed += h->failed;
-	search_add(&s->model_calls, h->model_calls);
-	search_add(&s->illegal, h->illegal);
-	search_addf(&s->model_seconds, h->model_seconds);
-	if (h->elapsed > s->elapsed)
-		s->elapsed = h->elapsed;
-	for (i = 0; i < h->nerrors && i < SEARCH_MAX_ERRORS &&
-	    s->nerrors < SEARCH_MAX_ERRORS; i++) {
-		s->errors[s->nerrors] = h->errors[i];
-		s->errors[s->nerrors].type[sizeof h->errors[i].type - 1] = '\0';
-		s->errors[s->nerrors].message[
-		    sizeof h->errors[i].message - 1] = '\0';
-		s->errors[s->nerrors].function[
-		    sizeof h->errors[i].function - 1] = '\0';
-		s->nerrors++;
-	}
-}
-
-int
-search_merge(struct search *into, const char *buf, size_t len,
-    struct error *err)
-{
-	struct export_head h;
-	struct export_node e;
-	struct node *n;
-	uint32_t *map, i, ni;
-
-	if (len < sizeof h)
-		return error_set(err, EXIT_MODEL, "search tree: %zu bytes, "
-		    "too short", len);
-	memcpy(&h, buf, sizeof h);
-	if (!search_export_head_valid(&h, len))
-		return error_set(err, EXIT_MODEL, "search tree: malformed "
-		    "header");
-	map = xcalloc(h.nnodes, sizeof *map);
-	for (i = 0; i < h.nnodes; i++) {
-		memcpy(&e, buf + sizeof h + (size_t)i * sizeof e, sizeof e);
-		if (!search_export_valid(into, &e, i)) {
-			free(map);
-			return error_set(err, EXIT_MODEL, "search tree: "
-			    "malformed node %u", i);
-		}
-	}
-	pthread_mutex_lock(&into->lock);
-	search_merge_head(into, &h);
-	for (i = 0; i < h.nnodes; i++) {
-		memcpy(&e, buf + sizeof h + (size_t)i * sizeof e, sizeof e);
-		if (i == 0)
-			ni = 0;
-		else if ((ni = search_find_child(into, map[e.parent],
-		    &e.action)) == NIL)
-			ni = search_node_new(into, map[e.parent], &e.action,
-			    e.slot);
-		map[i] = ni;
-		n = &into->nodes[ni];
-		n->visits = search_add32(n->visits, e.visits);
-		n->avail = search_add32(n->avail, e.avail);
-		n->sum += e.sum;
-		n->rsum += e.rsum;
-		n->rsq += e.rsq;
-	}
-	pthread_mutex_unlock(&into->lock);
-	free(map);
-	return 0;
 }

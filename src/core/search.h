@@ -34,7 +34,16 @@ struct search_params {
 	enum isolation	isolation;
 	int		call_timeout_ms;
 	double		uct_c;		/* exploration constant; 0: default */
+	int		rollout_actions; /* with value(): a rollout ends after
+					  * this many actions; 0: default */
 };
+
+/* The defaults every front end starts from (fronts plan, the TUI, the
+ * planner and the search itself when given no budget): SEARCH_ITERATIONS
+ * iterations in total, seed 1, one process worker per online core, a
+ * 1000 ms call timeout and the default exploration constant. */
+#define SEARCH_ITERATIONS	20000
+void	search_params_default(struct search_params *);
 
 #define SNAPSHOT_MAX_CHILDREN	64
 #define SNAPSHOT_MAX_PV		256

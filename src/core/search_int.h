@@ -1,24 +1,161 @@
 /*
- * search_int — the bytes search_export() writes and search_merge() reads,
- * shared with nobody but the search's own tests (which build malformed
- * trees from them). Both ends are the same binary: the layout is the
- * compiler's, not a stable format.
+ * search_int — what the search's files share (search.c: the tree and its
+ * iterations; search_call.c: calls into the model; search_result.c: the
+ * plan and snapshots read from a tree; search_export.c: a tree as bytes and
+ * the merge of several), and the bytes search_export() writes and
+ * search_merge() reads, which the search's own tests also use to build
+ * malformed trees. Both ends of an export are the same binary: the layout
+ * is the compiler's, not a stable format.
  */
 #ifndef FRONTS_SEARCH_INT_H
 #define FRONTS_SEARCH_INT_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "core/model.h"
 #include "core/search.h"
 
+#define NIL		UINT32_MAX
+#define CALL_SAMPLE	8	/* a power of two */
+
+struct node {
+	struct action	action;
+	uint32_t	parent;
+	uint32_t	child;		/* first child */
+	uint32_t	sibling;	/* next sibling */
+	uint32_t	visits;
+	uint32_t	avail;
+	int32_t		slot;
+	double		sum;		/* returns from this edge on */
+	double		rsum;		/* this step's reward */
+	double		rsq;
+	double		q;		/* value for selection: see search_q */
+	double		bq;		/* best q among children, -inf none */
+	double		best;		/* best return from this edge on */
+	uint32_t	bchild;		/* the child holding bq */
+};
+
+struct step {
+	uint32_t	node;
+	double		reward;
+};
+
+struct search {
+	const struct project	*p;
+	struct search_params	 params;
+	uint64_t		 seed;
+	struct legal		*lg;
+	struct legal_path	*lp;
+	int			 nfronts;
+
+	pthread_mutex_t		 lock;
+	struct node		*nodes;
+	uint32_t		 nnodes, cap;
+	enum search_state	 state;
+	atomic_bool		 cancel;
+	uint64_t		 iterations, failed;
+	_Atomic uint64_t	 model_calls, illegal;	/* see search_add */
+	_Atomic double		 model_seconds;
+	double			 started, elapsed;
+	double			 gmin, gmax;	/* range of total returns */
+	struct model_error	 errors[SEARCH_MAX_ERRORS];
+	int			 nerrors;
+	char			 error[512];
+
+	search_progress_fn	*progress;
+	void			*progress_arg;
+	double			 interval;
+
+	const struct model_ops	*ops;
+	void			*m;
+	bool			 has_value;
+	int			 rollout_actions;
+	bool			 noisy;		/* a step's reward ever varied */
+	bool			 completing;	/* this rollout joins the tree */
+	uint64_t		 rng;
+	int			 last_key;	/* last post id in this slot */
+
+	struct action		*mbuf;		/* the model's proposals */
+	int			 mcap;
+	struct action		*set;		/* available actions */
+	int			 nset;
+	uint32_t		*stamp, gen;	/* membership of set, by id */
+	uint32_t		*expd, egen;	/* expanded and available */
+	uint32_t		*shut;		/* fronts closed now, by gen */
+	struct step		*stack;
+	int			 stackcap, nstack;
+	struct action		*prefix;	/* focus: forced actions */
+	int			 nprefix;
+	uint64_t		 focus_min;
+
+	uint32_t		*pref;		/* merged: the plan's path */
+	int			 npref;
+	double			 pref_total;	/* its worker's own estimate */
+};
+
+/*
+ * Counters that only the search's own thread writes while
+ * search_snapshot() reads them from another: relaxed atomic loads and
+ * stores, which cost what plain ones do (no locked read-modify-write in
+ * the hot loop). search_merge() writes them too, on a tree nobody runs.
+ */
+static inline uint64_t
+search_get(_Atomic uint64_t *c)
+{
+	return atomic_load_explicit(c, memory_order_relaxed);
+}
+
+static inline void
+search_add(_Atomic uint64_t *c, uint64_t n)
+{
+	atomic_store_explicit(c, search_get(c) + n, memory_order_relaxed);
+}
+
+static inline double
+search_getf(_Atomic double *c)
+{
+	return atomic_load_explicit(c, memory_order_relaxed);
+}
+
+static inline void
+search_addf(_Atomic double *c, double x)
+{
+	atomic_store_explicit(c, search_getf(c) + x, memory_order_relaxed);
+}
+
+/* search.c */
+uint32_t	 search_node_new(struct search *, uint32_t parent,
+		    const struct action *, int slot);
+uint32_t	 search_find_child(const struct search *, uint32_t,
+		    const struct action *);
+double		 search_mean(const struct node *);
+
+/* search_call.c: every model call counted, one in CALL_SAMPLE timed. */
+void		 search_keep_error(struct search *, const struct model_error *);
+int		 search_own_error(struct search *, const char *type,
+		    const char *fn, const char *fmt, ...)
+		    __attribute__((format(printf, 4, 5)));
+double		 search_call_begin(struct search *);
+int		 search_call_done(struct search *, double t0, int rc);
+int		 search_m_apply(struct search *, model_state **,
+		    const struct action *, double *reward);
+int		 search_m_terminal(struct search *, model_state *, bool *);
+int		 search_m_value(struct search *, model_state *, double *);
+int		 search_m_hidden(struct search *, model_state **);
+
+/* search_result.c */
+uint32_t	 search_best_child(const struct search *, uint32_t);
+
 #define EXPORT_MAGIC	0x31545246u	/* "FRT1" */
 
 /*
  * Export: a header with the counters and errors, then the nodes with at
- * least two visits in preorder, each naming its parent's export index.
- * (Nodes with one visit are the bulk of a tree and carry nothing a merged
- * plan needs; their statistics are already in their ancestors.)
+ * least two visits and the nodes of the tree's own plan (principal
+ * variation) in preorder, each naming its parent's export index. (Nodes
+ * with one visit are the bulk of a tree and carry nothing a merged plan
+ * needs; their statistics are already in their ancestors.)
  */
 struct export_head {
 	uint32_t		magic;
@@ -34,6 +171,8 @@ struct export_node {
 	int32_t		slot;
 	struct action	action;
 	uint32_t	visits, avail;
+	uint32_t	pv;		/* on the exporting tree's plan */
+	uint32_t	pad;
 	double		sum, rsum, rsq;
 };
 

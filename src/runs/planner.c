@@ -395,7 +395,7 @@ planner_start(const struct project *p, const char *model_src,
 	sha256_hex(model_src, model_len, pl->sha);
 	pl->params = *params;
 	if (pl->params.iterations == 0 && pl->params.seconds <= 0)
-		pl->params.iterations = 20000;
+		pl->params.iterations = SEARCH_ITERATIONS;
 	pl->nworkers = params->isolation == ISOLATION_THREAD ? 1 :
 	    (params->workers > 0 ? params->workers : 1);
 	pl->params.workers = pl->nworkers;

@@ -65,15 +65,7 @@ ui_tick(struct ui *ui)
 static void
 ui_defaults(struct ui *ui)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	ui->params.iterations = 20000;
-	ui->params.seconds = 0;
-	ui->params.seed = 1;
-	ui->params.workers = n > 0 ? (int)n : 1;
-	ui->params.isolation = ISOLATION_PROCESS;
-	ui->params.call_timeout_ms = 1000;
-	ui->params.uct_c = 0;
+	search_params_default(&ui->params);
 	pane_rules_init(&ui->panes[PANE_RULES]);
 	pane_model_init(&ui->panes[PANE_MODEL]);
 	pane_search_init(&ui->panes[PANE_SEARCH]);

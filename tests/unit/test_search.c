@@ -260,6 +260,95 @@ test_value_truncates_rollouts(void **state)
 	fx_free(p);
 }
 
+/* With value(), a rollout ends after rollout_actions actions, however many
+ * slots they span: fewer actions, fewer model calls, value() still used. */
+static void
+test_rollout_actions(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 60, 2, 4);
+	struct search_params sp = params(300, 1);
+	struct search_snapshot snap;
+	struct error err = { 0 };
+	uint64_t calls[2];
+	struct search *s;
+	struct cm m;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		cm_init(&m, p, CM_VALUE);
+		sp.rollout_actions = i == 0 ? 2 : 30;
+		s = search_new(p, &sp, 0);
+		assert_int_equal(search_run(s, &cm_ops, &m, &err), 0);
+		search_snapshot(s, &snap);
+		calls[i] = snap.model_calls;
+		assert_true(m.value_calls > 0);
+		search_free(s);
+	}
+	assert_true(calls[0] * 2 < calls[1]);
+	fx_free(p);
+}
+
+/* A budget far too small to deepen the tree to a long horizon: the plan
+ * still covers it (the last chunk's rollouts join the tree), with every
+ * step legal, with and without value(). */
+static void
+test_plan_covers_horizon(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 60, 2, 3);
+	struct search_params sp = params(300, 1);
+	struct search_result res;
+	struct error err = { 0 };
+	struct legal *lg;
+	struct search *s;
+	struct cm m;
+	int slot, flags;
+
+	lg = legal_new(p, NULL, 0, NULL);
+	for (flags = 0; flags <= CM_VALUE; flags += CM_VALUE) {
+		cm_init(&m, p, CM_NOISE | flags);
+		s = search_new(p, &sp, 0);
+		assert_int_equal(search_run(s, &cm_ops, &m, &err), 0);
+		assert_int_equal(search_result(s, 0, &res), 0);
+		replay(&m, lg, &res, &slot);
+		assert_int_equal(slot, p->horizon_slots);
+		search_result_free(&res);
+		search_free(s);
+	}
+	legal_free(lg);
+	fx_free(p);
+}
+
+/* A deterministic model keeps the search on best returns, each at least
+ * its edge's mean; noisy rewards switch it to MaxUCT. */
+static void
+test_deterministic_best(void **state)
+{
+	struct project *p = small_project();
+	struct search_params sp = params(500, 1);
+	struct error err = { 0 };
+	struct search *s;
+	struct node *n;
+	struct cm m;
+	uint32_t i;
+	int flags;
+
+	for (flags = 0; flags <= CM_NOISE; flags += CM_NOISE) {
+		cm_init(&m, p, flags);
+		s = search_new(p, &sp, 0);
+		assert_int_equal(search_run(s, &cm_ops, &m, &err), 0);
+		assert_int_equal(s->noisy, flags == CM_NOISE);
+		for (i = 1; i < s->nnodes; i++) {
+			n = &s->nodes[i];
+			if (n->visits > 0)
+				assert_true(n->best >= n->sum / n->visits - 1e-9);
+		}
+		search_free(s);
+	}
+	fx_free(p);
+}
+
 static void
 test_progressive_widening(void **state)
 {
@@ -319,7 +408,8 @@ test_export_merge(void **state)
 	/* A parent index pointing forward. */
 	if (len > 200) {
 		bad = 0xfffffff0u;
-		memcpy(buf + len - 48, &bad, sizeof bad);
+		memcpy(buf + len - sizeof(struct export_node), &bad,
+		    sizeof bad);
 		assert_int_equal(search_merge(a, buf, len, &err), -1);
 	}
 	free(buf);
@@ -622,6 +712,142 @@ test_merge_refuses_extreme_sums(void **state)
 	fx_free(p);
 }
 
+/* An export of nodes given as (parent, kind, draft, visits, sum, rsum,
+ * on the plan); node 0 is the root. */
+struct xn {
+	uint32_t	parent;
+	int		kind, draft, slot;
+	uint32_t	visits;
+	double		sum, rsum;
+	int		pv;
+};
+
+static char *
+export_of(const struct xn *xs, int n, size_t *len)
+{
+	struct export_head h;
+	struct export_node e;
+	char *buf;
+	int i;
+
+	memset(&h, 0, sizeof h);
+	h.magic = EXPORT_MAGIC;
+	h.nnodes = n;
+	h.iterations = xs[0].visits;
+	*len = sizeof h + n * sizeof e;
+	buf = calloc(1, *len);
+	memcpy(buf, &h, sizeof h);
+	for (i = 0; i < n; i++) {
+		memset(&e, 0, sizeof e);
+		e.parent = i == 0 ? UINT32_MAX : xs[i].parent;
+		e.slot = i == 0 ? -1 : xs[i].slot;
+		e.action.kind = xs[i].kind;
+		e.action.draft = xs[i].draft;
+		e.visits = e.avail = xs[i].visits;
+		e.sum = xs[i].sum;
+		e.rsum = xs[i].rsum;
+		e.rsq = xs[i].rsum * xs[i].rsum;
+		e.pv = xs[i].pv;
+		memcpy(buf + sizeof h + i * sizeof e, &e, sizeof e);
+	}
+	return buf;
+}
+
+/*
+ * Two workers' plans: A posted d0 and waited (a deep plan, worth 10),
+ * B waited (a plan of one step, worth 5) and had more visits on it. The
+ * sums of visits would pick B's first step, a plan nobody deepened; the
+ * merged plan is A's whole, whichever order the trees come in.
+ */
+static void
+test_merge_keeps_one_plan(void **state)
+{
+	static const struct xn a[] = {
+		{ 0, 0, 0, 0, 20, 150, 0, 0 },
+		{ 0, ACTION_POST, 0, 0, 10, 100, 30, 1 },
+		{ 1, ACTION_WAIT, 0, 0, 9, 63, 0, 1 },
+		{ 0, ACTION_WAIT, 0, 0, 9, 27, 0, 0 },
+	}, b[] = {
+		{ 0, 0, 0, 0, 20, 80, 0, 0 },
+		{ 0, ACTION_WAIT, 0, 0, 12, 60, 0, 1 },
+	};
+	struct project *p = small_project();
+	struct search_params sp = params(1, 1);
+	struct search_result res;
+	struct error err = { 0 };
+	struct search *s;
+	char *ba, *bb;
+	size_t la, lb;
+	int order;
+
+	ba = export_of(a, 4, &la);
+	bb = export_of(b, 2, &lb);
+	for (order = 0; order < 2; order++) {
+		s = search_new(p, &sp, 0);
+		assert_int_equal(search_merge(s, order ? bb : ba,
+		    order ? lb : la, &err), 0);
+		assert_int_equal(search_merge(s, order ? ba : bb,
+		    order ? la : lb, &err), 0);
+		assert_int_equal(search_result(s, 2, &res), 0);
+		assert_int_equal(res.npv, 2);
+		assert_int_equal(res.pv[0].action.kind, ACTION_POST);
+		assert_int_equal(res.pv[1].action.kind, ACTION_WAIT);
+		/* The wait at the root carries both workers' visits. */
+		assert_int_equal(res.nalts, 1);
+		assert_int_equal(res.alts[0].edge.visits, 21);
+		assert_true(fabs(res.expected_total - 10) < 1e-9);
+		search_result_free(&res);
+		search_free(s);
+	}
+	free(ba);
+	free(bb);
+	fx_free(p);
+}
+
+/* Merged, two real searches give one worker's plan, step for step. */
+static void
+test_merge_plan_is_a_workers(void **state)
+{
+	struct project *p = small_project();
+	struct search_params sp = params(600, 3);
+	struct search_result ra, rb, rm, *want;
+	struct error err = { 0 };
+	struct search *a, *b, *m;
+	struct cm cm;
+	char *buf;
+	size_t len;
+	int i;
+
+	cm_init(&cm, p, CM_NOISE);
+	a = search_new(p, &sp, 0);
+	b = search_new(p, &sp, 1);
+	m = search_new(p, &sp, 0);
+	assert_int_equal(search_run(a, &cm_ops, &cm, &err), 0);
+	assert_int_equal(search_run(b, &cm_ops, &cm, &err), 0);
+	assert_int_equal(search_export(a, &buf, &len), 0);
+	assert_int_equal(search_merge(m, buf, len, &err), 0);
+	free(buf);
+	assert_int_equal(search_export(b, &buf, &len), 0);
+	assert_int_equal(search_merge(m, buf, len, &err), 0);
+	free(buf);
+	search_result(a, 0, &ra);
+	search_result(b, 0, &rb);
+	search_result(m, 0, &rm);
+	want = ra.expected_total >= rb.expected_total ? &ra : &rb;
+	assert_int_equal(rm.npv, want->npv);
+	for (i = 0; i < rm.npv; i++) {
+		assert_true(action_equal(&rm.pv[i].action, &want->pv[i].action));
+		assert_int_equal(rm.pv[i].slot, want->pv[i].slot);
+	}
+	search_result_free(&ra);
+	search_result_free(&rb);
+	search_result_free(&rm);
+	search_free(a);
+	search_free(b);
+	search_free(m);
+	fx_free(p);
+}
+
 struct runner {
 	struct search	*s;
 	struct cm	 m;
@@ -680,6 +906,9 @@ main(void)
 		cmocka_unit_test(test_reproducible),
 		cmocka_unit_test(test_value_truncates_rollouts),
 		cmocka_unit_test(test_progressive_widening),
+		cmocka_unit_test(test_rollout_actions),
+		cmocka_unit_test(test_plan_covers_horizon),
+		cmocka_unit_test(test_deterministic_best),
 		cmocka_unit_test(test_export_merge),
 		cmocka_unit_test(test_snapshot_while_running_and_cancel),
 		cmocka_unit_test(test_extreme_rewards_fail),
@@ -687,6 +916,8 @@ main(void)
 		cmocka_unit_test(test_extreme_values),
 		cmocka_unit_test(test_timeout_ends_run),
 		cmocka_unit_test(test_merge_refuses_extreme_sums),
+		cmocka_unit_test(test_merge_keeps_one_plan),
+		cmocka_unit_test(test_merge_plan_is_a_workers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

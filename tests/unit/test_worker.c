@@ -5,8 +5,7 @@
  * child through the same seccomp_install() the worker uses), malformed
  * worker output, and no zombie or leaked descriptor afterwards. Stopping:
  * a worker asked to stop sends its tree so far; one that cannot answer is
- * killed after the grace period; the planner builds a plan from what the
- * workers answered.
+ * killed after the grace period (the planner's side: test_planner.c).
  */
 #include "testutil.h"
 
@@ -26,7 +25,6 @@
 #include "sandbox/rollout.h"
 #include "sandbox/seccomp.h"
 #include "sandbox/worker.h"
-#include "runs/planner.h"
 #include "core/validate.h"
 
 #ifndef TOP
@@ -525,91 +523,6 @@ test_stop_unanswered(void **state)
 	free(src);
 }
 
-static struct planner *
-stop_planner(struct project **p, const char *model_path, int workers,
-    char **src)
-{
-	struct search_params sp = { .iterations = 1000000000, .seed = 1,
-	    .workers = workers, .isolation = ISOLATION_PROCESS,
-	    .call_timeout_ms = 100 };
-	struct planner *pr;
-	struct error err;
-	size_t len;
-
-	assert_int_equal(project_load(TOP "/fixtures/demo", p, &err), 0);
-	assert_int_equal(file_read(model_path, src, &len, &err), 0);
-	if (planner_start(*p, *src, len, &sp, &pr, &err) != 0)
-		fail_msg("%s", err.msg);
-	return pr;
-}
-
-/* The planner stopped mid-search: every worker's tree merged, a plan. */
-static void
-test_planner_stop(void **state)
-{
-	struct search_snapshot *snap = calloc(1, sizeof *snap);
-	struct planner *pr;
-	struct project *p;
-	struct error err;
-	struct plan pl;
-	char *const *notes;
-	char *src;
-
-	pr = stop_planner(&p, TOP "/fixtures/demo/model.py", 2, &src);
-	do {
-		planner_snapshot(pr, snap);
-		assert_true(planner_running(pr));
-		usleep(20000);
-	} while (snap->iterations == 0);
-	planner_stop(pr);
-	if (planner_wait(pr, &pl, &err) != 0)
-		fail_msg("%s", err.msg);
-	assert_true(pl.stats.stopped);
-	assert_true(pl.stats.iterations > 0);
-	assert_true(pl.stats.iterations < 1000000000);
-	assert_int_equal(pl.stats.workers, 2);
-	assert_true(pl.nposts > 0);
-	assert_int_equal(planner_notes(pr, &notes), 0);
-	planner_snapshot(pr, snap);
-	assert_int_equal(snap->state, SEARCH_STOPPED);
-	assert_int_equal(snap->iterations, pl.stats.iterations);
-	assert_no_children();
-	plan_free(&pl);
-	planner_free(pr);
-	project_free(p);
-	free(snap);
-	free(src);
-}
-
-/* No worker answered: each was killed after the grace, the error says so. */
-static void
-test_planner_stop_unanswered(void **state)
-{
-	struct planner *pr;
-	struct project *p;
-	struct error err;
-	struct plan pl;
-	char *const *notes;
-	char *src;
-	int i;
-
-	pr = stop_planner(&p, TOP "/tests/hostile/loadhang.py", 2, &src);
-	planner_stop(pr);
-	assert_int_equal(planner_wait(pr, &pl, &err), -1);
-	assert_int_equal(err.code, EXIT_MODEL);
-	if (strstr(err.msg, "no worker answered the stop") == NULL)
-		fail_msg("%s", err.msg);
-	assert_int_equal(planner_notes(pr, &notes), 2);
-	for (i = 0; i < 2; i++)
-		if (strstr(notes[i], "did not answer the stop within 2.0 s") ==
-		    NULL || strstr(notes[i], "tree was lost") == NULL)
-			fail_msg("%s", notes[i]);
-	assert_no_children();
-	planner_free(pr);
-	project_free(p);
-	free(src);
-}
-
 static void
 test_no_leaks(void **state)
 {
@@ -650,8 +563,6 @@ main(void)
 		cmocka_unit_test(test_malformed_output),
 		cmocka_unit_test(test_stop_returns_tree),
 		cmocka_unit_test(test_stop_unanswered),
-		cmocka_unit_test(test_planner_stop),
-		cmocka_unit_test(test_planner_stop_unanswered),
 		cmocka_unit_test(test_no_leaks),
 	};
 

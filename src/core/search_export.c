@@ -1,0 +1,278 @@
+/*
+ * search_export — a tree as bytes and back: root-parallel workers export
+ * their trees, and the planner merges them by action path into one. The
+ * merge checks every node against the project's bounds first, since the
+ * bytes come from a process that ran the operator's model.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/search.h"
+#include "core/search_int.h"
+
+static void
+search_export_node(const struct node *n, uint32_t parent,
+    struct export_node *e)
+{
+	memset(e, 0, sizeof *e);
+	e->parent = parent;
+	e->slot = n->slot;
+	e->action = n->action;
+	e->visits = n->visits;
+	e->avail = n->avail;
+	e->sum = n->sum;
+	e->rsum = n->rsum;
+	e->rsq = n->rsq;
+}
+
+/* Marks the tree's plan, the path search_result() would follow. */
+static uint8_t *
+search_export_pv(const struct search *s)
+{
+	uint8_t *on = xcalloc(s->nnodes, 1);
+	uint32_t ni = 0;
+
+	while ((ni = search_best_child(s, ni)) != NIL)
+		on[ni] = 1;
+	return on;
+}
+
+int
+search_export(struct search *s, char **buf, size_t *len)
+{
+	struct export_head h;
+	struct export_node *out;
+	uint32_t *stack, *pidx, ni, ci, n = 0, sp = 0;
+	uint8_t *pv;
+
+	pthread_mutex_lock(&s->lock);
+	out = xcalloc(s->nnodes, sizeof *out);
+	stack = xcalloc(s->nnodes + 1, sizeof *stack);
+	pidx = xcalloc(s->nnodes + 1, sizeof *pidx);
+	pv = search_export_pv(s);
+	stack[sp++] = 0;
+	pidx[0] = NIL;
+	while (sp > 0) {
+		ni = stack[--sp];
+		search_export_node(&s->nodes[ni], pidx[ni], &out[n]);
+		out[n].pv = pv[ni];
+		for (ci = s->nodes[ni].child; ci != NIL;
+		    ci = s->nodes[ci].sibling) {
+			if (s->nodes[ci].visits < 2 && !pv[ci])
+				continue;
+			pidx[ci] = n;
+			stack[sp++] = ci;
+		}
+		n++;
+	}
+	free(pv);
+	memset(&h, 0, sizeof h);
+	h.magic = EXPORT_MAGIC;
+	h.nnodes = n;
+	h.iterations = s->iterations;
+	h.failed = s->failed;
+	h.model_calls = search_get(&s->model_calls);
+	h.illegal = search_get(&s->illegal);
+	h.model_seconds = search_getf(&s->model_seconds);
+	h.elapsed = s->elapsed;
+	h.nerrors = s->nerrors;
+	memcpy(h.errors, s->errors, sizeof h.errors);
+	pthread_mutex_unlock(&s->lock);
+	*len = sizeof h + (size_t)n * sizeof *out;
+	*buf = xmalloc(*len);
+	memcpy(*buf, &h, sizeof h);
+	memcpy(*buf + sizeof h, out, (size_t)n * sizeof *out);
+	free(out);
+	free(stack);
+	free(pidx);
+	return 0;
+}
+
+/*
+ * A node's sums are what its visits could have added up: every step's
+ * reward within ±MODEL_NUMBER_MAX, and a path at most the horizon's waits,
+ * one post per draft and front, and a value. A tree within these bounds
+ * cannot make a merged sum infinite, and so no mean or score NaN.
+ */
+static bool
+search_export_sums_valid(const struct search *s, const struct export_node *e)
+{
+	double v = e->visits, r = MODEL_NUMBER_MAX, steps;
+
+	steps = (double)s->p->horizon_slots + (double)s->p->ndrafts *
+	    s->nfronts + 1;
+	return fabs(e->sum) <= v * r * steps && fabs(e->rsum) <= v * r &&
+	    e->rsq >= 0 && e->rsq <= v * r * r;
+}
+
+static bool
+search_export_valid(const struct search *s, const struct export_node *e,
+    uint32_t i)
+{
+	const struct action *a = &e->action;
+
+	if (!search_export_sums_valid(s, e))
+		return false;
+	if (e->pv > 1)
+		return false;
+	if (i == 0)
+		return e->parent == NIL;
+	if (e->parent >= i || e->slot < 0 || e->slot >= s->p->horizon_slots)
+		return false;
+	if (a->kind == ACTION_WAIT)
+		return true;
+	return a->kind == ACTION_POST && a->draft < (uint32_t)s->p->ndrafts &&
+	    a->front < (uint32_t)s->nfronts;
+}
+
+static bool
+search_export_head_valid(const struct export_head *h, size_t len)
+{
+	size_t body = len - sizeof *h, each = sizeof(struct export_node);
+
+	return h->magic == EXPORT_MAGIC && h->nnodes > 0 &&
+	    body / each == h->nnodes && body % each == 0 && h->nerrors >= 0 &&
+	    h->model_seconds >= 0 && isfinite(h->model_seconds) &&
+	    h->elapsed >= 0 && isfinite(h->elapsed);
+}
+
+/* Counts add up to at most UINT32_MAX rather than wrap. */
+static uint32_t
+search_add32(uint32_t a, uint32_t b)
+{
+	return a > UINT32_MAX - b ? UINT32_MAX : a + b;
+}
+
+static void
+search_merge_head(struct search *s, const struct export_head *h)
+{
+	int i;
+
+	s->iterations += h->iterations;
+	s->failed += h->failed;
+	search_add(&s->model_calls, h->model_calls);
+	search_add(&s->illegal, h->illegal);
+	search_addf(&s->model_seconds, h->model_seconds);
+	if (h->elapsed > s->elapsed)
+		s->elapsed = h->elapsed;
+	for (i = 0; i < h->nerrors && i < SEARCH_MAX_ERRORS &&
+	    s->nerrors < SEARCH_MAX_ERRORS; i++) {
+		s->errors[s->nerrors] = h->errors[i];
+		s->errors[s->nerrors].type[sizeof h->errors[i].type - 1] = '\0';
+		s->errors[s->nerrors].message[
+		    sizeof h->errors[i].message - 1] = '\0';
+		s->errors[s->nerrors].function[
+		    sizeof h->errors[i].function - 1] = '\0';
+		s->nerrors++;
+	}
+}
+
+/*
+ * The merged tree's plan. Summing the workers' visits and following the
+ * most visited child would splice their plans: a step one worker chose
+ * and deepened can lead, by the other's visits, into a step nobody
+ * deepened, and the plan stops short of the horizon. Each worker's plan is
+ * a path its own search deepened, so the merged plan is one of them whole:
+ * the one its own worker values highest (the mean rewards of its steps
+ * plus the mean return below its last, as search_result() reports it),
+ * the earlier worker on a tie, so the same trees in the same order give
+ * the same plan. The statistics shown along it are the merged sums.
+ */
+struct merge_pv {
+	uint32_t	*path;		/* merged node indices, root excluded */
+	int		 n;
+	double		 total;
+	uint32_t	 last;		/* export index of the last step */
+	double		 tail;		/* mean return below the last step */
+};
+
+static void
+search_merge_pv(struct merge_pv *pv, const struct export_node *e,
+    uint32_t i, uint32_t ni)
+{
+	double v = e->visits > 0 ? e->visits : 1;
+
+	if (i == 0 || !e->pv || e->parent != pv->last)
+		return;
+	/* The step before the last counts its reward only: the mean return
+	 * below the new last step replaces what followed it. */
+	if (pv->n > 0)
+		pv->total -= pv->tail;
+	pv->tail = (e->sum - e->rsum) / v;
+	pv->total += e->rsum / v + pv->tail;
+	pv->path[pv->n++] = ni;
+	pv->last = i;
+}
+
+static void
+search_merge_prefer(struct search *s, struct merge_pv *pv)
+{
+	if (pv->n > 0 && (s->pref == NULL || pv->total > s->pref_total)) {
+		free(s->pref);
+		s->pref = pv->path;
+		s->npref = pv->n;
+		s->pref_total = pv->total;
+		return;
+	}
+	free(pv->path);
+}
+
+int
+search_merge(struct search *into, const char *buf, size_t len,
+    struct error *err)
+{
+	struct export_head h;
+	struct export_node e;
+	struct merge_pv pv;
+	struct node *n;
+	uint32_t *map, i, ni;
+
+	if (len < sizeof h)
+		return error_set(err, EXIT_MODEL, "search tree: %zu bytes, "
+		    "too short", len);
+	memcpy(&h, buf, sizeof h);
+	if (!search_export_head_valid(&h, len))
+		return error_set(err, EXIT_MODEL, "search tree: malformed "
+		    "header");
+	map = xcalloc(h.nnodes, sizeof *map);
+	for (i = 0; i < h.nnodes; i++) {
+		memcpy(&e, buf + sizeof h + (size_t)i * sizeof e, sizeof e);
+		if (!search_export_valid(into, &e, i)) {
+			free(map);
+			return error_set(err, EXIT_MODEL, "search tree: "
+			    "malformed node %u", i);
+		}
+	}
+	pthread_mutex_lock(&into->lock);
+	search_merge_head(into, &h);
+	pv.path = xcalloc(h.nnodes, sizeof *pv.path);
+	pv.n = 0;
+	pv.total = 0;
+	pv.tail = 0;
+	pv.last = 0;
+	for (i = 0; i < h.nnodes; i++) {
+		memcpy(&e, buf + sizeof h + (size_t)i * sizeof e, sizeof e);
+		if (i == 0)
+			ni = 0;
+		else if ((ni = search_find_child(into, map[e.parent],
+		    &e.action)) == NIL)
+			ni = search_node_new(into, map[e.parent], &e.action,
+			    e.slot);
+		map[i] = ni;
+		search_merge_pv(&pv, &e, i, ni);
+		n = &into->nodes[ni];
+		n->visits = search_add32(n->visits, e.visits);
+		n->avail = search_add32(n->avail, e.avail);
+		n->sum += e.sum;
+		n->rsum += e.rsum;
+		n->rsq += e.rsq;
+	}
+	search_merge_prefer(into, &pv);
+	pthread_mutex_unlock(&into->lock);
+	free(map);
+	return 0;
+}
