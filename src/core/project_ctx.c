@@ -62,6 +62,8 @@ history_json(const struct history_post *h, const struct project *p)
 	for (i = 0; i < PROJECT_NMETRICS; i++)
 		if (h->metrics_set & (1u << i))
 			cJSON_AddNumberToObject(m, project_metric_names[i], v[i]);
+	if (h->unsettled)
+		cJSON_AddFalseToObject(o, "settled");
 	return o;
 }
 

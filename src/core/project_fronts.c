@@ -82,7 +82,7 @@ load_front(const struct json_loc *l, const cJSON *obj, int i, struct front *fr)
 {
 	static const char *known[] = { "id", "platform", "account", "composio",
 	    "limits", "instance", "handle", "service", "visibility",
-	    "token_env", "password_env", "api_key_env", NULL };
+	    "token_env", "password_env", "api_key_env", "appview", NULL };
 	char prefix[64], f[128], *platform = NULL, *s = NULL;
 	int pl;
 
@@ -252,6 +252,7 @@ project_load_fronts(struct project *p, const char *path, struct error *err)
 {
 	static const char *known[] = { "name", "timezone", "start",
 	    "slot_minutes", "horizon_slots", "provider", "objective", "fronts",
+	    "topics",
 	    NULL };
 	struct json_loc l = project_loc(p, path, err);
 	cJSON *root;
@@ -284,7 +285,8 @@ project_load_fronts(struct project *p, const char *path, struct error *err)
 	    load_objective(&l, p, cJSON_GetObjectItemCaseSensitive(root,
 	    "objective")) != 0 ||
 	    load_fronts_array(&l, p, cJSON_GetObjectItemCaseSensitive(root,
-	    "fronts")) != 0)
+	    "fronts")) != 0 ||
+	    topics_from_json(root, path, &p->topics, err) != 0)
 		goto out;
 	json_warn_unknown(&l, root, "", known);
 	rc = 0;

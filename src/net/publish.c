@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/hist_predict.h"
 #include "core/legal.h"
 #include "core/timeutil.h"
 #include "net/publish.h"
@@ -397,6 +398,8 @@ publish_send(struct publish *pub, int i, time_t now, bool future,
 		return -1;
 	}
 	publish_trajectory(pub, "publish-intent", e, NULL, now, &terr);
+	hist_prediction_save(pub->project->dir, e->id, post->expected_reward,
+	    post->ci_lo, post->ci_hi, &terr);
 	publish_test_pause("after-intent");
 	channel_send(&c, out);
 	channel_close(&c);

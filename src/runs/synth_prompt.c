@@ -413,6 +413,26 @@ synth_cmp_int(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
+/* " impressions 5400 likes unknown …: ": a count the history does not
+ * carry is said to be unknown, never shown as 0. */
+static void
+synth_counts(struct sbuf *b, const struct history_post *h)
+{
+	static const char *const names[] = { "impressions", "likes",
+	    "reposts", "replies", "clicks" };
+	const double v[] = { h->impressions, h->likes, h->reposts, h->replies,
+	    h->clicks };
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		if (h->metrics_set & (1u << i))
+			sb_printf(b, " %s %.0f", names[i], v[i]);
+		else
+			sb_printf(b, " %s unknown", names[i]);
+	}
+	sb_printf(b, ": ");
+}
+
 /* The four best, the four worst and eight evenly spaced posts, by time. */
 static void
 synth_sample(struct sbuf *b, const struct project *p)
@@ -446,9 +466,7 @@ synth_sample(struct sbuf *b, const struct project *p)
 		strftime(when, sizeof when, "%a %Y-%m-%d %H:%M", &tm);
 		sb_printf(b, "- %s %s %s ", h->id, p->fronts[h->front].id, when);
 		synth_topics(b, h->topics, h->ntopics);
-		sb_printf(b, " impressions %.0f likes %.0f reposts %.0f replies "
-		    "%.0f clicks %.0f: ", h->impressions, h->likes, h->reposts,
-		    h->replies, h->clicks);
+		synth_counts(b, h);
 		synth_snippet(b, h->text, 120);
 		if (i + 1 < np)
 			sb_printf(b, "\n");

@@ -240,6 +240,8 @@ bool	ui_accuracy_poll(struct ui *);
 void	ui_accuracy_free(struct ui *);
 /* The Model pane's line about it, and its theme role. */
 const char *ui_accuracy_line(struct ui *, char *buf, size_t len, int *role);
+/* view_history.c: `:history`, history.jsonl per front. */
+int	view_history_open(struct ui *, struct pane *v);
 
 /* model_state.c */
 /* Loads (or reloads) the model file, gates it and checks its approval. */
