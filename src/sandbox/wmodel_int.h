@@ -1,0 +1,91 @@
+/*
+ * wmodel_int — what the files of the world-model module share: struct
+ * wmodel itself and the guarded-call helpers. wmodel.c holds the calls
+ * and the ops tables, wmodel_predict.c predict(), wmodel_load.c building
+ * and freeing a model. Other modules use wmodel.h.
+ */
+#ifndef FRONTS_WMODEL_INT_H
+#define FRONTS_WMODEL_INT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "sandbox/guard.h"
+#include "sandbox/wmodel.h"
+
+#define WM_FILENAME	"model.py"
+/* The module's top-level code may precompute tables: it gets ten calls'
+ * worth of time, and at least WM_LOAD_MIN_MS. */
+#define WM_LOAD_FACTOR	10
+#define WM_LOAD_MIN_MS	3000
+
+enum wm_fn {
+	FN_INITIAL, FN_SAMPLE, FN_LEGAL, FN_APPLY, FN_TERMINAL, FN_VALUE,
+	FN_PREDICT, FN_COUNT
+};
+
+extern const char *const wm_fn_names[FN_COUNT];
+
+struct wmodel {
+	const struct project	*p;
+	PyObject		*globals;
+	PyObject		*code;		/* the module body, until it ran */
+	PyObject		*fn[FN_COUNT];	/* NULL where undefined */
+	PyObject		*ctx;
+	PyObject		*rng;
+	PyObject		*rng_seed;	/* bound Random.seed */
+	PyObject		**acts;		/* [0] wait, [1 + d*nfronts + f] */
+	int			 nacts;
+	PyObject		*draft_ix;	/* str -> int */
+	PyObject		*front_ix;
+	PyObject		*s_wait, *s_post;
+	/* predict's arguments, built on its first call: per history post,
+	 * the post without metrics and its ctx entry with empty metrics. */
+	PyObject		*hist_post, *hist_bare;
+	struct guard_slot	*slot;
+	int			 timeout_ms;
+	struct model_error	 error;
+	bool			 poisoned;	/* a release overran: stop */
+	/* wmodel_enter */
+	int			 depth;
+	pthread_t		 owner;
+	PyGILState_STATE	 gil;
+};
+
+/* The GIL, unless the calling thread entered the model (wmodel_enter). */
+static inline bool
+wm_acquire(struct wmodel *m, PyGILState_STATE *st)
+{
+	if (m->depth > 0 && pthread_equal(m->owner, pthread_self()))
+		return false;
+	*st = PyGILState_Ensure();
+	guard_slot_bind(m->slot);
+	return true;
+}
+
+static inline void
+wm_release(bool took, PyGILState_STATE st)
+{
+	if (took)
+		PyGILState_Release(st);
+}
+
+/* wmodel.c: the guarded call and what a call's result is checked by. */
+void	wm_copy(char *dst, size_t size, const char *src);
+void	wm_seed(void *m, uint64_t seed);
+int	wm_call(struct wmodel *, enum wm_fn, PyObject *const *args,
+	    size_t nargs, PyObject **res);
+int	wm_number(PyObject *o, double *out);
+int	wm_badtype(struct wmodel *, enum wm_fn, const char *want,
+	    PyObject *got);
+int	wm_badnumber(struct wmodel *, enum wm_fn, const char *what,
+	    PyObject *o, double x);
+void	wm_decref(struct wmodel *, PyObject *o);
+/* wmodel_predict.c */
+int	wm_predict(void *, const struct predict_query *, double *);
+bool	wm_has_predict(void *);
+
+#endif
