@@ -51,6 +51,13 @@
  *     not) and join the tree, so that where the budget is too small to
  *     deepen the tree that far the plan still covers the horizon, along
  *     the best of those rollouts (visits tie at one, the higher mean wins).
+ *   - Where no step's reward ever varied and the model has no value(),
+ *     every rollout's return is a whole plan's true value: the plan is the
+ *     best path evaluated (see search_follow_best), and no deepening
+ *     is done, since every rollout reaches the horizon. Measured on the
+ *     small bench projects at 5,000 iterations: 18 -> 25 of 30 seeds at
+ *     the optimum for the best path, 27 with no deepening; exploration
+ *     x2 or x0.5 there gave 20 and 22.
  *   - A model error ends its iteration without backup. The run fails with
  *     EXIT_MODEL when more than half of all iterations failed (checked at the
  *     end, and early once 50 iterations ran and 90% of them failed).
@@ -186,6 +193,10 @@ search_new_past(const struct project *p, const struct search_params *params,
 	s->stackcap = 64;
 	s->stack = xcalloc(s->stackcap, sizeof *s->stack);
 	s->prefix = xcalloc(p->horizon_slots * 2 + nids + 1, sizeof *s->prefix);
+	s->tracecap = p->horizon_slots * 2 + (int)nids + 1;
+	s->trace = xcalloc(s->tracecap, sizeof *s->trace);
+	s->btrace = xcalloc(s->tracecap, sizeof *s->btrace);
+	s->btotal = -INFINITY;
 	search_node_new(s, NIL, &wait, -1);
 	return s;
 }
@@ -220,6 +231,8 @@ search_free(struct search *s)
 	free(s->shut);
 	free(s->stack);
 	free(s->prefix);
+	free(s->trace);
+	free(s->btrace);
 	free(s->pref);
 	free(s);
 }
@@ -298,8 +311,13 @@ search_available(struct search *s, model_state *st)
 }
 
 static void
-search_record(struct search *s, const struct action *a)
+search_record(struct search *s, const struct action *a, int slot, double r)
 {
+	if (s->ntrace < s->tracecap) {
+		s->trace[s->ntrace].action = *a;
+		s->trace[s->ntrace].slot = slot;
+		s->trace[s->ntrace++].reward = r;
+	}
 	legal_apply(s->lg, s->lp, a);
 	s->last_key = a->kind == ACTION_WAIT ? 0 : (int)search_action_id(s, a);
 }
@@ -465,7 +483,7 @@ search_keep_step(struct search *s, const struct action *a, int slot,
  * than the tree, reaches the horizon along the best of them.
  */
 static int
-search_rollout(struct search *s, model_state **st, double *ret)
+search_rollout(struct search *s, model_state **st, double *ret, bool *whole)
 {
 	int steps = 0, slot, rc;
 	struct action a;
@@ -475,8 +493,10 @@ search_rollout(struct search *s, model_state **st, double *ret)
 	for (;; steps++) {
 		if ((rc = search_over(s, *st, &over)) != MODEL_OK)
 			return rc;
-		if (over)
+		if (over) {
+			*whole = true;
 			return MODEL_OK;
+		}
 		if (s->has_value && !s->completing &&
 		    steps >= s->rollout_actions) {
 			if ((rc = search_m_value(s, *st, &v)) != MODEL_OK)
@@ -490,7 +510,7 @@ search_rollout(struct search *s, model_state **st, double *ret)
 		slot = legal_path_slot(s->lp);
 		if ((rc = search_m_apply(s, st, &a, &r)) != MODEL_OK)
 			return rc;
-		search_record(s, &a);
+		search_record(s, &a, slot, r);
 		if (s->completing)
 			search_keep_step(s, &a, slot, r);
 		else
@@ -630,7 +650,7 @@ search_descend(struct search *s, model_state **st)
 		slot = legal_path_slot(s->lp);
 		if ((rc = search_m_apply(s, st, &a, &r)) != MODEL_OK)
 			return rc;
-		search_record(s, &a);
+		search_record(s, &a, slot, r);
 		if (expand) {
 			pthread_mutex_lock(&s->lock);
 			next = search_node_new(s, ni, &a, slot);
@@ -643,17 +663,78 @@ search_descend(struct search *s, model_state **st)
 	}
 }
 
+/* Keeps this iteration's path when its return is the best yet: a path that
+ * reached the horizon without value() is a whole plan, and its return is
+ * the plan's true value where the model is deterministic. */
+static void
+search_keep_best(struct search *s)
+{
+	double total = 0;
+	int i;
+
+	if (s->ntrace == s->tracecap)
+		return;
+	for (i = 0; i < s->ntrace; i++)
+		total += s->trace[i].reward;
+	if (total <= s->btotal)
+		return;
+	s->btotal = total;
+	s->nbtrace = s->ntrace;
+	memcpy(s->btrace, s->trace, s->ntrace * sizeof *s->trace);
+}
+
+/*
+ * Where no step's reward ever varied, the plan is the best whole path
+ * evaluated (its return is exact, where the most visited path is only
+ * the one the search spent longest on): its steps join the tree (with the
+ * one visit that evaluated them where they were not there yet) and the
+ * plan follows them, as it follows a merged plan.
+ */
+static void
+search_follow_best(struct search *s)
+{
+	struct node *n;
+	uint32_t ni = 0, c;
+	double g = s->btotal, r;
+	int i;
+
+	if (s->noisy || s->nbtrace == 0 || s->pref != NULL)
+		return;
+	pthread_mutex_lock(&s->lock);
+	s->pref = xcalloc(s->nbtrace, sizeof *s->pref);
+	for (i = 0; i < s->nbtrace; i++) {
+		r = s->btrace[i].reward;
+		if ((c = search_find_child(s, ni, &s->btrace[i].action)) ==
+		    NIL) {
+			c = search_node_new(s, ni, &s->btrace[i].action,
+			    s->btrace[i].slot);
+			n = &s->nodes[c];
+			n->visits = n->avail = 1;
+			n->sum = n->best = n->q = g;
+			n->rsum = r;
+			n->rsq = r * r;
+		}
+		g -= r;
+		s->pref[s->npref++] = c;
+		ni = c;
+	}
+	s->pref_total = s->btotal;
+	pthread_mutex_unlock(&s->lock);
+}
+
 static int
 search_iterate(struct search *s, uint64_t it, int nprefix)
 {
 	model_state *st = NULL;
 	uint64_t seed = search_mix(search_mix(s->seed) ^ it);
 	double g = 0;
+	bool whole = false;
 	int rc;
 
 	s->ops->seed(s->m, seed);
 	s->rng = search_mix(seed ^ 0x5851f42d4c957f2dULL) | 1;
 	s->nstack = 0;
+	s->ntrace = 0;
 	s->last_key = 0;
 	s->nprefix = nprefix;
 	legal_path_reset(s->lg, s->lp);
@@ -661,11 +742,14 @@ search_iterate(struct search *s, uint64_t it, int nprefix)
 		return rc;
 	rc = search_descend(s, &st);
 	if (rc == MODEL_OK)
-		rc = search_rollout(s, &st, &g);
+		rc = search_rollout(s, &st, &g, &whole);
 	if (st != NULL)
 		s->ops->state_free(s->m, st);
-	if (rc == MODEL_OK)
+	if (rc == MODEL_OK) {
 		search_backup(s, g);
+		if (whole)
+			search_keep_best(s);
+	}
 	return rc;
 }
 
@@ -777,7 +861,7 @@ search_run(struct search *s, const struct model_ops *ops, void *model,
 			est = (uint64_t)(est * (1 - FOCUS_START) /
 			    FOCUS_CHUNKS / 8);
 			s->focus_min = est > 2 ? est : 2;
-			nprefix = search_focus(s);
+			nprefix = s->noisy || s->has_value ? search_focus(s) : 0;
 		}
 		s->completing = (s->iterations & 1) && nprefix > 0 &&
 		    chunk == FOCUS_CHUNKS - 1;
@@ -804,6 +888,7 @@ search_run(struct search *s, const struct model_ops *ops, void *model,
 	pthread_mutex_unlock(&s->lock);
 	if (s->iterations > 0 && s->failed * 2 > s->iterations)
 		return search_fail(s, err);
+	search_follow_best(s);
 	pthread_mutex_lock(&s->lock);
 	s->state = atomic_load(&s->cancel) ? SEARCH_STOPPED : SEARCH_DONE;
 	pthread_mutex_unlock(&s->lock);

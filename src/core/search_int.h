@@ -42,6 +42,13 @@ struct step {
 	double		reward;
 };
 
+/* One action of an iteration's whole path, tree and rollout alike. */
+struct trace {
+	struct action	action;
+	int32_t		slot;
+	double		reward;
+};
+
 struct search {
 	const struct project	*p;
 	struct search_params	 params;
@@ -86,6 +93,9 @@ struct search {
 	uint32_t		*shut;		/* fronts closed now, by gen */
 	struct step		*stack;
 	int			 stackcap, nstack;
+	struct trace		*trace, *btrace;	/* this path, the best */
+	int			 ntrace, nbtrace, tracecap;
+	double			 btotal;	/* btrace's return */
 	struct action		*prefix;	/* focus: forced actions */
 	int			 nprefix;
 	uint64_t		 focus_min;
