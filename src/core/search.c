@@ -20,8 +20,11 @@
  *     the range of total returns seen so far, or by twice the spread
  *     among the siblings compared where that is narrower (see
  *     search_scale), so the exploration constant (default SEARCH_UCT_C)
- *     does not depend on the model's reward units. The plan still follows
- *     visits.
+ *     does not depend on the model's reward units. Once a step's reward
+ *     has varied, the exploration constant counts at NOISY_UCT of itself:
+ *     measured on the hidden-state bench at 10,000 iterations, seeds 1-8,
+ *     mean 0.891 -> 0.932 of the best known plan (0.5: 0.920; 0.25 and
+ *     0.15 were worse on seeds 1-3). The plan still follows visits.
  *   - Progressive widening: a node may have at most
  *     ceil(PW_K * sqrt(visits + 1)) available children expanded before it
  *     selects among them; the next expansion is a uniformly drawn
@@ -77,6 +80,7 @@
 #define PW_K		2.0
 #define ROLLOUT_ACTIONS	8
 #define LOCAL_SPREAD	2.0
+#define NOISY_UCT	0.35
 #define FOCUS_START	0.4
 #define FOCUS_CHUNKS	64
 #define FAIL_EARLY_MIN	50
@@ -386,7 +390,7 @@ search_select(struct search *s, uint32_t ni, int depth, struct action *pick,
 {
 	struct node *c, *nodes = s->nodes;
 	uint32_t ci, best = NIL, forced = NIL, id, r;
-	double score, bscore = -INFINITY, scale;
+	double score, bscore = -INFINITY, scale, uct_c;
 	int ncompat = 0, nunexp, i;
 
 	*expand = false;
@@ -404,6 +408,7 @@ search_select(struct search *s, uint32_t ni, int depth, struct action *pick,
 	/* One pass: availability, and the UCT choice should there be no
 	 * expansion (an unvisited child first). */
 	scale = search_scale(s, ni);
+	uct_c = s->params.uct_c * (s->noisy ? NOISY_UCT : 1);
 	for (ci = nodes[ni].child; ci != NIL; ci = nodes[ci].sibling) {
 		c = &nodes[ci];
 		id = search_action_id(s, &c->action);
@@ -415,7 +420,7 @@ search_select(struct search *s, uint32_t ni, int depth, struct action *pick,
 		if (c->visits == 0)
 			score = INFINITY;
 		else
-			score = search_value(s, c) / scale + s->params.uct_c *
+			score = search_value(s, c) / scale + uct_c *
 			    sqrt(log((double)c->avail) / c->visits);
 		if (best == NIL || score > bscore) {
 			bscore = score;
