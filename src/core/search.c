@@ -31,7 +31,14 @@
  *     unexpanded available action.
  *   - Posts within one slot are taken in increasing (draft, front) order:
  *     the same set of same-slot posts is one path, not all its orders.
- *   - Rollouts are uniform over the available actions; where the model
+ *   - Rollouts follow the best mean return seen for each (action, slot)
+ *     over every path so far, one step in ROLLOUT_UNIFORM uniform, and
+ *     uniform wherever an available action was never tried in that slot
+ *     (see search_rollout_pick). Measured at 10,000 iterations on the
+ *     hidden-state bench (seeds 1-8): mean 0.932 -> 0.971 of the best
+ *     known (one in 2 uniform: 0.963; one in 8: 0.914), small bench 27 ->
+ *     30 of 30 at the optimum; scale bench at 200 iterations 1,620 ->
+ *     1,554 (alike within its spread). Where the model
  *     defines value(), a rollout stops after ROLLOUT_ACTIONS actions
  *     (posts and waits alike; search_params.rollout_actions) and adds
  *     value(state); without value() it runs to the horizon. Counting
@@ -81,6 +88,7 @@
 #define ROLLOUT_ACTIONS	8
 #define LOCAL_SPREAD	2.0
 #define NOISY_UCT	0.35
+#define ROLLOUT_UNIFORM	4
 #define FOCUS_START	0.4
 #define FOCUS_CHUNKS	64
 #define FAIL_EARLY_MIN	50
@@ -201,6 +209,8 @@ search_new_past(const struct project *p, const struct search_params *params,
 	s->trace = xcalloc(s->tracecap, sizeof *s->trace);
 	s->btrace = xcalloc(s->tracecap, sizeof *s->btrace);
 	s->btotal = -INFINITY;
+	s->msum = xcalloc(nids * p->horizon_slots, sizeof *s->msum);
+	s->mn = xcalloc(nids * p->horizon_slots, sizeof *s->mn);
 	search_node_new(s, NIL, &wait, -1);
 	return s;
 }
@@ -237,6 +247,8 @@ search_free(struct search *s)
 	free(s->prefix);
 	free(s->trace);
 	free(s->btrace);
+	free(s->msum);
+	free(s->mn);
 	free(s->pref);
 	free(s);
 }
@@ -481,6 +493,64 @@ search_keep_step(struct search *s, const struct action *a, int slot,
 	search_push(s, c, r);
 }
 
+/* A table entry of search_learn, or -1 out of the horizon. */
+static inline long
+search_mkey(const struct search *s, const struct action *a, int slot)
+{
+	if (slot < 0 || slot >= s->p->horizon_slots)
+		return -1;
+	return (long)search_action_id(s, a) * s->p->horizon_slots + slot;
+}
+
+/*
+ * The rollout's action: the one whose (action, slot) has the best mean
+ * return from there on over every path so far (search_learn), except one
+ * time in ROLLOUT_UNIFORM, or where one of the actions was never tried
+ * there, uniform. (Untried first would make every early rollout post the
+ * same way; with hundreds of drafts the table stays thin for long, and
+ * rollouts stay uniform.)
+ */
+static int
+search_rollout_pick(struct search *s, int slot)
+{
+	double m, bm = -INFINITY;
+	long k;
+	int i, bi = 0;
+
+	if (search_rand(s, ROLLOUT_UNIFORM) == 0)
+		return (int)search_rand(s, (uint32_t)s->nset);
+	for (i = 0; i < s->nset; i++) {
+		if ((k = search_mkey(s, &s->set[i], slot)) < 0 ||
+		    s->mn[k] == 0)
+			return (int)search_rand(s, (uint32_t)s->nset);
+		m = s->msum[k] / s->mn[k];
+		if (m > bm) {
+			bm = m;
+			bi = i;
+		}
+	}
+	return bi;
+}
+
+/* Every step of this iteration's path adds its return from there on to
+ * its (action, slot) entry. */
+static void
+search_learn(struct search *s)
+{
+	double g = s->tail;
+	long k;
+	int i;
+
+	for (i = s->ntrace - 1; i >= 0; i--) {
+		g += s->trace[i].reward;
+		if ((k = search_mkey(s, &s->trace[i].action,
+		    s->trace[i].slot)) < 0)
+			continue;
+		s->msum[k] += g;
+		s->mn[k]++;
+	}
+}
+
 /*
  * Uniform rollout from st; adds the rewards (and value()) to *ret. A
  * completing rollout (s->completing, see search_run) runs to the horizon
@@ -507,12 +577,13 @@ search_rollout(struct search *s, model_state **st, double *ret, bool *whole)
 			if ((rc = search_m_value(s, *st, &v)) != MODEL_OK)
 				return rc;
 			*ret += v;
+			s->tail = v;
 			return MODEL_OK;
 		}
 		if ((rc = search_available(s, *st)) != MODEL_OK)
 			return rc;
-		a = s->set[search_rand(s, (uint32_t)s->nset)];
 		slot = legal_path_slot(s->lp);
+		a = s->set[search_rollout_pick(s, slot)];
 		if ((rc = search_m_apply(s, st, &a, &r)) != MODEL_OK)
 			return rc;
 		search_record(s, &a, slot, r);
@@ -740,6 +811,7 @@ search_iterate(struct search *s, uint64_t it, int nprefix)
 	s->rng = search_mix(seed ^ 0x5851f42d4c957f2dULL) | 1;
 	s->nstack = 0;
 	s->ntrace = 0;
+	s->tail = 0;
 	s->last_key = 0;
 	s->nprefix = nprefix;
 	legal_path_reset(s->lg, s->lp);
@@ -752,6 +824,7 @@ search_iterate(struct search *s, uint64_t it, int nprefix)
 		s->ops->state_free(s->m, st);
 	if (rc == MODEL_OK) {
 		search_backup(s, g);
+		search_learn(s);
 		if (whole)
 			search_keep_best(s);
 	}

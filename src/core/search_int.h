@@ -96,6 +96,9 @@ struct search {
 	struct trace		*trace, *btrace;	/* this path, the best */
 	int			 ntrace, nbtrace, tracecap;
 	double			 btotal;	/* btrace's return */
+	double			*msum;		/* returns by (action, slot) */
+	uint32_t		*mn;
+	double			 tail;		/* the rollout's value() */
 	struct action		*prefix;	/* focus: forced actions */
 	int			 nprefix;
 	uint64_t		 focus_min;
