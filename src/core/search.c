@@ -156,6 +156,21 @@ search_node_new(struct search *s, uint32_t parent, const struct action *a,
 	return i;
 }
 
+/* Every post's verdict regardless of the path, looked up by action id in
+ * the hot loop of search_available instead of asked for each proposal. */
+static uint8_t *
+search_verdicts(const struct search *s, size_t nids)
+{
+	uint8_t *v = xcalloc(nids, 1);
+	struct action a = { ACTION_POST, 0, 0 };
+
+	for (a.draft = 0; a.draft < (uint32_t)s->p->ndrafts; a.draft++)
+		for (a.front = 0; a.front < (uint16_t)s->nfronts; a.front++)
+			v[search_action_id(s, &a)] =
+			    (uint8_t)legal_static(s->lg, &a);
+	return v;
+}
+
 void
 search_params_default(struct search_params *sp)
 {
@@ -202,6 +217,7 @@ search_new_past(const struct project *p, const struct search_params *params,
 	s->stamp = xcalloc(nids, sizeof *s->stamp);
 	s->expd = xcalloc(nids, sizeof *s->expd);
 	s->shut = xcalloc(p->nfronts + 1, sizeof *s->shut);
+	s->verdict = search_verdicts(s, nids);
 	s->stackcap = 64;
 	s->stack = xcalloc(s->stackcap, sizeof *s->stack);
 	s->prefix = xcalloc(p->horizon_slots * 2 + nids + 1, sizeof *s->prefix);
@@ -243,6 +259,7 @@ search_free(struct search *s)
 	free(s->stamp);
 	free(s->expd);
 	free(s->shut);
+	free(s->verdict);
 	free(s->stack);
 	free(s->prefix);
 	free(s->trace);
@@ -304,7 +321,12 @@ search_available(struct search *s, model_state *st)
 		a = &s->mbuf[i];
 		if (a->kind == ACTION_WAIT)
 			continue;
-		if ((v = legal_static(s->lg, a)) != LEGAL_OK) {
+		if (a->kind != ACTION_POST || a->draft >=
+		    (uint32_t)s->p->ndrafts || a->front >= s->nfronts)
+			v = legal_static(s->lg, a);
+		else
+			v = s->verdict[search_action_id(s, a)];
+		if (v != LEGAL_OK) {
 			illegal += legal_never(v);
 			continue;
 		}

@@ -91,6 +91,7 @@ struct search {
 	uint32_t		*stamp, gen;	/* membership of set, by id */
 	uint32_t		*expd, egen;	/* expanded and available */
 	uint32_t		*shut;		/* fronts closed now, by gen */
+	uint8_t			*verdict;	/* legal_static, by id */
 	struct step		*stack;
 	int			 stackcap, nstack;
 	struct trace		*trace, *btrace;	/* this path, the best */
