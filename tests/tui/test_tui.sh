@@ -112,8 +112,9 @@ else fail "tui: the written plan is plan JSON"; fi
 tui_keys 4
 tui_keys e
 tui_wait '^edit> ' E
-tui_keys End
-tui_keys -l " EDITED-BY-TEST"
+# At the start of the text, so the edit is on screen however long the post.
+tui_keys Home
+tui_keys -l "EDITED-BY-TEST "
 tui_keys Enter
 check_screen "tui: e edits the selected post" "post 1 edited"
 check_screen "tui: the edit shows in the Candidates pane" "EDITED-BY-TEST"
