@@ -133,6 +133,52 @@ test_finds_optimum(void **state)
 	fx_free(p);
 }
 
+/* With a deterministic model the plan is the best whole path evaluated:
+ * at a budget too small for the visits to settle (200 iterations), it
+ * still covers the horizon, its replayed total is exactly the search's
+ * estimate of it, and half the seeds reach the optimum. */
+static void
+test_deterministic_best_path(void **state)
+{
+	struct project *p = small_project();
+	struct search_params sp;
+	struct error err = { 0 };
+	struct search_result res;
+	struct legal *lg;
+	struct legal_path *lp;
+	struct search *s;
+	model_state *st;
+	struct cm m;
+	double best, got;
+	int slot, seed, hits = 0;
+
+	p->horizon_slots = 4;
+	lg = legal_new(p, NULL, 0, NULL);
+	lp = legal_path_new(lg);
+	cm_init(&m, p, 0);
+	cm_initial(&m, &st);
+	best = brute(&m, lg, lp, st);
+	cm_free(&m, st);
+	for (seed = 1; seed <= 6; seed++) {
+		sp = params(200, seed);
+		s = search_new(p, &sp, 0);
+		assert_int_equal(search_run(s, &cm_ops, &m, &err), 0);
+		assert_int_equal(search_result(s, 3, &res), 0);
+		got = replay(&m, lg, &res, &slot);
+		assert_int_equal(slot, p->horizon_slots);
+		assert_true(got <= best + 1e-9);
+		assert_true(fabs(got - res.expected_total) < 1e-9 *
+		    (1 + fabs(got)));
+		hits += fabs(got - best) < 1e-9;
+		search_result_free(&res);
+		search_free(s);
+	}
+	assert_true(hits >= 3);
+	legal_path_free(lp);
+	legal_free(lg);
+	fx_free(p);
+}
+
 static void
 test_illegal_proposals(void **state)
 {
@@ -901,6 +947,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_finds_optimum),
+		cmocka_unit_test(test_deterministic_best_path),
 		cmocka_unit_test(test_illegal_proposals),
 		cmocka_unit_test(test_raising_model_fails),
 		cmocka_unit_test(test_reproducible),
