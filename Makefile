@@ -11,14 +11,14 @@ MANDIR    = $(PREFIX)/share/man/man1
 VERSION  := 0.1.0
 BUILD    ?= build
 
-PKGS      = ncursesw python3-embed libcurl libcjson readline libseccomp libutf8proc libcrypto
+PKGS      = ncursesw python3-embed libcurl libcjson readline libseccomp libutf8proc libcrypto libcbor
 TEST_PKGS = cmocka
 
 # Debian packages needed to build and test (installed by `make deps` as root).
 DEPS = build-essential pkg-config libncurses-dev libpython3-dev python3 \
        libcurl4-openssl-dev libcjson-dev libreadline-dev libcmocka-dev \
        libseccomp-dev libutf8proc-dev libssl-dev tmux clang \
-       libclang-rt-14-dev tzdata valgrind
+       libclang-rt-14-dev tzdata valgrind libcbor-dev
 
 # pkg-config with a clean fallback for packages that ship no .pc file.
 pc_cflags = $(shell pkg-config --cflags $(1) 2>/dev/null)
@@ -33,6 +33,7 @@ DEP_LIBS   := $(call pc_libs,ncursesw,-lncursesw) \
               $(call pc_libs,libseccomp,-lseccomp) \
               $(call pc_libs,libutf8proc,-lutf8proc) \
               $(call pc_libs,libcrypto,-lcrypto) \
+              $(call pc_libs,libcbor,-lcbor) \
               -lpthread -lm
 TEST_LIBS  := $(call pc_libs,cmocka,-lcmocka)
 
@@ -150,7 +151,7 @@ fuzz:
 MEMCHECK_UNITS := $(addprefix $(BUILD)/tests/,test_plan test_ledger \
 	test_project test_util test_frame test_timeutil test_legal \
 	test_validate test_text test_approval test_channel test_http \
-	test_instlimits)
+	test_instlimits test_history)
 memcheck: $(BIN) $(MEMCHECK_UNITS)
 	FRONTS_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh tests/memcheck/run.sh $(MEMCHECK_UNITS)
 

@@ -7,6 +7,13 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 DEMO=${FRONTS_DEMO_DIR:-$TOP/build/demo}
 rm -rf "$DEMO"
 "$FRONTS" init "$DEMO"
+echo "== fronts history import (the X archive and the Mastodon outbox in fixtures/demo/exports)"
+"$FRONTS" -C "$DEMO" history import "$TOP/fixtures/demo/exports/tweets.js" --front x
+"$FRONTS" -C "$DEMO" history import "$TOP/fixtures/demo/exports/outbox.json" --front mastodon
+echo "== fronts history import again (nothing new)"
+"$FRONTS" -C "$DEMO" history import "$TOP/fixtures/demo/exports/tweets.js" --front x --dry-run
+echo "== fronts history topics"
+"$FRONTS" -C "$DEMO" history topics
 echo "== fronts drafts"
 "$FRONTS" -C "$DEMO" drafts || true
 echo "== fronts gate model.py"

@@ -22,8 +22,7 @@ def emit(name, items):
     print('const char *const %s[] = {' % name)
     for s in items:
         print('\t%s,' % c_string(s))
-    print('\tNULL\n};')
-    print('const int %s_count = %d;\n' % (name, len(items)))
+    print('\tNULL\n};\n')
 
 
 def emit_index(name, items):

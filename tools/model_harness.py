@@ -47,7 +47,10 @@ def load_ctx(d):
         drafts.append({"id": r["id"], "text": r["text"], "topics": r.get("topics", []),
                        "fronts": r.get("fronts", ids)})
     history = [json.loads(line) for line in open(d + "/history.jsonl", encoding="utf-8")]
-    ctx = {"now": start.isoformat(), "timezone": fr["timezone"],
+    objective = {"impressions": 0, "likes": 1, "reposts": 1, "replies": 1, "clicks": 1}
+    if "objective" in fr:
+        objective = {k: fr["objective"].get(k, 0) for k in objective}
+    ctx = {"now": start.isoformat(), "timezone": fr["timezone"], "objective": objective,
            "slot_minutes": fr["slot_minutes"], "horizon_slots": fr["horizon_slots"],
            "fronts": [{"id": f["id"], "platform": f["platform"], "limits": f.get("limits", {})}
                       for f in fr["fronts"]],
@@ -127,6 +130,15 @@ def main():
         s, r = ns["apply"](s, best, rng)
         g += r
     print("greedy return %.1f" % g)
+    if "predict" in ns:
+        # The newest post predicted from the ones before it, as the
+        # backtest does (fronts validate --backtest measures it for real).
+        last = max(ctx["history"], key=lambda h: h["posted_at"])
+        earlier = tuple(h for h in ctx["history"] if h is not last)
+        c2 = freeze(dict(ctx, history=earlier, now=last["posted_at"]))
+        post = freeze({k: last[k] for k in ("id", "front", "posted_at", "text", "topics")})
+        draws = [ns["predict"](c2, post, random.Random(k)) for k in range(50)]
+        print("predict %s: mean %.1f" % (last["id"], statistics.fmean(draws)))
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ static const struct cmd_entry *cli_commands[] = {
 	&cmd_publish_entry,
 	&cmd_ledger_entry,
 	&cmd_check_entry,
+	&cmd_history_entry,
 	&cmd_tui_entry,
 	&cmd_sandbox_entry,
 	&cmd_worker_entry,

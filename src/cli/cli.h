@@ -46,6 +46,7 @@ extern const struct cmd_entry cmd_plan_entry;
 extern const struct cmd_entry cmd_publish_entry;
 extern const struct cmd_entry cmd_ledger_entry;
 extern const struct cmd_entry cmd_check_entry;
+extern const struct cmd_entry cmd_history_entry;
 extern const struct cmd_entry cmd_tui_entry;
 extern const struct cmd_entry cmd_sandbox_entry;
 extern const struct cmd_entry cmd_worker_entry;

@@ -20,10 +20,10 @@
 #include "sandbox/approval.h"
 #include "sandbox/gate.h"
 
-/* The contract's functions; the last two are optional. */
+/* The contract's functions; the last three are optional. */
 static const char *const approve_contract[] = {
 	"initial_state", "legal_actions", "apply", "is_terminal",
-	"sample_hidden", "value", NULL
+	"sample_hidden", "value", "predict", NULL
 };
 
 static int

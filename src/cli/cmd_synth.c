@@ -220,13 +220,23 @@ synth_finish(const struct cli *cli, const struct synth_args *a,
 	}
 	printf("wrote %s (sha256 %s): candidate %d of %d\n", out, c->sha256,
 	    r->best + 1, r->ncands);
+	if (c->measured)
+		printf("backtest: mae_log %.3f (front_median %.3f, hour_weekday "
+		    "%.3f), spearman %.2f, coverage80 %.0f%%: %s\n",
+		    c->mae_log, c->base_mae[0], c->base_mae[1], c->spearman,
+		    c->coverage80 * 100, c->beats ? "beats both baselines" :
+		    "does NOT beat both baselines");
+	else if (c->validation != NULL)
+		printf("backtest: not measured (no working predict(), or no "
+		    "history to hold out)\n");
 	printf("it is NOT approved: review it, then run `fronts approve%s%s`\n",
 	    a->out != NULL ? " --model " : "", a->out != NULL ? out : "");
 	*written = out;
 	if (!c->all_pass)
 		return error_set(err, EXIT_ERROR, "the best candidate still "
 		    "fails %d validation %s; written for review, not for use",
-		    c->fails, c->fails == 1 ? "check" : "checks");
+		    c->fails - c->losses, c->fails - c->losses == 1 ? "check" :
+		    "checks");
 	return 0;
 }
 

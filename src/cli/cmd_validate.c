@@ -1,9 +1,12 @@
 /*
  * cmd_validate — `fronts validate`: runs the approved world model's
- * conformance checks and its calibration against history.jsonl, prints the
- * report (or --json) and exits 1 when a conformance check failed. Like
- * `plan`, it runs the model in a sandboxed worker unless the operator asks
- * for --isolation thread.
+ * conformance checks and its backtest against history.jsonl, prints the
+ * report (or --json) and exits 1 when a conformance check failed.
+ * `--backtest` prints the backtest alone (the table, or with --json the
+ * one object {"backtest": …}) and exits 1 when the model cannot be
+ * measured (no predict, or predict failed). Like `plan`, it runs the
+ * model in a sandboxed worker unless the operator asks for --isolation
+ * thread.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -23,6 +26,8 @@ struct validate_opts {
 	const char	*model;
 	bool		 json;
 	bool		 thread;	/* --isolation thread */
+	bool		 backtest;
+	double		 window;
 };
 
 static int
@@ -33,8 +38,11 @@ validate_options(struct cli *cli, int argc, char **argv,
 		{ "model", required_argument, NULL, 'm' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "isolation", required_argument, NULL, 'i' },
+		{ "backtest", no_argument, NULL, 'b' },
+		{ "window", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
 	};
+	char *end;
 	int c;
 
 	memset(o, 0, sizeof *o);
@@ -44,6 +52,14 @@ validate_options(struct cli *cli, int argc, char **argv,
 		case 'C': o->dir = optarg; break;
 		case 'm': o->model = optarg; break;
 		case 'j': o->json = true; break;
+		case 'b': o->backtest = true; break;
+		case 'w':
+			o->window = strtod(optarg, &end);
+			if (*end != '\0' || !(o->window > 0 && o->window < 1))
+				return cli_usage_error("validate", "--window "
+				    "wants a fraction of history (0 < F < 1), "
+				    "not '%s'", optarg);
+			break;
 		case 'i':
 			if (strcmp(optarg, "thread") == 0)
 				o->thread = true;
@@ -58,17 +74,30 @@ validate_options(struct cli *cli, int argc, char **argv,
 	if (optind != argc)
 		return cli_usage_error("validate", "unexpected argument %s",
 		    argv[optind]);
+	if (o->window > 0 && !o->backtest)
+		return cli_usage_error("validate", "--window goes with "
+		    "--backtest");
 	return 0;
 }
 
 static void
 validate_print(const struct project *p, const struct validate_report *r,
-    bool json)
+    const struct validate_opts *o)
 {
 	char *s;
 	cJSON *j;
 
-	if (json) {
+	if (o->json && o->backtest) {
+		j = cJSON_CreateObject();
+		cJSON_AddItemToObject(j, "backtest", backtest_json(p,
+		    &r->backtest, false));
+		s = cJSON_Print(j);
+		termsafe_json_puts(s, stdout);
+		cJSON_Delete(j);
+	} else if (o->backtest) {
+		s = backtest_text(p, &r->backtest);
+		termsafe_fputs(s, stdout);
+	} else if (o->json) {
 		j = validate_report_json(p, r);
 		s = cJSON_Print(j);
 		termsafe_json_puts(s, stdout);
@@ -83,9 +112,10 @@ validate_print(const struct project *p, const struct validate_report *r,
 /* In this process, under the guard: only when the operator asked. */
 static int
 validate_in_thread(const struct project *p, const char *src, size_t len,
-    struct validate_report *r, struct error *err)
+    double window, struct validate_report *r, struct error *err)
 {
-	struct validate_params vp = { 20, 30, 1 };
+	struct validate_params vp = { .rollouts = 20, .seed = 1,
+	    .window = window };
 	struct validate_hooks hooks = wmodel_validate_hooks;
 	struct wmodel *wm;
 	int rc;
@@ -103,18 +133,12 @@ validate_in_thread(const struct project *p, const char *src, size_t len,
 
 static int
 validate_in_worker(const struct project *p, const char *dir, const char *src,
-    size_t len, struct validate_report *r, struct error *err)
+    size_t len, double window, struct validate_report *r, struct error *err)
 {
 	struct worker_validate_job vj = { .project_dir = dir, .src = src,
-	    .len = len };
-	cJSON *j;
-	int rc;
+	    .len = len, .window = window };
 
-	if (worker_validate(&vj, &j, err) != 0)
-		return -1;
-	rc = validate_report_from_json(p, j, r, err);
-	cJSON_Delete(j);
-	return rc;
+	return worker_validate_report(&vj, p, r, err);
 }
 
 static int
@@ -139,11 +163,19 @@ cmd_validate_exec(struct cli *cli, int argc, char **argv)
 	sha256_hex(src, len, sha);
 	if (approval_check(o.dir, sha, &err) != 0)
 		goto out;
-	rc = o.thread ? validate_in_thread(p, src, len, &r, &err) :
-	    validate_in_worker(p, o.dir, src, len, &r, &err);
+	rc = o.thread ? validate_in_thread(p, src, len, o.window, &r, &err) :
+	    validate_in_worker(p, o.dir, src, len, o.window, &r, &err);
 	if (rc == 0) {
-		validate_print(p, &r, o.json);
-		if (!r.conformant)
+		validate_print(p, &r, &o);
+		if (o.backtest && !r.backtest.ran)
+			rc = error_set(&err, EXIT_ERROR, "the model defines no "
+			    "predict(), so the backtest cannot measure it");
+		else if (o.backtest && r.backtest.error[0] != '\0')
+			rc = error_set(&err, EXIT_ERROR, "the backtest stopped: "
+			    "%s", r.backtest.error);
+		else if (o.backtest)
+			;
+		else if (!r.conformant)
 			rc = error_set(&err, EXIT_ERROR, "the model does not "
 			    "conform to the contract (see the failed checks)");
 	}
@@ -157,7 +189,8 @@ out:
 
 const struct cmd_entry cmd_validate_entry = {
 	.name = "validate",
-	.summary = "check the model's conformance and calibration",
-	.usage = "[-C DIR] [--model FILE] [--isolation process|thread] [--json]",
+	.summary = "check the model's conformance and measure it on history",
+	.usage = "[-C DIR] [--model FILE] [--isolation process|thread] "
+	    "[--backtest [--window F]] [--json]",
 	.exec = cmd_validate_exec,
 };

@@ -22,6 +22,12 @@ DEMO_SYM(demo_drafts_jsonl);
 DEMO_SYM(demo_model_py);
 
 #define DEMO_ENTRY(name, s) { name, s##_start, 0 }
+struct demo_file {
+	const char		*name;	/* "fronts.json", … */
+	const unsigned char	*data;
+	size_t			 len;
+};
+
 static struct demo_file files[] = {
 	DEMO_ENTRY("fronts.json", demo_fronts_json),
 	DEMO_ENTRY("rules.md", demo_rules_md),
@@ -31,7 +37,8 @@ static struct demo_file files[] = {
 };
 #define NFILES ((int)(sizeof files / sizeof files[0]))
 
-int
+/* The embedded files; returns their count. */
+static int
 demo_files(const struct demo_file **out)
 {
 	const unsigned char *ends[NFILES] = { demo_fronts_json_end,

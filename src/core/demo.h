@@ -9,15 +9,6 @@
 
 #include "core/util.h"
 
-struct demo_file {
-	const char		*name;	/* "fronts.json", … */
-	const unsigned char	*data;
-	size_t			 len;
-};
-
-/* The embedded files; returns their count. */
-int	demo_files(const struct demo_file **out);
-
 /* Writes every demo file into dir (created if missing). Refuses
  * when any of them already exists there, and never overwrites one: a file
  * that appears meanwhile stops the scaffold, and what was written is

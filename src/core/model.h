@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 enum action_kind { ACTION_WAIT = 0, ACTION_POST = 1 };
 
@@ -50,6 +51,24 @@ struct model_error {
 	char	function[32];	/* "apply" */
 };
 
+/*
+ * One question to predict(ctx, post, rng): the post is project.history[post]
+ * without its metrics, or (post < 0) draft on front at `at`. The ctx is the
+ * project's own when history is NULL; otherwise its history holds exactly
+ * the posts history[0..nhistory) (indices into project.history, oldest
+ * first), the first `known` of them with their metrics and the rest with
+ * none, and its "now" is `at`. Draw k is made with the rng seeded seed + k.
+ */
+struct predict_query {
+	int		 post;
+	int		 draft, front;
+	time_t		 at;
+	const int	*history;
+	int		 nhistory, known;
+	uint64_t	 seed;
+	int		 ndraws;
+};
+
 struct model_ops {
 	/* Seeds the rng handed to sample_hidden and apply. */
 	void	(*seed)(void *m, uint64_t seed);
@@ -72,6 +91,10 @@ struct model_ops {
 	const struct model_error *(*last_error)(void *m);
 	/* Does the model define value()? */
 	bool	(*has_value)(void *m);
+	/* predict(): q->ndraws draws into draws; NULL, or has_predict false,
+	 * where the model defines none. */
+	int	(*predict)(void *m, const struct predict_query *q, double *draws);
+	bool	(*has_predict)(void *m);
 };
 
 #endif

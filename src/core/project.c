@@ -106,6 +106,19 @@ settle_start(struct project *p, const char *history_path)
 		}
 }
 
+/* Drafts written without topics get the ones fronts.json's rules give
+ * their text. */
+static void
+tag_drafts(struct project *p)
+{
+	int i;
+
+	for (i = 0; i < p->ndrafts; i++)
+		if (p->drafts[i].ntopics == 0)
+			p->drafts[i].ntopics = topics_tag_strings(&p->topics,
+			    p->drafts[i].text, &p->drafts[i].topics);
+}
+
 static int
 load_all(struct project *p, struct error *err)
 {
@@ -127,6 +140,7 @@ load_all(struct project *p, struct error *err)
 		goto out;
 	}
 	settle_start(p, history);
+	tag_drafts(p);
 	instlimits_apply(p, &warning);
 	if (warning != NULL) {
 		p->warnings = xrealloc(p->warnings,
@@ -177,6 +191,7 @@ project_free(struct project *p)
 		project_draft_free(&p->drafts[i]);
 	free(p->drafts);
 	json_strings_free(p->warnings, p->nwarnings);
+	topics_free(&p->topics);
 	free(p->dir);
 	free(p->name);
 	free(p->timezone);

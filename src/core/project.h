@@ -15,6 +15,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/objective.h"
+#include "core/topics.h"
 #include "core/util.h"
 
 #define PROJECT_MAX_FRONTS 64	/* drafts keep a bit mask of fronts */
@@ -71,6 +73,11 @@ struct history_post {
 	int	 ntopics;
 	double	 impressions, likes, reposts, replies, clicks;
 	unsigned metrics_set;	/* bit i: metric i was given (impressions first) */
+	char	*platform_id;	/* the post on the platform; NULL: unknown */
+	char	*url;
+	bool	 unsettled;	/* "settled": false: the counts may still grow */
+	bool	 has_predicted;	/* published by fronts: the plan's prediction */
+	double	 predicted, predicted_lo, predicted_hi;
 	int	 line;		/* in history.jsonl */
 };
 
@@ -93,6 +100,7 @@ struct project {
 	int			 horizon_slots;
 	char			*provider_name;
 	char			*provider_model;
+	struct objective	 objective;	/* given: from fronts.json */
 	struct front		*fronts;
 	int			 nfronts;
 	char			*rules;		/* rules.md, whole */
@@ -100,6 +108,7 @@ struct project {
 	int			 nhistory;
 	struct draft		*drafts;
 	int			 ndrafts;
+	struct topics		 topics;	/* fronts.json "topics" */
 	char			**warnings;	/* unknown fields and the like */
 	int			 nwarnings;
 };

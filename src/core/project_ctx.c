@@ -62,6 +62,8 @@ history_json(const struct history_post *h, const struct project *p)
 	for (i = 0; i < PROJECT_NMETRICS; i++)
 		if (h->metrics_set & (1u << i))
 			cJSON_AddNumberToObject(m, project_metric_names[i], v[i]);
+	if (h->unsettled)
+		cJSON_AddFalseToObject(o, "settled");
 	return o;
 }
 
@@ -81,6 +83,21 @@ draft_json(const struct draft *d, const struct project *p)
 	return o;
 }
 
+/* Every metric with its weight, 0 included: the model need not know
+ * the default. */
+static cJSON *
+objective_json(const struct project *p)
+{
+	const struct objective *obj = objective_of(p);
+	cJSON *o = cJSON_CreateObject();
+	int i;
+
+	for (i = 0; i < METRIC_COUNT; i++)
+		cJSON_AddNumberToObject(o, objective_metric_names[i],
+		    obj->weight[i]);
+	return o;
+}
+
 cJSON *
 project_ctx_json(const struct project *p)
 {
@@ -93,6 +110,7 @@ project_ctx_json(const struct project *p)
 	cJSON_AddStringToObject(ctx, "timezone", p->timezone);
 	cJSON_AddNumberToObject(ctx, "slot_minutes", p->slot_minutes);
 	cJSON_AddNumberToObject(ctx, "horizon_slots", p->horizon_slots);
+	cJSON_AddItemToObject(ctx, "objective", objective_json(p));
 	a = cJSON_AddArrayToObject(ctx, "fronts");
 	for (i = 0; i < p->nfronts; i++) {
 		f = cJSON_CreateObject();

@@ -6,6 +6,7 @@
  * are checked for shape here and kept whole in front.raw, where the
  * channels read them.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,7 +82,7 @@ load_front(const struct json_loc *l, const cJSON *obj, int i, struct front *fr)
 {
 	static const char *known[] = { "id", "platform", "account", "composio",
 	    "limits", "instance", "handle", "service", "visibility",
-	    "token_env", "password_env", "api_key_env", NULL };
+	    "token_env", "password_env", "api_key_env", "appview", NULL };
 	char prefix[64], f[128], *platform = NULL, *s = NULL;
 	int pl;
 
@@ -188,6 +189,45 @@ load_provider(const struct json_loc *l, struct project *p, const cJSON *obj)
 	return 0;
 }
 
+/* objective: weights over the metrics; a metric it leaves out weighs 0.
+ * A name that is not a metric is an error, not a warning: a misspelt
+ * weight would silently change what every plan maximises. No weight is
+ * negative: more engagement never lowers the reward. */
+static int
+load_objective(const struct json_loc *l, struct project *p, const cJSON *obj)
+{
+	const cJSON *v;
+	char f[64];
+	int i, nonzero = 0;
+
+	if (obj == NULL)
+		return 0;
+	if (!cJSON_IsObject(obj))
+		return json_fail(l, "objective", obj, "expected an object of "
+		    "weights over impressions, likes, reposts, replies, clicks");
+	memset(&p->objective, 0, sizeof p->objective);
+	cJSON_ArrayForEach(v, obj) {
+		for (i = 0; i < METRIC_COUNT; i++)
+			if (strcmp(v->string, objective_metric_names[i]) == 0)
+				break;
+		snprintf(f, sizeof f, "objective.%s", v->string);
+		if (i == METRIC_COUNT)
+			return json_fail(l, f, v, "not a metric; expected "
+			    "impressions, likes, reposts, replies or clicks");
+		if (!json_finite(v) || v->valuedouble < 0 ||
+		    v->valuedouble > 1e6)
+			return json_fail(l, f, v, "expected a number from 0 to "
+			    "1000000");
+		p->objective.weight[i] = v->valuedouble;
+		nonzero += v->valuedouble != 0;
+	}
+	if (nonzero == 0)
+		return json_fail(l, "objective", obj, "expected at least one "
+		    "weight that is not 0");
+	p->objective.given = true;
+	return 0;
+}
+
 static int
 load_start(const struct json_loc *l, struct project *p, const cJSON *root)
 {
@@ -211,7 +251,9 @@ int
 project_load_fronts(struct project *p, const char *path, struct error *err)
 {
 	static const char *known[] = { "name", "timezone", "start",
-	    "slot_minutes", "horizon_slots", "provider", "fronts", NULL };
+	    "slot_minutes", "horizon_slots", "provider", "objective", "fronts",
+	    "topics",
+	    NULL };
 	struct json_loc l = project_loc(p, path, err);
 	cJSON *root;
 	size_t len;
@@ -240,8 +282,11 @@ project_load_fronts(struct project *p, const char *path, struct error *err)
 	    &p->horizon_slots) != 0 ||
 	    load_provider(&l, p, cJSON_GetObjectItemCaseSensitive(root,
 	    "provider")) != 0 ||
+	    load_objective(&l, p, cJSON_GetObjectItemCaseSensitive(root,
+	    "objective")) != 0 ||
 	    load_fronts_array(&l, p, cJSON_GetObjectItemCaseSensitive(root,
-	    "fronts")) != 0)
+	    "fronts")) != 0 ||
+	    topics_from_json(root, path, &p->topics, err) != 0)
 		goto out;
 	json_warn_unknown(&l, root, "", known);
 	rc = 0;

@@ -58,7 +58,50 @@ project_history_free(struct history_post *h)
 	free(h->id);
 	free(h->posted_at_text);
 	free(h->text);
+	free(h->platform_id);
+	free(h->url);
 	json_strings_free(h->topics, h->ntopics);
+}
+
+/* "predicted": {"reward": R, "ci95": [lo, hi]}, for posts fronts
+ * published. */
+static int
+load_predicted(const struct json_loc *l, const cJSON *v,
+    struct history_post *h)
+{
+	const cJSON *r = cJSON_GetObjectItemCaseSensitive(v, "reward");
+	const cJSON *ci = cJSON_GetObjectItemCaseSensitive(v, "ci95");
+	const cJSON *lo = cJSON_GetArrayItem(ci, 0), *hi = cJSON_GetArrayItem(ci, 1);
+
+	if (v == NULL)
+		return 0;
+	if (!cJSON_IsObject(v) || !json_finite(r) || !json_finite(lo) ||
+	    !json_finite(hi) || cJSON_GetArraySize(ci) != 2)
+		return json_fail(l, "predicted", v, "expected {\"reward\": "
+		    "number, \"ci95\": [low, high]}");
+	h->has_predicted = true;
+	h->predicted = r->valuedouble;
+	h->predicted_lo = lo->valuedouble;
+	h->predicted_hi = hi->valuedouble;
+	return 0;
+}
+
+/* The optional fields imports and pulls write. */
+static int
+load_history_origin(const struct json_loc *l, const cJSON *obj,
+    struct history_post *h)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, "settled");
+
+	if (json_get_string(l, obj, "", "platform_id", JSON_NONEMPTY,
+	    &h->platform_id) != 0 ||
+	    json_get_string(l, obj, "", "url", JSON_NONEMPTY, &h->url) != 0)
+		return -1;
+	if (v != NULL && !cJSON_IsBool(v))
+		return json_fail(l, "settled", v, "expected true or false");
+	h->unsettled = cJSON_IsFalse(v);
+	return load_predicted(l, cJSON_GetObjectItemCaseSensitive(obj,
+	    "predicted"), h);
 }
 
 static int
@@ -87,7 +130,8 @@ load_history_fields(const struct json_loc *l, struct project *p,
 		    "with offset (2026-11-20T09:05:00+01:00 or …Z)");
 	}
 	if (json_get_string(l, obj, "", "text", JSON_REQUIRED, &h->text) != 0 ||
-	    json_get_strings(l, obj, "topics", &h->topics, &h->ntopics) != 0)
+	    json_get_strings(l, obj, "topics", &h->topics, &h->ntopics) != 0 ||
+	    load_history_origin(l, obj, h) != 0)
 		return -1;
 	return load_metrics(l, cJSON_GetObjectItemCaseSensitive(obj, "metrics"),
 	    h);
@@ -97,7 +141,8 @@ static int
 load_history_line(const struct json_loc *l, const cJSON *obj, void *arg)
 {
 	static const char *known[] = { "id", "front", "posted_at", "text",
-	    "topics", "metrics", NULL };
+	    "topics", "metrics", "platform_id", "url", "settled", "predicted",
+	    NULL };
 	struct project *p = arg;
 	struct history_post h;
 

@@ -15,6 +15,9 @@
 #include "core/text_int.h"
 #include "core/util.h"
 
+/* Whether c is in one of n sorted ranges [lo, hi]. */
+static bool	text_in_ranges(int32_t c, const int32_t (*r)[2], int n);
+
 #define X_URL_WEIGHT	23
 #define MASTODON_URL_WEIGHT	23	/* characters_reserved_per_url */
 
@@ -53,7 +56,17 @@ text_unit_name(enum len_unit u)
 	return "?";
 }
 
-int
+static void
+ustr_free(struct ustr *u)
+{
+	free(u->cp);
+	free(u->off);
+	u->cp = NULL;
+	u->off = NULL;
+	u->n = 0;
+}
+
+static int
 ustr_decode(const char *s, size_t len, struct ustr *u)
 {
 	utf8proc_ssize_t n;
@@ -76,16 +89,6 @@ ustr_decode(const char *s, size_t len, struct ustr *u)
 	}
 	u->off[u->n] = off;
 	return 0;
-}
-
-void
-ustr_free(struct ustr *u)
-{
-	free(u->cp);
-	free(u->off);
-	u->cp = NULL;
-	u->off = NULL;
-	u->n = 0;
 }
 
 void
@@ -335,7 +338,7 @@ x_weighted(const struct ustr *u, const struct cspans *urls, bool *valid)
 	return (int)(total / X_SCALE);
 }
 
-bool
+static bool
 text_in_ranges(int32_t c, const int32_t (*r)[2], int n)
 {
 	int lo = 0, hi = n - 1, mid;

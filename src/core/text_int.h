@@ -12,9 +12,6 @@
 
 #include "core/project.h"
 
-/* Whether c is in one of n sorted ranges [lo, hi]. */
-bool	 text_in_ranges(int32_t c, const int32_t (*r)[2], int n);
-
 /* Text as code points; off[i] is the byte offset of cp[i] in the UTF-8 it
  * came from, off[n] its length. */
 struct ustr {
@@ -32,8 +29,6 @@ struct cspans {
 	size_t		 n, cap;
 };
 
-int	 ustr_decode(const char *utf8, size_t len, struct ustr *);
-void	 ustr_free(struct ustr *);
 void	 cspans_add(struct cspans *, size_t start, size_t end);
 /* UTF-16 code units of cp[from..to), as JavaScript's String.length counts. */
 size_t	 ustr_utf16_len(const struct ustr *, size_t from, size_t to);
@@ -52,8 +47,6 @@ bool	 text_is_latin_accent(int32_t);
  * gopher, gemini). */
 enum url_kind { URL_ANY, URL_SCHEME, URL_MASTODON };
 void	 text_urls(const struct ustr *, enum url_kind, struct cspans *);
-/* Links as Bluesky's client detects them (@atproto/api detectFacets). */
-void	 text_links_bluesky(const struct ustr *, struct cspans *);
 /* Links as platform p makes them (text_link.c says which); appended. */
 void	 text_links(const struct ustr *, enum platform, struct cspans *);
 /* Hashtags as twitter-text extracts them, without those overlapping a URL
@@ -106,9 +99,7 @@ struct tld_index {
 
 /* Generated from tests/data/twitter-text/tlds.json (tools/gen_tlds.py). */
 extern const char *const	text_tlds_generic[];
-extern const int		text_tlds_generic_count;
 extern const char *const	text_tlds_country[];
-extern const int		text_tlds_country_count;
 extern const struct tld_index	text_tlds_generic_index;
 extern const struct tld_index	text_tlds_country_index;
 

@@ -173,7 +173,7 @@ bsky_accept(const struct ustr *u, const struct bsky_match *m, struct cspan *out)
 	return true;
 }
 
-void
+static void
 text_links_bluesky(const struct ustr *u, struct cspans *out)
 {
 	struct bsky_match m;

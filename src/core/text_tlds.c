@@ -1268,7 +1268,6 @@ const char *const text_tlds_generic[] = {
 	"onion",
 	NULL
 };
-const int text_tlds_generic_count = 1259;
 
 const char *const text_tlds_country[] = {
 	"\355\225\234\352\265\255",
@@ -1588,7 +1587,6 @@ const char *const text_tlds_country[] = {
 	"ac",
 	NULL
 };
-const int text_tlds_country_count = 315;
 
 static const char *const text_tlds_generic_a[] = {
 	"azure",

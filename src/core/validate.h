@@ -1,7 +1,9 @@
 /*
  * validate — runs a world model against the project: conformance (the
- * contract's functions behave as the contract says) and calibration (what
- * the model predicts for each past post against what was observed).
+ * contract's functions behave as the contract says, and predict agrees
+ * with apply) and the backtest (backtest.h: predict on the newest part of
+ * history against what was observed, in the objective's units, against
+ * two baselines).
  *
  * It works through struct model_ops, so it runs wherever a model is
  * loaded: in this process (`fronts validate --isolation thread`) or inside
@@ -10,20 +12,6 @@
  * (which functions exist and on which line, a structural picture of a
  * state to detect mutation) comes through struct validate_hooks, which the
  * Python side fills; a NULL hook makes its check "skip".
- *
- * Calibration mapping (one history post h on front f):
- *   - the slot: the first slot of the horizon with the same local weekday
- *     and hour as h.posted_at (the same hour of any day when the horizon is
- *     shorter than a week; slot 0 when no slot matches);
- *   - the draft: of the drafts allowed on f, the one sharing most topics
- *     with h (ties: the first in drafts.jsonl);
- *   - for each of `samples` seeds: sample_hidden, apply ("wait",) up to
- *     that slot, apply ("post", draft, f); the step's reward is one draw of
- *     the predicted engagement;
- *   - observed engagement = likes + reposts + replies + clicks of h.
- * Reported: the share of posts whose observed value lies in the predicted
- * 10th–90th percentile interval, and the median over posts of
- * |ln((1 + predicted median) / (1 + observed))|.
  */
 #ifndef FRONTS_VALIDATE_H
 #define FRONTS_VALIDATE_H
@@ -33,14 +21,16 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/backtest.h"
 #include "core/model.h"
 #include "core/project.h"
 #include "core/util.h"
 
 struct validate_params {
-	int		rollouts;	/* random rollouts; 0: 20 */
-	int		samples;	/* draws per history post; 0: 30 */
-	uint64_t	seed;
+	int			 rollouts;	/* random rollouts; 0: 20 */
+	int			 draws;		/* per backtest post; 0: 200 */
+	uint64_t		 seed;
+	double			 window;	/* backtest window; 0: 0.2 */
 };
 
 struct validate_hooks {
@@ -65,30 +55,15 @@ struct validate_check {
 	char			message[512];
 };
 
-struct validate_calib {
-	char	history_id[64];
-	int	front;		/* index into project.fronts */
-	int	draft;		/* index into project.drafts; -1 none */
-	int	slot;
-	double	observed;
-	double	lo, median, hi;	/* predicted 10th, 50th, 90th percentile */
-	bool	covered;	/* lo <= observed <= hi */
-	bool	ok;		/* predicted at all (no error, a draft found) */
-};
-
 struct validate_report {
 	bool			 conformant;	/* no check failed */
 	struct validate_check	*checks;
 	int			 nchecks;
-	struct validate_calib	*calib;
-	int			 ncalib;
-	int			 ncalibrated;	/* calib entries with ok */
-	double			 coverage;	/* share covered, of ncalibrated */
-	double			 median_abs_log_error;
+	struct backtest_report	 backtest;
 	uint64_t		 model_calls;
 };
 
-/* Runs every check and the calibration. Returns -1 only when validation
+/* Runs every check and the backtest. Returns -1 only when validation
  * itself could not run (err); a non-conformant model is a 0 return with
  * report->conformant false. hooks may be NULL. */
 int	validate_run(const struct project *p, const struct model_ops *ops,
@@ -97,7 +72,8 @@ int	validate_run(const struct project *p, const struct model_ops *ops,
 	    struct error *err);
 void	validate_report_free(struct validate_report *);
 
-/* `fronts validate --json`; also the worker's VALIDATE result. */
+/* `fronts validate --json`; also the worker's VALIDATE result. Reading
+ * it back recomputes the backtest's figures from the project. */
 cJSON	*validate_report_json(const struct project *p,
 	    const struct validate_report *);
 int	validate_report_from_json(const struct project *p, const cJSON *json,

@@ -96,8 +96,11 @@ http_header_cb(char *data, size_t size, size_t n, void *arg)
 		free(r->retry_after);
 		free(r->retry_after_ms);
 		free(r->content_type);
+		free(r->ratelimit_remaining);
+		free(r->ratelimit_reset);
 		r->request_id = r->retry_after = r->retry_after_ms = NULL;
 		r->content_type = NULL;
+		r->ratelimit_remaining = r->ratelimit_reset = NULL;
 		r->should_retry = -1;
 		return len;
 	}
@@ -123,6 +126,10 @@ http_header_cb(char *data, size_t size, size_t n, void *arg)
 		http_set_field(&r->retry_after_ms, v, vlen);
 	else if (HDR_IS("content-type"))
 		http_set_field(&r->content_type, v, vlen);
+	else if (HDR_IS("x-ratelimit-remaining") || HDR_IS("ratelimit-remaining"))
+		http_set_field(&r->ratelimit_remaining, v, vlen);
+	else if (HDR_IS("x-ratelimit-reset") || HDR_IS("ratelimit-reset"))
+		http_set_field(&r->ratelimit_reset, v, vlen);
 	else if (HDR_IS("x-should-retry"))
 		r->should_retry = vlen == 4 && strncasecmp(v, "true", 4) == 0 ?
 		    1 : vlen == 5 && strncasecmp(v, "false", 5) == 0 ? 0 : -1;
@@ -391,6 +398,8 @@ http_response_free(struct http_response *r)
 	free(r->retry_after);
 	free(r->retry_after_ms);
 	free(r->content_type);
+	free(r->ratelimit_remaining);
+	free(r->ratelimit_reset);
 	memset(r, 0, sizeof *r);
 }
 

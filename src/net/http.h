@@ -58,6 +58,10 @@ struct http_response {
 	char		*retry_after;	/* retry-after, raw */
 	char		*retry_after_ms;	/* retry-after-ms, raw */
 	char		*content_type;
+	/* The read APIs' quota: x-ratelimit-* (Mastodon: reset is an ISO
+	 * time) or ratelimit-* (Bluesky: reset in epoch seconds), raw. */
+	char		*ratelimit_remaining;
+	char		*ratelimit_reset;
 	int		 should_retry;	/* x-should-retry: 1 true, 0 false,
 					   -1 absent */
 	bool		 hopeless;	/* asking again cannot help: cut at

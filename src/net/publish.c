@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/hist_predict.h"
 #include "core/legal.h"
 #include "core/timeutil.h"
 #include "net/publish.h"
@@ -50,7 +51,8 @@ publish_close(struct publish *pub)
 	ledger_free(&pub->ledger);
 }
 
-int
+/* Re-reads the ledger from disk. */
+static int
 publish_reload(struct publish *pub, struct error *err)
 {
 	ledger_free(&pub->ledger);
@@ -239,7 +241,12 @@ publish_describe(struct publish *pub, int i, time_t now, struct error *err)
 	return out;
 }
 
-void
+/* The test-only pause points, FRONTS_TEST_PAUSE_AT=after-intent or
+ * after-response: the process stops there (for a test to kill it), or,
+ * with FRONTS_TEST_RESUME_FILE set, waits until that file exists, removes
+ * it and goes on. A pause only waits; it never skips a keypress or a
+ * check. */
+static void
 publish_test_pause(const char *point)
 {
 	const char *want = getenv("FRONTS_TEST_PAUSE_AT");
@@ -391,6 +398,8 @@ publish_send(struct publish *pub, int i, time_t now, bool future,
 		return -1;
 	}
 	publish_trajectory(pub, "publish-intent", e, NULL, now, &terr);
+	hist_prediction_save(pub->project->dir, e->id, post->expected_reward,
+	    post->ci_lo, post->ci_hi, &terr);
 	publish_test_pause("after-intent");
 	channel_send(&c, out);
 	channel_close(&c);

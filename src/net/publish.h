@@ -51,8 +51,6 @@ struct publish {
 int	publish_open(struct publish *, const struct project *,
 	    const struct plan *, long timeout_ms, struct error *err);
 void	publish_close(struct publish *);
-/* Re-reads the ledger from disk. */
-int	publish_reload(struct publish *, struct error *err);
 
 /* Where post i stands at time now. future: offer posts planned later. */
 void	publish_assess(struct publish *, int i, time_t now, bool future,
@@ -75,12 +73,5 @@ char	*publish_describe(struct publish *, int i, time_t now,
  * whenever the answer is not -1. */
 int	publish_send(struct publish *, int i, time_t now, bool future,
 	    struct channel_result *out, struct error *err);
-
-/* The test-only pause points, FRONTS_TEST_PAUSE_AT=after-intent or
- * after-response: the process stops there (for a test to kill it), or,
- * with FRONTS_TEST_RESUME_FILE set, waits until that file exists, removes
- * it and goes on. A pause only waits; it never skips a keypress or a
- * check. */
-void	publish_test_pause(const char *point);
 
 #endif

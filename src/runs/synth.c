@@ -1,10 +1,15 @@
 /*
  * synth — the refinement loop. Each round asks the model once: round 1
  * with the task, later rounds with one earlier candidate and what was
- * wrong with it. Which candidate to refine is chosen by Thompson sampling
- * on its checks (a Beta(passes + 1, fails + 1) draw each), so a promising
- * candidate is refined more often without starving the others. Every
- * candidate is kept for the report.
+ * wrong with it: its failures, or, for one that conforms, its backtest
+ * against the baselines and its worst-predicted posts. Which candidate to
+ * refine is chosen by Thompson sampling on its tests (a Beta(passes + 1,
+ * fails + 1) draw each), where the tests are its checks and, for each
+ * scored window post, one per baseline (won when the model's |log error|
+ * is the smaller; synth_score.c), so a promising candidate is refined
+ * more often without starving the others. The loop ends early on a
+ * candidate that conforms and beats both baselines. Every candidate is
+ * kept for the report.
  *
  * The code runs only where opts->validate runs it (the sandbox worker);
  * this file gates it and never executes it.
@@ -16,7 +21,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "runs/synth.h"
+#include "runs/synth_int.h"
 #include "sandbox/gate.h"
 
 #define SYNTH_ROUNDS	3
@@ -188,6 +193,18 @@ synth_problems(const struct synth_candidate *c)
 {
 	char *s;
 
+	if (c->all_pass && c->backtest_text != NULL) {
+		xasprintf(&s, "It passed the gate and every conformance check. "
+		    "%s\n%s", c->measured ? "The backtest (each post of the "
+		    "newest part of history predicted by predict() from the "
+		    "posts before it) says it does not yet predict history "
+		    "better than both baselines fronts computes itself; "
+		    "improve the model where it goes wrong:" : "It defines no "
+		    "working predict(ctx, post, rng), so the backtest cannot "
+		    "measure it; define it, drawing what apply would give that "
+		    "post at that time:", c->backtest_text);
+		return s;
+	}
 	if (c->code == NULL)
 		xasprintf(&s, "It could not be used: %s.", c->extract_error);
 	else if (!c->gate_accepted)
@@ -241,7 +258,7 @@ synth_count_checks(struct synth_candidate *c)
 }
 
 static int
-synth_check(const struct project *p, const struct synth_options *o,
+synth_check_code(const struct project *p, const struct synth_options *o,
     struct synth_candidate *c, struct error *err)
 {
 	struct gate_result g;
@@ -282,6 +299,28 @@ synth_check(const struct project *p, const struct synth_options *o,
 	return 0;
 }
 
+/* Extraction, gate, validation, then the backtest's tests: every
+ * candidate gets them, so pass rates compare over the same tests. */
+static int
+synth_check(const struct project *p, const struct synth_options *o,
+    struct synth_candidate *c, struct error *err)
+{
+	int rc = synth_check_code(p, o, c, err);
+
+	if (rc == 0 && o->validate != NULL)
+		synth_score_backtest(p, c);
+	return rc;
+}
+
+/* Nothing left to refine: it conforms and beats both baselines, or it
+ * conforms and there is nothing to measure it on. */
+static bool
+synth_done(const struct synth_candidate *c)
+{
+	return c->all_pass && (c->validation == NULL || c->beats ||
+	    (!c->measured && c->losses == 0));
+}
+
 static void
 synth_say(const struct synth_options *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -308,19 +347,29 @@ synth_say_outcome(const struct synth_options *o, int i,
 		synth_say(o, "candidate %d: no code: %s", i + 1, c->extract_error);
 	else if (!c->gate_accepted)
 		synth_say(o, "candidate %d: the gate refused it (%d %s)", i + 1,
-		    c->fails, c->fails == 1 ? "verdict" : "verdicts");
+		    c->fails - c->losses, c->fails - c->losses == 1 ? "verdict" :
+		    "verdicts");
 	else if (c->validation_error != NULL)
 		synth_say(o, "candidate %d: gate ok; validation failed to run: "
 		    "%s", i + 1, c->validation_error);
+	else if (c->measured)
+		synth_say(o, "candidate %d: gate ok; conforms; backtest mae_log "
+		    "%.3f against front_median %.3f and hour_weekday %.3f, "
+		    "spearman %.2f, coverage80 %.0f%%: %s", i + 1, c->mae_log,
+		    c->base_mae[0], c->base_mae[1], c->spearman,
+		    c->coverage80 * 100, c->beats ? "beats both baselines" :
+		    "does not beat both baselines");
 	else if (c->validation != NULL)
 		synth_say(o, "candidate %d: gate ok; validation %d passed, %d "
-		    "failed", i + 1, c->passes - 1, c->fails);
+		    "failed", i + 1, c->passes - 1 - c->wins,
+		    c->fails - c->losses);
 	else
 		synth_say(o, "candidate %d: gate ok (not validated)", i + 1);
 }
 
-/* The best candidate: everything passing first, then any the gate
- * accepted, by posterior mean pass rate; later ones win ties. */
+/* The best candidate: conforming and beating the baselines first, then
+ * conforming, then any the gate accepted, by posterior mean pass rate
+ * (checks and backtest tests); later ones win ties. */
 static int
 synth_best(const struct synth_result *r)
 {
@@ -332,7 +381,8 @@ synth_best(const struct synth_result *r)
 			continue;
 		v = (r->cands[i].passes + 1.0) /
 		    (r->cands[i].passes + r->cands[i].fails + 2.0) +
-		    (r->cands[i].all_pass ? 1.0 : 0.0);
+		    (r->cands[i].all_pass ? 1.0 : 0.0) +
+		    (r->cands[i].beats ? 1.0 : 0.0);
 		if (v >= best) {
 			best = v;
 			pick = i;
@@ -424,7 +474,7 @@ synth_run(const struct project *p, struct provider *prov,
 		if ((rc = synth_check(p, o, c, err)) != 0)
 			break;
 		synth_say_outcome(o, r->ncands - 1, c);
-		if (c->all_pass)
+		if (synth_done(c))
 			break;
 	}
 	r->best = synth_best(r);
@@ -445,6 +495,7 @@ synth_candidate_free(struct synth_candidate *c)
 	cJSON_Delete(c->validation);
 	free(c->validation_text);
 	free(c->validation_error);
+	free(c->backtest_text);
 	free(c->request_id);
 	free(c->recording);
 }
@@ -467,6 +518,25 @@ synth_add_str(cJSON *o, const char *name, const char *v)
 		cJSON_AddStringToObject(o, name, v);
 	else
 		cJSON_AddNullToObject(o, name);
+}
+
+/* The figures of a measured candidate, or null. */
+static cJSON *
+synth_backtest_json(const struct synth_candidate *c)
+{
+	cJSON *j, *b;
+
+	if (c == NULL || !c->measured)
+		return cJSON_CreateNull();
+	j = cJSON_CreateObject();
+	cJSON_AddNumberToObject(j, "spearman", c->spearman);
+	cJSON_AddNumberToObject(j, "mae_log", c->mae_log);
+	cJSON_AddNumberToObject(j, "coverage80", c->coverage80);
+	b = cJSON_AddObjectToObject(j, "baselines_mae_log");
+	cJSON_AddNumberToObject(b, "front_median", c->base_mae[0]);
+	cJSON_AddNumberToObject(b, "hour_weekday", c->base_mae[1]);
+	cJSON_AddBoolToObject(j, "beats_baselines", c->beats);
+	return j;
 }
 
 static cJSON *
@@ -495,6 +565,7 @@ synth_candidate_json(const struct synth_candidate *c, int i)
 	cJSON_AddNumberToObject(j, "passes", c->passes);
 	cJSON_AddNumberToObject(j, "fails", c->fails);
 	cJSON_AddBoolToObject(j, "all_pass", c->all_pass);
+	cJSON_AddItemToObject(j, "backtest", synth_backtest_json(c));
 	cJSON_AddNumberToObject(j, "input_tokens", (double)c->input_tokens);
 	cJSON_AddNumberToObject(j, "output_tokens", (double)c->output_tokens);
 	synth_add_str(j, "request_id", c->request_id);
@@ -522,6 +593,8 @@ synth_report_json(const struct synth_result *r, const char *provider,
 		cJSON_AddNumberToObject(j, "chosen", r->best + 1);
 	else
 		cJSON_AddNullToObject(j, "chosen");
+	cJSON_AddItemToObject(j, "chosen_backtest", synth_backtest_json(
+	    r->best >= 0 ? &r->cands[r->best] : NULL));
 	synth_add_str(j, "written", written);
 	cJSON_AddBoolToObject(j, "approved", false);
 	arr = cJSON_AddArrayToObject(j, "candidates");

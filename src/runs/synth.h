@@ -2,8 +2,9 @@
  * synth — asking a language model to write the world model (DESIGN.md
  * "Synthesis"): the prompt from the project, the code in the answer, the
  * gate and validation of every candidate, and refinement rounds that send
- * the failures back. Nothing here prints: progress goes through a callback
- * and the outcome comes back as a struct synth_result.
+ * the failures, or the backtest's figures and worst-predicted posts, back.
+ * Nothing here prints: progress goes through a callback and the outcome
+ * comes back as a struct synth_result.
  */
 #ifndef FRONTS_SYNTH_H
 #define FRONTS_SYNTH_H
@@ -55,8 +56,17 @@ struct synth_candidate {
 	cJSON		*validation;	/* report JSON, or NULL */
 	char		*validation_text;
 	char		*validation_error;	/* the worker failed */
-	int		 passes, fails;	/* over its checks */
-	bool		 all_pass;
+	int		 passes, fails;	/* over its checks and backtest */
+	bool		 all_pass;	/* gate and every check passed */
+	/* The backtest of a candidate that passed the gate: each scored
+	 * window post against each baseline is one test, won when the
+	 * model's |log error| is the smaller. */
+	bool		 measured;	/* its backtest scored posts */
+	bool		 beats;		/* beats_baselines */
+	double		 spearman, mae_log, coverage80;
+	double		 base_mae[2];	/* front_median, hour_weekday */
+	int		 wins, losses;
+	char		*backtest_text;	/* figures and worst posts */
 	long		 input_tokens, output_tokens;
 	char		*request_id;
 	char		*recording;
@@ -74,7 +84,8 @@ struct synth_result {
  * malloc'd); deterministic for a given project, so replay can match. */
 int	synth_prompt(const struct project *, char **system, char **task,
 	    struct error *err);
-/* The follow-up message that sends a candidate's problems back. */
+/* The follow-up message that sends a candidate's problems (or, for one
+ * that works, its backtest against the baselines) back. */
 char	*synth_refine_prompt(int candidate, const char *problems);
 /* The code of an answer: the one ```python block (several identical ones
  * count as one). NULL with *why set when there is none or several differ. */

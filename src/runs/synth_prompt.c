@@ -8,6 +8,7 @@
  * project gives the same prompt byte for byte (recordings are found by the
  * prompt's hash).
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,16 +227,29 @@ synth_drafts(const struct project *p)
 	return sb_take(&b);
 }
 
-static double
-synth_engagement(const struct history_post *h)
-{
-	return h->likes + h->reposts + h->replies + h->clicks;
-}
-
 struct synth_cell {
 	int	n;
 	double	sum;
 };
+
+/* A post's reward in the objective's units; NAN when a weighted metric
+ * is unknown (left out of every mean, never taken as 0). */
+static double
+synth_engagement(const struct project *p, const struct history_post *h)
+{
+	double r;
+
+	return objective_reward(objective_of(p), h, &r) ? r : NAN;
+}
+
+static void
+synth_cell_add(struct synth_cell *c, double r)
+{
+	if (isnan(r))
+		return;
+	c->n++;
+	c->sum += r;
+}
 
 static void
 synth_cell_print(struct sbuf *b, const struct synth_cell *c)
@@ -252,22 +266,28 @@ synth_cell_print(struct sbuf *b, const struct synth_cell *c)
 static void
 synth_by_front(struct sbuf *b, const struct project *p)
 {
-	double impr, eng;
+	struct synth_cell eng;
+	char obj[160];
+	double impr;
 	int f, i, n;
 
-	sb_printf(b, "Per front (engagement = likes + reposts + replies + "
-	    "clicks):\n  front        posts  mean impressions  mean engagement\n");
+	objective_format(objective_of(p), obj, sizeof obj);
+	sb_printf(b, "Per front (engagement in the objective's units: %s; "
+	    "means over posts whose weighted metrics are all known):\n"
+	    "  front        posts  mean impressions  mean engagement\n", obj);
 	for (f = 0; f < p->nfronts; f++) {
-		impr = eng = 0;
+		memset(&eng, 0, sizeof eng);
+		impr = 0;
 		n = 0;
 		for (i = 0; i < p->nhistory; i++)
 			if (p->history[i].front == f) {
 				n++;
 				impr += p->history[i].impressions;
-				eng += synth_engagement(&p->history[i]);
+				synth_cell_add(&eng, synth_engagement(p,
+				    &p->history[i]));
 			}
 		sb_printf(b, "  %-12s %5d  %16.0f  %15.1f\n", p->fronts[f].id, n,
-		    n > 0 ? impr / n : 0, n > 0 ? eng / n : 0);
+		    n > 0 ? impr / n : 0, eng.n > 0 ? eng.sum / eng.n : 0);
 	}
 }
 
@@ -330,10 +350,9 @@ synth_by_topic(struct sbuf *b, const struct project *p)
 			memset(&c, 0, sizeof c);
 			for (i = 0; i < p->nhistory; i++)
 				if (p->history[i].front == f &&
-				    synth_has_topic(&p->history[i], topics[t])) {
-					c.n++;
-					c.sum += synth_engagement(&p->history[i]);
-				}
+				    synth_has_topic(&p->history[i], topics[t]))
+					synth_cell_add(&c, synth_engagement(p,
+					    &p->history[i]));
 			synth_cell_print(b, &c);
 		}
 		sb_printf(b, "\n");
@@ -356,8 +375,8 @@ synth_by_hour_of_week(struct sbuf *b, const struct project *p, int f)
 			continue;
 		localtime_r(&p->history[i].posted_at, &tm);
 		d = (tm.tm_wday + 6) % 7;
-		cells[d][tm.tm_hour / 4].n++;
-		cells[d][tm.tm_hour / 4].sum += synth_engagement(&p->history[i]);
+		synth_cell_add(&cells[d][tm.tm_hour / 4], synth_engagement(p,
+		    &p->history[i]));
 	}
 	sb_printf(b, "\n%s: mean engagement (posts) by local weekday and hour "
 	    "block\n     ", p->fronts[f].id);
@@ -376,8 +395,12 @@ static int
 synth_cmp_eng(const void *a, const void *b, void *arg)
 {
 	const struct project *p = arg;
-	double x = synth_engagement(&p->history[*(const int *)a]);
-	double y = synth_engagement(&p->history[*(const int *)b]);
+	double x = synth_engagement(p, &p->history[*(const int *)a]);
+	double y = synth_engagement(p, &p->history[*(const int *)b]);
+
+	/* unknown sorts last, as no evidence of either end */
+	x = isnan(x) ? -1 : x;
+	y = isnan(y) ? -1 : y;
 
 	if (x != y)
 		return x > y ? -1 : 1;
@@ -388,6 +411,26 @@ static int
 synth_cmp_int(const void *a, const void *b)
 {
 	return *(const int *)a - *(const int *)b;
+}
+
+/* " impressions 5400 likes unknown …: ": a count the history does not
+ * carry is said to be unknown, never shown as 0. */
+static void
+synth_counts(struct sbuf *b, const struct history_post *h)
+{
+	static const char *const names[] = { "impressions", "likes",
+	    "reposts", "replies", "clicks" };
+	const double v[] = { h->impressions, h->likes, h->reposts, h->replies,
+	    h->clicks };
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		if (h->metrics_set & (1u << i))
+			sb_printf(b, " %s %.0f", names[i], v[i]);
+		else
+			sb_printf(b, " %s unknown", names[i]);
+	}
+	sb_printf(b, ": ");
 }
 
 /* The four best, the four worst and eight evenly spaced posts, by time. */
@@ -423,9 +466,7 @@ synth_sample(struct sbuf *b, const struct project *p)
 		strftime(when, sizeof when, "%a %Y-%m-%d %H:%M", &tm);
 		sb_printf(b, "- %s %s %s ", h->id, p->fronts[h->front].id, when);
 		synth_topics(b, h->topics, h->ntopics);
-		sb_printf(b, " impressions %.0f likes %.0f reposts %.0f replies "
-		    "%.0f clicks %.0f: ", h->impressions, h->likes, h->reposts,
-		    h->replies, h->clicks);
+		synth_counts(b, h);
 		synth_snippet(b, h->text, 120);
 		if (i + 1 < np)
 			sb_printf(b, "\n");
@@ -490,8 +531,9 @@ synth_prompt(const struct project *p, char **system, char **task,
 	char *pre = synth_prebound(), *bi = synth_builtins();
 	char *fronts = synth_fronts(p), *drafts = synth_drafts(p);
 	char *rules = synth_rules(p->rules), *hist = synth_history(p);
-	char slot[16], horizon[16], nd[16];
+	char slot[16], horizon[16], nd[16], obj[160];
 
+	objective_format(objective_of(p), obj, sizeof obj);
 	snprintf(slot, sizeof slot, "%d", p->slot_minutes);
 	snprintf(horizon, sizeof horizon, "%d", p->horizon_slots);
 	snprintf(nd, sizeof nd, "%d", p->ndrafts);
@@ -501,7 +543,7 @@ synth_prompt(const struct project *p, char **system, char **task,
 	    "NAME", p->name, "TIMEZONE", p->timezone, "SLOT_MINUTES", slot,
 	    "HORIZON_SLOTS", horizon, "FRONTS", fronts,
 	    "NDRAFTS", nd, "DRAFTS", drafts, "RULES", rules,
-	    "HISTORY", hist, NULL });
+	    "HISTORY", hist, "OBJECTIVE", obj, NULL });
 	free(pre);
 	free(bi);
 	free(fronts);

@@ -31,6 +31,7 @@ worker_validate(const struct worker_validate_job *vj, cJSON **report,
 	job.model_len = vj->len;
 	job.params.seed = 1;
 	job.params.workers = 1;
+	job.params.seconds = vj->window;
 	job.params.call_timeout_ms = vj->call_timeout_ms > 0 ?
 	    vj->call_timeout_ms : WV_CALL_MS;
 	job.deadline = vj->deadline > 0 ? vj->deadline : WV_DEADLINE;
@@ -50,4 +51,19 @@ worker_validate(const struct worker_validate_job *vj, cJSON **report,
 		return error_set(err, EXIT_MODEL, "the worker's validation "
 		    "report is not valid JSON");
 	return 0;
+}
+
+int
+worker_validate_report(const struct worker_validate_job *vj,
+    const struct project *p, struct validate_report *out, struct error *err)
+{
+	cJSON *j;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if (worker_validate(vj, &j, err) != 0)
+		return -1;
+	rc = validate_report_from_json(p, j, out, err);
+	cJSON_Delete(j);
+	return rc;
 }

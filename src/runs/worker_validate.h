@@ -11,7 +11,9 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/project.h"
 #include "core/util.h"
+#include "core/validate.h"
 
 struct worker_validate_job {
 	const char	*project_dir;
@@ -20,11 +22,18 @@ struct worker_validate_job {
 	double		 deadline;	/* seconds; 0: 120 */
 	long		 memory_mb;	/* 0: the worker's default */
 	int		 call_timeout_ms;	/* 0: 1000 */
+	double		 window;	/* backtest window; 0: its default */
 };
 
 /* The report as validate_report_json() made it (*report: the caller's).
  * Every way the worker can die is err (EXIT_MODEL), as worker_poll says. */
 int	worker_validate(const struct worker_validate_job *, cJSON **report,
+	    struct error *err);
+
+/* The same, read back into *out (every backtest figure recomputed from
+ * p, which must be the project the job names). */
+int	worker_validate_report(const struct worker_validate_job *,
+	    const struct project *p, struct validate_report *out,
 	    struct error *err);
 
 #endif

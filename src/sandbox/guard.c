@@ -147,7 +147,8 @@ guard_main(void *arg)
 	return NULL;
 }
 
-int64_t
+/* The grace past a call's deadline: max(GUARD_GRACE_MIN_MS, its timeout). */
+static int64_t
 guard_grace_ns(int64_t timeout_ns)
 {
 	int64_t min = (int64_t)GUARD_GRACE_MIN_MS * 1000000;
@@ -260,7 +261,9 @@ guard_spawn(struct error *err)
 	return 0;
 }
 
-int
+/* Starts the watchdog once and creates fronts.ModelTimeout. Needs the
+ * interpreter and the GIL. */
+static int
 guard_start(struct error *err)
 {
 	int rc = 0;

@@ -67,9 +67,6 @@ guard_now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* Starts the watchdog once and creates fronts.ModelTimeout. Needs the
- * interpreter and the GIL. */
-int			 guard_start(struct error *err);
 /* A slot whose calls have timeout_ms each (0: none). GIL held. */
 struct guard_slot	*guard_slot_new(int timeout_ms, struct error *err);
 /* Releases a slot; GIL held, not inside a call. */
@@ -111,8 +108,6 @@ guard_slot_what(struct guard_slot *s, const char *what)
 
 /* The process-wide overrun handler (NULL: the default). */
 void			 guard_set_overrun(guard_overrun_fn);
-/* The grace past a call's deadline: max(GUARD_GRACE_MIN_MS, its timeout). */
-int64_t			 guard_grace_ns(int64_t timeout_ns);
 
 /* Is exc (an exception type) fronts.ModelTimeout? */
 bool			 guard_is_timeout(void *exc_type);

@@ -43,7 +43,6 @@ void	wmodel_free(struct wmodel *);
 /* Holds the GIL on this thread until the matching wmodel_leave(). Nests. */
 void	wmodel_enter(struct wmodel *);
 void	wmodel_leave(struct wmodel *);
-int	wmodel_timeout_ms(const struct wmodel *);
 
 /* "ZeroDivisionError: division by zero (model.py line 12, in apply)". */
 void	wmodel_error_format(const struct model_error *, char *buf, size_t size);

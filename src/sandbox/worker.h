@@ -18,7 +18,8 @@
 enum worker_job_kind {
 	WORKER_JOB_PLAN,	/* search_run(); result: search_export() bytes */
 	WORKER_JOB_VALIDATE,	/* validate_run(); result: the report as JSON;
-				 * params.iterations: rollouts (0 default) */
+				 * params.iterations: rollouts (0 default),
+				 * params.seconds: backtest window (0 default) */
 	WORKER_JOB_ROLLOUT	/* random rollouts, no tree; result: JSON stats */
 };
 

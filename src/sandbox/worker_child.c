@@ -199,15 +199,17 @@ worker_run_plan(struct worker_child *c, struct error *err)
 	return rc;
 }
 
-/* Conformance and calibration in the worker: synthesis validates
+/* Conformance and the backtest in the worker: synthesis validates
  * unapproved candidates only here. params.iterations is the number of
- * random rollouts (0: validate's default), params.seed the seed. */
+ * random rollouts (0: validate's default), params.seed the seed,
+ * params.seconds the backtest window (0: its default). */
 static int
 worker_run_validate(struct worker_child *c, struct error *err)
 {
 	struct validate_params vp = {
 		.rollouts = (int)c->job.params.iterations,
-		.seed = c->job.params.seed
+		.seed = c->job.params.seed,
+		.window = c->job.params.seconds
 	};
 	struct validate_hooks hooks = wmodel_validate_hooks;
 	struct validate_report r;

@@ -294,6 +294,8 @@ static const struct cmdline_cmd cmdline_cmds[] = {
 	{ "synth", "", cmdline_synth, NULL },
 	{ "open", "FILE", cmdline_open, NULL },
 	{ "write", "PLAN.json", cmdline_write, NULL },
+	{ "accuracy", "", NULL, view_accuracy_open },
+	{ "history", "", NULL, view_history_open },
 	{ "help", "", cmdline_help, NULL },
 	{ "quit", "", cmdline_quit, NULL },
 	{ NULL, NULL, NULL, NULL }

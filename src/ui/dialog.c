@@ -220,6 +220,8 @@ static const char dialog_help_text[] =
     "Commands  :plan N  :seconds S  :workers N  :seed N\n"
     "          :isolation process|thread\n"
     "          :theme NAME  :synth  :open FILE  :write PLAN.json\n"
+    "          :accuracy (the model against the baselines on history)\n"
+    "          :history (posts and their counts per front; Esc closes)\n"
     "          :help  :quit   (Tab completes; ↑ recalls history)";
 
 static const struct modal_ops dialog_help_ops = {

@@ -49,6 +49,7 @@ ui_load_model(struct ui *ui, const char *path)
 	else
 		ui->gate_ran = true;
 	ui->approved = approval_is_approved(ui->dir, ui->model_sha);
+	ui_accuracy_model(ui);
 }
 
 /* The model's sha is the one the dialog showed: the binding checked it. */
@@ -62,6 +63,7 @@ ui_approve_yes(struct ui *ui, void *ctx)
 		return;
 	}
 	ui->approved = true;
+	ui_accuracy_model(ui);
 	ui_message(ui, THEME_OK, "approved %.12s…", ui->model_sha);
 }
 

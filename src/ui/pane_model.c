@@ -11,7 +11,7 @@
 #include "ui/textw.h"
 #include "ui/ui_int.h"
 
-#define MODEL_HEAD	3	/* info, state, blank */
+#define MODEL_HEAD	4	/* info, state, backtest, blank */
 #define MODEL_GUTTER	6	/* "1234▶ " */
 
 static const int model_roles[] = {
@@ -68,7 +68,7 @@ model_head(struct ui *ui, WINDOW *w, int cw)
 {
 	const char *name = ui->model_path != NULL ? ui->model_path :
 	    "model.py", *gate, *appr;
-	char buf[128];
+	char buf[256];
 	int x, role;
 
 	if (strrchr(name, '/') != NULL)
@@ -95,6 +95,8 @@ model_head(struct ui *ui, WINDOW *w, int cw)
 	    "  approval: impossible";
 	ui_put(ui, w, 2, x, cw - x + 1, appr, strlen(appr),
 	    ui->approved ? THEME_OK : THEME_WARN);
+	ui_accuracy_line(ui, buf, sizeof buf, &role);
+	ui_put(ui, w, 3, 1, cw, buf, strlen(buf), role);
 }
 
 static void

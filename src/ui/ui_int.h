@@ -186,6 +186,7 @@ struct ui {
 	int			 pub_post;	/* index being published */
 	unsigned		 pub_gen;	/* of the plan it belongs to */
 	struct ui_post		 pub_result;
+	struct ui_accuracy	*accuracy;	/* view_accuracy.c */
 };
 
 /* draw.c */
@@ -230,6 +231,17 @@ void	ui_key(struct ui *, int ch, bool fn);
  */
 int	ui_view_open(struct ui *, int (*open)(struct ui *, struct pane *));
 void	ui_view_close(struct ui *);
+int	view_accuracy_open(struct ui *, struct pane *v);
+
+/* view_accuracy.c: the shown model's backtest, from the synthesis report
+ * that validated its bytes, or measured in a worker once approved. */
+void	ui_accuracy_model(struct ui *);	/* after the model or approval changed */
+bool	ui_accuracy_poll(struct ui *);
+void	ui_accuracy_free(struct ui *);
+/* The Model pane's line about it, and its theme role. */
+const char *ui_accuracy_line(struct ui *, char *buf, size_t len, int *role);
+/* view_history.c: `:history`, history.jsonl per front. */
+int	view_history_open(struct ui *, struct pane *v);
 
 /* model_state.c */
 /* Loads (or reloads) the model file, gates it and checks its approval. */

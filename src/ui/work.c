@@ -177,6 +177,7 @@ ui_jobs_poll(struct ui *ui)
 
 	moved |= pubjob_poll(ui);
 	moved |= work_synth_poll(ui);
+	moved |= ui_accuracy_poll(ui);
 	return moved;
 }
 
@@ -185,4 +186,5 @@ ui_jobs_shutdown(struct ui *ui)
 {
 	pubjob_shutdown(ui);
 	work_synth_shutdown(ui);
+	ui_accuracy_free(ui);
 }

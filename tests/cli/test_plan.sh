@@ -127,13 +127,36 @@ names = {c["name"] for c in r["checks"]}
 for n in ("random-rollouts", "apply-does-not-mutate", "seeded-runs-repeat",
           "legal-actions-deterministic", "sample-hidden"):
     assert n in names, n
-c = r["calibration"]
-assert c["posts"] > 0 and c["calibrated"] == c["posts"]
-assert 0 <= c["coverage_80"] <= 1 and c["median_abs_log_error"] >= 0
+assert "predict-agrees-with-apply" in names
+b = r["backtest"]
+assert b["ran"] is True and b["posts"] > 0 and len(b["entries"]) >= b["posts"]
+assert 0 <= b["coverage80"] <= 1 and b["mae_log"] >= 0
+assert set(b["baselines"]) == {"front_median", "hour_weekday"}
 ' "$TMPD/out"; then pass "validate JSON report"
 else fail "validate JSON report" "$(head -c 400 "$TMPD/out")"; fi
 expect_exit "validate prints a report" 0 "$FRONTS" validate -C "$D"
 expect_grep "report has conformance" "conformance: ok" "$TMPD/out"
+expect_exit "validate --backtest --json runs" 0 "$FRONTS" validate -C "$D" \
+    --backtest --window 0.25 --json
+if $PY -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert list(r) == ["backtest"], list(r)
+b = r["backtest"]
+assert list(b) == ["window", "posts", "spearman", "mae_log", "coverage80",
+                   "baselines", "beats_baselines", "worst"], list(b)
+assert b["window"] == 0.25 and b["posts"] == 65, b["posts"]
+for k in ("front_median", "hour_weekday"):
+    assert set(b["baselines"][k]) == {"spearman", "mae_log"}
+assert isinstance(b["beats_baselines"], bool)
+assert b["worst"] and set(b["worst"][0]) == {"id", "predicted", "observed"}
+' "$TMPD/out"; then pass "validate --backtest JSON shape"
+else fail "validate --backtest JSON shape" "$(head -c 400 "$TMPD/out")"; fi
+expect_exit "validate --backtest prints the table" 0 "$FRONTS" validate \
+    -C "$D" --backtest
+expect_grep "table has the baselines" "hour_weekday" "$TMPD/out"
+expect_exit "validate: --window wants a fraction" 2 "$FRONTS" validate \
+    -C "$D" --backtest --window 1.5
 
 # Hostile and broken models, each approved, in-process.
 model() {

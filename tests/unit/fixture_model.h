@@ -220,7 +220,7 @@ cm_has_value(void *v)
 
 static const struct model_ops cm_ops = {
 	cm_seed, cm_initial, cm_hidden, cm_legal, cm_apply, cm_terminal,
-	cm_value, cm_free, cm_last_error, cm_has_value
+	cm_value, cm_free, cm_last_error, cm_has_value, NULL, NULL
 };
 
 static inline void

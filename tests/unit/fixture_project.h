@@ -90,10 +90,16 @@ fx_free(struct project *p)
 		free(p->fronts[i].account);
 	}
 	for (i = 0; i < p->ndrafts; i++) {
+		while (p->drafts[i].ntopics > 0)
+			free(p->drafts[i].topics[--p->drafts[i].ntopics]);
+		free(p->drafts[i].topics);
 		free(p->drafts[i].id);
 		free(p->drafts[i].text);
 	}
 	for (i = 0; i < p->nhistory; i++) {
+		while (p->history[i].ntopics > 0)
+			free(p->history[i].topics[--p->history[i].ntopics]);
+		free(p->history[i].topics);
 		free(p->history[i].id);
 		free(p->history[i].posted_at_text);
 		free(p->history[i].text);

@@ -143,17 +143,21 @@ test_syscall_frame(void **state)
 	assert_int_equal(frame_syscall_parse("\0\0\0\x80", 4, &nr), -1);
 }
 
-/* A VALIDATE result whose integers an int or uint64_t cannot take is
- * malformed, not converted (found by fuzz_worker_output). */
+/* A VALIDATE result whose integers an int or uint64_t cannot take, or
+ * whose backtest numbers are not finite rewards, is malformed, not
+ * converted (found by fuzz_worker_output). */
+#define BT	"{\"window\":0.5,\"entries\":[]}"
 static void
 test_validate_result_ranges(void **state)
 {
 	static const char *bad[] = {
-		"{\"checks\":[{\"line\":1e300}],\"calibration\":{}}",
-		"{\"checks\":[{\"line\":-1}],\"calibration\":{}}",
-		"{\"checks\":[],\"calibration\":{\"entries\":[{\"slot\":2.5}]}}",
-		"{\"checks\":[],\"calibration\":{\"calibrated\":1e10}}",
-		"{\"checks\":[],\"calibration\":{},\"model_calls\":-5}",
+		"{\"checks\":[{\"line\":1e300}],\"backtest\":" BT "}",
+		"{\"checks\":[{\"line\":-1}],\"backtest\":" BT "}",
+		"{\"checks\":[],\"backtest\":{\"window\":0.5,\"entries\":"
+		    "[{\"id\":\"h1\",\"predicted\":true,\"mean\":1e300,"
+		    "\"lo\":0,\"hi\":1,\"mean_log\":0}]}}",
+		"{\"checks\":[],\"backtest\":{\"window\":7,\"entries\":[]}}",
+		"{\"checks\":[],\"backtest\":" BT ",\"model_calls\":-5}",
 	};
 	struct project *p = fx_project("UTC", "2026-12-01T08:00:00Z", 60, 4,
 	    2, 2);
@@ -162,6 +166,8 @@ test_validate_result_ranges(void **state)
 	cJSON *j;
 	size_t i;
 
+	fx_history(p, 0, "2026-11-20T10:00:00Z");
+	fx_history(p, 1, "2026-11-21T10:00:00Z");
 	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		assert_non_null(j = cJSON_Parse(bad[i]));
 		if (validate_report_from_json(p, j, &r, &err) == 0)
@@ -171,12 +177,14 @@ test_validate_result_ranges(void **state)
 	}
 	assert_non_null(j = cJSON_Parse("{\"conformant\":true,\"checks\":"
 	    "[{\"name\":\"a\",\"status\":\"pass\",\"line\":3}],"
-	    "\"calibration\":{\"entries\":[{\"slot\":2}],\"calibrated\":1},"
-	    "\"model_calls\":10}"));
+	    "\"backtest\":{\"window\":0.5,\"ran\":true,\"entries\":"
+	    "[{\"id\":\"h1\",\"predicted\":true,\"mean\":2,\"lo\":1,"
+	    "\"hi\":3,\"mean_log\":1}]},\"model_calls\":10}"));
 	assert_int_equal(validate_report_from_json(p, j, &r, &err), 0);
 	assert_int_equal(r.checks[0].line, 3);
-	assert_int_equal(r.calib[0].slot, 2);
-	assert_int_equal(r.ncalibrated, 1);
+	assert_int_equal(r.backtest.nposts, 1);
+	assert_true(r.backtest.posts[0].predicted);
+	assert_true(r.backtest.posts[0].mean == 2);
 	assert_int_equal(r.model_calls, 10);
 	validate_report_free(&r);
 	cJSON_Delete(j);

@@ -125,6 +125,10 @@ struct bad {
     " \"slot_minutes\": 60, \"horizon_slots\": 24, \"fronts\": [" front "]}"
 #define TOPLEVEL(rest) \
     "{\"name\": \"t\", \"fronts\": [{\"id\": \"x\", \"platform\": \"x\"}], " rest "}"
+#define FRONTS_OBJ(obj) \
+    "{\"name\": \"t\", \"timezone\": \"UTC\", \"start\": \"2026-12-01T08:00:00Z\"," \
+    " \"slot_minutes\": 60, \"horizon_slots\": 24, \"objective\": " obj "," \
+    " \"fronts\": [{\"id\": \"x\", \"platform\": \"x\"}]}"
 #define HLINE(rest) \
     "{\"id\":\"h9\",\"front\":\"x\",\"posted_at\":\"2026-11-20T09:05:00+01:00\"," \
     "\"text\":\"t\"," rest "}\n"
@@ -148,6 +152,16 @@ static const struct bad bad_cases[] = {
 	  { "fronts.json", "\"timezone\"", "IANA" } },
 	{ "timezone traversal", F(TOPLEVEL("\"timezone\": \"../../etc/passwd\"")),
 	  { "\"timezone\"", "IANA", NULL } },
+	{ "objective not object", F(FRONTS_OBJ("3")),
+	  { "fronts.json", "\"objective\"", "weights" } },
+	{ "objective unknown metric", F(FRONTS_OBJ("{\"likes\": 1, \"shares\": 2}")),
+	  { "\"objective.shares\"", "not a metric", NULL } },
+	{ "objective weight not number", F(FRONTS_OBJ("{\"likes\": \"1\"}")),
+	  { "\"objective.likes\"", "number", NULL } },
+	{ "objective weight negative", F(FRONTS_OBJ("{\"likes\": 1, \"replies\": -1}")),
+	  { "\"objective.replies\"", "from 0 to", NULL } },
+	{ "objective all zero", F(FRONTS_OBJ("{\"likes\": 0}")),
+	  { "\"objective\"", "not 0", NULL } },
 	{ "start missing", F(TOPLEVEL("\"timezone\": \"UTC\"")), { "\"start\"", "missing" } },
 	{ "start no offset", F(TOPLEVEL("\"timezone\": \"UTC\", \"start\": \"2026-12-01T08:00:00\"")),
 	  { "\"start\"", "ISO-8601", "\"now\"" } },
@@ -384,6 +398,10 @@ test_demo_loads(void **state)
 	assert_true(p->start - p->history[0].posted_at >= 42 * 86400);
 	assert_true(p->history[p->nhistory - 1].posted_at < p->start);
 	assert_int_equal(project_slot_time(p, 3), start + 3 * 3600);
+	/* the demo's own objective; unnamed metrics weigh 0 */
+	assert_true(p->objective.given);
+	assert_true(p->objective.weight[METRIC_REPLIES] == 3);
+	assert_true(p->objective.weight[METRIC_IMPRESSIONS] == 0);
 	project_free(p);
 }
 
@@ -416,6 +434,12 @@ test_ctx_json(void **state)
 	m = cJSON_GetObjectItem(h, "metrics");
 	assert_int_equal(cJSON_GetObjectItem(m, "impressions")->valueint, 10);
 	assert_null(cJSON_GetObjectItem(m, "clicks"));	/* not given */
+	/* no objective in fronts.json: the default, every weight spelt out */
+	assert_false(p->objective.given);
+	m = cJSON_GetObjectItem(ctx, "objective");
+	assert_int_equal(cJSON_GetArraySize(m), 5);
+	assert_int_equal(cJSON_GetObjectItem(m, "likes")->valueint, 1);
+	assert_int_equal(cJSON_GetObjectItem(m, "impressions")->valueint, 0);
 	cJSON_Delete(ctx);
 	project_free(p);
 }

@@ -513,7 +513,7 @@ xm_value(void *v, model_state *st, double *out)
 
 static const struct model_ops xm_ops = {
 	cm_seed, cm_initial, cm_hidden, cm_legal, xm_apply, cm_terminal,
-	xm_value, cm_free, cm_last_error, cm_has_value
+	xm_value, cm_free, cm_last_error, cm_has_value, NULL, NULL
 };
 
 static void

@@ -1,9 +1,14 @@
 /* Unit tests for synthesis: code extraction from answers, the refine
- * message, and the prompt's untrusted-rules markers. */
+ * message, the prompt's untrusted-rules markers, and refinement on the
+ * backtest. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
+#include "fakellm.h"
+#include "fixture_history.h"
+#include "core/validate.h"
+#include "net/provider.h"
 #include "runs/synth.h"
 
 static void
@@ -85,6 +90,124 @@ test_refine_prompt(void **state)
 	free(s);
 }
 
+/* Candidates are "validated" by the C models of fixture_history.h: a
+ * module saying "# true" is the history's process, any other the
+ * uninformed model. */
+static int
+fh_validate(void *arg, const struct project *p, const char *src, size_t len,
+    cJSON **report, char **text, struct error *err)
+{
+	struct validate_params vp = { .rollouts = 2, .draws = 50, .seed = 1 };
+	struct fh_model m = { .p = p, .rng = 1 };
+	struct validate_report r;
+
+	m.kind = strstr(src, "# true") != NULL ? FH_TRUE : FH_UNINFORMED;
+	if (validate_run(p, &fh_ops, &m, NULL, &vp, &r, err) != 0)
+		return -1;
+	*report = validate_report_json(p, &r);
+	*text = validate_report_text(p, &r);
+	validate_report_free(&r);
+	return 0;
+}
+
+/* A module as a JSON string's contents: newlines and quotes escaped. */
+#define FH_MODULE(tag) \
+	"```python\\n# " tag "\\ndef initial_state(ctx):\\n    return 0\\n" \
+	"def legal_actions(s):\\n    return [(\\\"wait\\\",)]\\n" \
+	"def apply(s, a, rng):\\n    return s, 0.0\\n" \
+	"def is_terminal(s):\\n    return True\\n```"
+
+/* Runs synthesis against the fake server scripted with script; the
+ * requests it received into *log (malloc'd). */
+static void
+fh_synth(const struct project *p, const char *script, int rounds,
+    struct synth_result *r, char **log)
+{
+	struct provider_options po = { 0 };
+	struct synth_options so = { 0 };
+	struct error err = { 0 };
+	struct provider *prov;
+	struct fakellm f;
+	char *path;
+
+	assert_int_equal(fakellm_start(&f, script, "k"), 0);
+	setenv("ANTHROPIC_BASE_URL", f.url, 1);
+	setenv("ANTHROPIC_API_KEY", "k", 1);
+	po.name = "anthropic";
+	po.model = "fake-model";
+	po.timeout_ms = 5000;
+	po.retry_scale = 0.001;
+	assert_int_equal(provider_open(&po, &prov, &err), 0);
+	so.rounds = rounds;
+	so.validate = fh_validate;
+	if (synth_run(p, prov, &so, r, &err) != 0)
+		fail_msg("synth: %s", err.msg);
+	path = path_join(f.dir, "requests.jsonl");
+	assert_int_equal(file_read(path, log, NULL, &err), 0);
+	free(path);
+	provider_close(prov);
+	fakellm_stop(&f);
+}
+
+/* An uninformed first candidate conforms but loses to the baselines:
+ * round 2 refines it with its figures and worst posts, and the model
+ * written as the process beats them and ends the loop. */
+static void
+test_refine_on_backtest(void **state)
+{
+	static const char script[] = "[{\"text\": \"" FH_MODULE("uninformed")
+	    "\"}, {\"text\": \"" FH_MODULE("true") "\"}, {\"text\": "
+	    "\"never asked\"}]";
+	struct project *p = fh_project(1);
+	struct synth_result r;
+	char *data;
+	cJSON *rep, *cb;
+
+	fh_synth(p, script, 3, &r, &data);
+	assert_int_equal(r.ncands, 2);
+	assert_true(r.cands[0].all_pass && r.cands[0].measured);
+	assert_false(r.cands[0].beats);
+	assert_true(r.cands[0].losses > r.cands[0].wins);
+	assert_int_equal(r.cands[1].parent, 0);
+	assert_true(r.cands[1].beats);
+	assert_int_equal(r.best, 1);
+	assert_non_null(strstr(data, "worst-predicted posts"));
+	assert_non_null(strstr(data, "hour_weekday"));
+	rep = synth_report_json(&r, "anthropic", "anthropic", "fake-model",
+	    NULL);
+	cb = cJSON_GetObjectItemCaseSensitive(rep, "chosen_backtest");
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cb,
+	    "beats_baselines")));
+	cJSON_Delete(rep);
+	free(data);
+	synth_result_free(&r);
+	fx_free(p);
+}
+
+/* Thompson sampling over the same tests for every candidate: a module
+ * the gate refused fails them all, so the conforming one, losing to the
+ * baselines but measured, is the one refined again. */
+static void
+test_refine_picks_the_measured(void **state)
+{
+	static const char script[] = "[{\"text\": \"" FH_MODULE("uninformed")
+	    "\"}, {\"text\": \"```python\\nimport os\\n```\"}, "
+	    "{\"text\": \"" FH_MODULE("uninformed again") "\"}]";
+	struct project *p = fh_project(2);
+	struct synth_result r;
+	char *data;
+
+	fh_synth(p, script, 3, &r, &data);
+	assert_int_equal(r.ncands, 3);
+	assert_false(r.cands[1].gate_accepted);
+	assert_true(r.cands[1].fails > r.cands[0].fails / 2);
+	assert_int_equal(r.cands[2].parent, 0);
+	assert_true(r.best == 0 || r.best == 2);
+	free(data);
+	synth_result_free(&r);
+	fx_free(p);
+}
+
 int
 main(void)
 {
@@ -96,6 +219,8 @@ main(void)
 		cmocka_unit_test(test_extract_python_wins_over_other),
 		cmocka_unit_test(test_extract_unclosed),
 		cmocka_unit_test(test_refine_prompt),
+		cmocka_unit_test(test_refine_on_backtest),
+		cmocka_unit_test(test_refine_picks_the_measured),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

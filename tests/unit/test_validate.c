@@ -2,6 +2,7 @@
 #include "testutil.h"
 #include "fixture_project.h"
 #include "fixture_model.h"
+#include "fixture_history.h"
 #include "core/validate.h"
 
 static struct project *
@@ -35,7 +36,7 @@ static void
 run(struct project *p, int flags, const struct validate_hooks *h,
     struct validate_report *r)
 {
-	struct validate_params vp = { 5, 10, 1 };
+	struct validate_params vp = { .rollouts = 5, .draws = 10, .seed = 1 };
 	struct error err = { 0 };
 	struct cm m;
 
@@ -60,22 +61,21 @@ test_conformant(void **state)
 	for (i = 0; i < r.nchecks; i++)
 		assert_int_not_equal(r.checks[i].status, VALIDATE_FAIL);
 	assert_int_equal(find(&r, "value")->status, VALIDATE_PASS);
-	assert_int_equal(r.ncalib, 2);
-	assert_int_equal(r.ncalibrated, 2);
-	assert_int_equal(r.calib[0].slot, 1);	/* Tuesday 10:00 */
-	assert_int_equal(r.calib[1].slot, 6);	/* same hour, other day */
-	assert_int_equal(r.calib[1].observed, 4);
-	assert_true(r.calib[0].lo <= r.calib[0].median &&
-	    r.calib[0].median <= r.calib[0].hi);
-	assert_true(r.coverage >= 0 && r.coverage <= 1);
+	/* no predict(): the agreement is skipped, the backtest not run */
+	assert_int_equal(find(&r, "predict-agrees-with-apply")->status,
+	    VALIDATE_SKIP);
+	assert_false(r.backtest.ran);
+	assert_int_equal(r.backtest.nposts, 1);	/* the newest of two */
+	assert_int_equal(r.backtest.posts[0].history, 1);
 	j = validate_report_json(p, &r);
 	assert_int_equal(validate_report_from_json(p, j, &back, &err), 0);
 	assert_true(back.conformant);
 	assert_int_equal(back.nchecks, r.nchecks);
-	assert_int_equal(back.ncalib, 2);
-	assert_true(back.calib[0].median == r.calib[0].median);
+	assert_false(back.backtest.ran);
+	assert_int_equal(back.backtest.nposts, 1);
 	text = validate_report_text(p, &r);
 	assert_non_null(strstr(text, "conformance: ok"));
+	assert_non_null(strstr(text, "defines no predict()"));
 	free(text);
 	cJSON_Delete(j);
 	validate_report_free(&back);
@@ -132,7 +132,7 @@ test_raising(void **state)
 	assert_string_equal(c->function, "sample_hidden");
 	assert_int_equal(c->line, 7);
 	assert_non_null(strstr(c->message, "ValueError: boom"));
-	assert_int_equal(r.ncalibrated, 0);
+	assert_int_equal(r.backtest.scored, 0);
 	validate_report_free(&r);
 	fx_free(p);
 }
@@ -156,6 +156,35 @@ test_missing_function(void **state)
 	fx_free(p);
 }
 
+/* The model written as the history's process agrees with itself; one
+ * whose apply is three times its predict does not. */
+static void
+test_predict_agrees_with_apply(void **state)
+{
+	struct project *p = fh_project(5);
+	struct validate_params vp = { .rollouts = 3, .draws = 20, .seed = 1 };
+	struct fh_model m = { .p = p, .kind = FH_TRUE, .rng = 1 };
+	struct validate_report r;
+	struct error err = { 0 };
+	const struct validate_check *c;
+
+	assert_int_equal(validate_run(p, &fh_ops, &m, NULL, &vp, &r, &err), 0);
+	c = find(&r, "predict-agrees-with-apply");
+	if (c->status != VALIDATE_PASS)
+		fail_msg("%s", c->message);
+	assert_true(r.backtest.ran);
+	validate_report_free(&r);
+	m.kind = FH_DISAGREE;
+	assert_int_equal(validate_run(p, &fh_ops, &m, NULL, &vp, &r, &err), 0);
+	c = find(&r, "predict-agrees-with-apply");
+	assert_int_equal(c->status, VALIDATE_FAIL);
+	assert_string_equal(c->function, "predict");
+	assert_non_null(strstr(c->message, "disagree"));
+	assert_false(r.conformant);
+	validate_report_free(&r);
+	fx_free(p);
+}
+
 int
 main(void)
 {
@@ -165,6 +194,7 @@ main(void)
 		cmocka_unit_test(test_unseeded),
 		cmocka_unit_test(test_raising),
 		cmocka_unit_test(test_missing_function),
+		cmocka_unit_test(test_predict_agrees_with_apply),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -626,6 +626,95 @@ test_validate_hooks(void **state)
 	wmodel_free(m);
 }
 
+/* predict sees the question's ctx: the given history, metrics only on
+ * the known part, "now" at the post, and the post without metrics; each
+ * draw has its own seed, so the same question gives the same draws. */
+static void
+test_predict_ctx(void **state)
+{
+	static const char src[] =
+	    "def initial_state(ctx):\n    return 0\n"
+	    "def legal_actions(s):\n    return [('wait',)]\n"
+	    "def apply(s, a, rng):\n    return s, 0.0\n"
+	    "def is_terminal(s):\n    return True\n"
+	    "def predict(ctx, post, rng):\n"
+	    "    known = len([h for h in ctx['history'] if h['metrics']])\n"
+	    "    bare = 'metrics' in post\n"
+	    "    return (len(ctx['history']) * 1000 + known * 10 + bare +\n"
+	    "            (0.5 if ctx['now'] == post['posted_at'] else 0) +\n"
+	    "            rng.random() * 0.001)\n";
+	int hist[3] = { 0, 1, 2 };
+	struct predict_query q = { .post = 3, .draft = -1, .front = -1,
+	    .history = hist, .nhistory = 3, .known = 2, .seed = 9,
+	    .ndraws = 4 };
+	double d[4], e[4];
+	struct error err;
+	struct wmodel *m = load_src(src, 1000, &err);
+	int k;
+
+	if (m == NULL)
+		fail_msg("%s", err.msg);
+	assert_true(ops->has_predict(m));
+	q.at = demo->history[3].posted_at;
+	assert_int_equal(ops->predict(m, &q, d), MODEL_OK);
+	for (k = 0; k < 4; k++)
+		assert_true(floor(d[k]) == 3020);
+	assert_true(d[0] != d[1]);
+	assert_int_equal(ops->predict(m, &q, e), MODEL_OK);
+	assert_memory_equal(d, e, sizeof d);
+	/* a draft as a post at slot 0, in the project's own ctx */
+	q.post = -1;
+	q.draft = 0;
+	q.front = 0;
+	q.history = NULL;
+	q.at = demo->start;
+	assert_int_equal(ops->predict(m, &q, d), MODEL_OK);
+	assert_true(d[0] >= demo->nhistory * 1010.0 + 0.5);
+	q.draft = demo->ndrafts;	/* out of range: refused, not run */
+	assert_int_equal(ops->predict(m, &q, d), MODEL_BADTYPE);
+	wmodel_free(m);
+}
+
+/* A predict that returns no number, or raises, is the model's error
+ * with its line; the backtest stops on it and says why. */
+static void
+test_predict_errors(void **state)
+{
+	static const char base[] =
+	    "def initial_state(ctx):\n    return 0\n"
+	    "def legal_actions(s):\n    return [('wait',)]\n"
+	    "def apply(s, a, rng):\n    return s, 0.0\n"
+	    "def is_terminal(s):\n    return True\n";
+	struct predict_query q = { .post = 0, .draft = -1, .front = -1,
+	    .history = NULL, .ndraws = 2 };
+	const struct model_error *e;
+	struct error err;
+	struct wmodel *m;
+	double d[2];
+	char src[1024];
+
+	snprintf(src, sizeof src, "%sdef predict(ctx, post, rng):\n"
+	    "    return 'many'\n", base);
+	assert_non_null(m = load_src(src, 1000, &err));
+	assert_int_equal(ops->predict(m, &q, d), MODEL_BADTYPE);
+	e = ops->last_error(m);
+	assert_string_equal(e->function, "predict");
+	assert_int_equal(e->line, 9);
+	wmodel_free(m);
+	snprintf(src, sizeof src, "%sdef predict(ctx, post, rng):\n"
+	    "    return post['metrics']\n", base);
+	assert_non_null(m = load_src(src, 1000, &err));
+	assert_int_equal(ops->predict(m, &q, d), MODEL_RAISED);
+	e = ops->last_error(m);
+	assert_string_equal(e->type, "KeyError");
+	assert_int_equal(e->line, 10);
+	wmodel_free(m);
+	snprintf(src, sizeof src, "%s", base);
+	assert_non_null(m = load_src(src, 1000, &err));
+	assert_false(ops->has_predict(m));
+	wmodel_free(m);
+}
+
 int
 main(void)
 {
@@ -646,6 +735,8 @@ main(void)
 		cmocka_unit_test(test_hostile_gated),
 		cmocka_unit_test(test_enter_leave),
 		cmocka_unit_test(test_validate_hooks),
+		cmocka_unit_test(test_predict_ctx),
+		cmocka_unit_test(test_predict_errors),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -202,7 +202,7 @@ test_validate_job(void **state)
 		fail_msg("report: %s", err.msg);
 	assert_true(r.conformant);
 	assert_true(r.nchecks > 0);
-	assert_true(r.ncalibrated > 0);
+	assert_true(r.backtest.nposts > 0);
 	validate_report_free(&r);
 	cJSON_Delete(j);
 	project_free(p);

@@ -422,7 +422,7 @@ def attribute_allowed(name):
 
 
 CONTRACT = ("initial_state", "sample_hidden", "legal_actions", "apply",
-            "is_terminal", "value")
+            "is_terminal", "value", "predict")
 
 
 def summary(source):

@@ -1,0 +1,347 @@
+/*
+ * cmd_history — `fronts history import FILE --front ID`: the platforms'
+ * own exports into history.jsonl; `fronts history pull`: the metrics of
+ * known posts and the posts history lacks, from the platforms' read-only
+ * APIs, with the publish ledger's sent posts becoming history lines;
+ * `fronts history topics`: the posts no topic rule tags.
+ *
+ * Every run prints what it added, updated and skipped (and why); with
+ * --dry-run it writes nothing. A refusal changes nothing.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_history_int.h"
+#include "core/history.h"
+#include "core/history_merge.h"
+#include "core/project.h"
+#include "core/termsafe.h"
+#include "core/topics.h"
+
+static const char *const change_names[] = { "added", "updated",
+	"unchanged", "skipped" };
+
+/* The first line of text, cut to about 60 bytes at a character boundary. */
+static void
+first_line(const char *text, char *buf, size_t size)
+{
+	size_t n = strcspn(text, "\n");
+
+	if (n > 60) {
+		n = 60;
+		while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80)
+			n--;
+	}
+	snprintf(buf, size, "%.*s%s", (int)n, text, text[n] != '\0' ? "…" : "");
+}
+
+void
+history_print_summary(const struct hist_merge *m, bool dry_run,
+    bool verbose)
+{
+	const struct hist_change *c;
+	int i;
+
+	for (i = 0; i < m->nchanges; i++) {
+		c = &m->changes[i];
+		if (c->kind == HIST_UNCHANGED && !verbose)
+			continue;
+		if (c->kind == HIST_SKIPPED)
+			termsafe_fprintf(stdout, "  skipped  %s: %s\n", c->what,
+			    c->detail);
+		else
+			termsafe_fprintf(stdout, "  %-8s %s  %s%s%s%s\n",
+			    change_names[c->kind], c->id, c->what,
+			    *c->detail ? " (" : "", c->detail,
+			    *c->detail ? ")" : "");
+	}
+	printf("%s%d added, %d updated, %d unchanged, %d skipped\n",
+	    dry_run ? "dry run, nothing written: " : "", m->count[HIST_ADDED],
+	    m->count[HIST_UPDATED], m->count[HIST_UNCHANGED],
+	    m->count[HIST_SKIPPED]);
+}
+
+int
+history_context_open(const char *dir, struct history_context *hc,
+    struct error *err)
+{
+	char *fj;
+	size_t len;
+	struct error rerr = { 0 };
+
+	memset(hc, 0, sizeof *hc);
+	if (project_load(dir, &hc->project, err) != 0)
+		return -1;
+	fj = path_join(dir, "fronts.json");
+	if (file_read(fj, &hc->fronts_text, &len, err) != 0 ||
+	    (hc->fronts_json = cJSON_Parse(hc->fronts_text)) == NULL ||
+	    topics_from_json(hc->fronts_json, fj, &hc->topics, err) != 0) {
+		free(fj);
+		history_context_close(hc);
+		return -1;
+	}
+	free(fj);
+	hc->history_path = path_join(dir, "history.jsonl");
+	if (file_read(hc->history_path, &hc->history, &hc->history_len,
+	    &rerr) != 0) {
+		hc->history = xstrdup("");
+		hc->history_len = 0;
+	}
+	return 0;
+}
+
+void
+history_context_close(struct history_context *hc)
+{
+	project_free(hc->project);
+	cJSON_Delete(hc->fronts_json);
+	free(hc->fronts_text);
+	topics_free(&hc->topics);
+	free(hc->history_path);
+	free(hc->history);
+	memset(hc, 0, sizeof *hc);
+}
+
+int
+history_apply(const char *dir, struct history_context *hc, const char *front,
+    const struct hist_batch *b, bool dry_run, time_t now, struct error *err)
+{
+	struct hist_merge_in in = { hc->history_path, hc->history,
+	    hc->history_len, front, &hc->topics, now };
+	struct hist_merge m;
+	int rc = 0;
+
+	if (hist_merge(&in, b, &m, err) != 0)
+		return -1;
+	history_print_summary(&m, dry_run, false);
+	if (!dry_run && m.count[HIST_ADDED] + m.count[HIST_UPDATED] > 0) {
+		rc = hist_write(dir, m.text, m.len, err);
+		if (rc == 0) {
+			free(hc->history);
+			hc->history = m.text;
+			hc->history_len = m.len;
+			m.text = NULL;
+		}
+	}
+	hist_merge_free(&m);
+	return rc;
+}
+
+/* Which platform each format belongs to; -1: any (generic CSV). */
+static int
+format_platform(enum hist_format f)
+{
+	switch (f) {
+	case HIST_FMT_X:
+	case HIST_FMT_X_API:
+		return PLATFORM_X;
+	case HIST_FMT_MASTODON:
+	case HIST_FMT_MASTODON_API:
+		return PLATFORM_MASTODON;
+	case HIST_FMT_BLUESKY_CAR:
+	case HIST_FMT_BLUESKY_FEED:
+		return PLATFORM_BLUESKY;
+	case HIST_FMT_LINKEDIN:
+		return PLATFORM_LINKEDIN;
+	default:
+		return -1;
+	}
+}
+
+/* --map time=Date,text=Body,likes=Likes: names point into arg (edited). */
+static int
+parse_map(char *arg, struct hist_csv_map *m)
+{
+	char *tok, *eq, *save = NULL;
+	int i;
+
+	for (tok = strtok_r(arg, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if ((eq = strchr(tok, '=')) == NULL || eq[1] == '\0')
+			return -1;
+		*eq++ = '\0';
+		if (strcmp(tok, "time") == 0)
+			m->time = eq;
+		else if (strcmp(tok, "text") == 0)
+			m->text = eq;
+		else if (strcmp(tok, "id") == 0)
+			m->id = eq;
+		else if (strcmp(tok, "url") == 0)
+			m->url = eq;
+		else {
+			for (i = 0; i < HIST_NMETRICS; i++)
+				if (strcmp(tok, hist_metric_names[i]) == 0)
+					break;
+			if (i == HIST_NMETRICS)
+				return -1;
+			m->metrics[i] = eq;
+		}
+	}
+	return 0;
+}
+
+struct import_args {
+	const char		*file;
+	const char		*front;
+	const char		*format;
+	bool			 dry_run;
+	struct hist_csv_map	 map;
+	bool			 has_map;
+};
+
+static int
+import_run(struct cli *cli, const struct import_args *a)
+{
+	struct history_context hc;
+	struct hist_batch b;
+	struct hist_opts o = { a->file, NULL, &a->map };
+	struct error err = { 0 };
+	const struct front *fr;
+	enum hist_format f;
+	char *data = NULL;
+	size_t len;
+	int fi, rc = -1;
+
+	if (history_context_open(cli->dir, &hc, &err) != 0)
+		return cli_report("history", &err);
+	if ((fi = project_front_index(hc.project, a->front)) < 0) {
+		history_context_close(&hc);
+		return cli_usage_error("history", "no front \"%s\" in "
+		    "fronts.json", a->front);
+	}
+	fr = &hc.project->fronts[fi];
+	o.account = fr->account;
+	if (file_read(a->file, &data, &len, &err) != 0)
+		goto out;
+	if (a->format != NULL)
+		f = (enum hist_format)hist_format_from_name(a->format);
+	else if (a->has_map)
+		f = HIST_FMT_CSV;
+	else if (hist_format_detect(a->file, data, len, &f, &err) != 0)
+		goto out;
+	if (format_platform(f) >= 0 && format_platform(f) != (int)fr->platform) {
+		error_set(&err, EXIT_USAGE, "%s is in the %s format, but front "
+		    "\"%s\" is on %s", a->file, hist_format_names[f], fr->id,
+		    platform_name(fr->platform));
+		goto out;
+	}
+	if (hist_parse(f, &o, data, len, &b, &err) != 0)
+		goto out;
+	rc = history_apply(cli->dir, &hc, fr->id, &b, a->dry_run, time(NULL),
+	    &err);
+	hist_batch_free(&b);
+out:
+	free(data);
+	history_context_close(&hc);
+	return rc == 0 ? EXIT_OK : cli_report("history", &err);
+}
+
+static int
+history_import(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "front", required_argument, NULL, 'f' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "map", required_argument, NULL, 'm' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct import_args a = { 0 };
+	int c;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			cli->dir = optarg;
+			break;
+		case 'f':
+			a.front = optarg;
+			break;
+		case 'n':
+			a.dry_run = true;
+			break;
+		case 'F':
+			if (hist_format_from_name(optarg) < 0 ||
+			    strcmp(optarg, "mastodon-api") == 0)
+				return cli_usage_error("history", "unknown "
+				    "--format %s (x, mastodon, bluesky-car, "
+				    "bluesky-feed, linkedin, csv)", optarg);
+			a.format = optarg;
+			break;
+		case 'm':
+			if (parse_map(optarg, &a.map) != 0)
+				return cli_usage_error("history", "--map takes "
+				    "time=COL,text=COL[,id=COL][,url=COL]"
+				    "[,likes=COL]…");
+			a.has_map = true;
+			break;
+		default:
+			return cli_usage_error("history", "unknown option");
+		}
+	}
+	if (optind + 1 != argc || a.front == NULL)
+		return cli_usage_error("history", "expected `import FILE "
+		    "--front ID`");
+	a.file = argv[optind];
+	return import_run(cli, &a);
+}
+
+static int
+history_topics(struct cli *cli, int argc, char **argv)
+{
+	struct history_context hc;
+	struct error err = { 0 };
+	const struct history_post *h;
+	char line[128];
+	int i, n = 0;
+	bool json = false;
+
+	if (cli_dir_json_options(cli, "history", argc, argv, &json) != 0)
+		return EXIT_USAGE;
+	if (history_context_open(cli->dir, &hc, &err) != 0)
+		return cli_report("history", &err);
+	for (i = 0; i < hc.project->nhistory; i++) {
+		h = &hc.project->history[i];
+		if (h->ntopics > 0)
+			continue;
+		first_line(h->text, line, sizeof line);
+		termsafe_fprintf(stdout, "%s  %s  %s  %s\n", h->id,
+		    hc.project->fronts[h->front].id, h->posted_at_text, line);
+		n++;
+	}
+	printf("%d of %d posts have no topic; add keywords or #hashtags to "
+	    "\"topics\" in fronts.json and import again to tag them\n", n,
+	    hc.project->nhistory);
+	history_context_close(&hc);
+	return EXIT_OK;
+}
+
+static int
+cmd_history_exec(struct cli *cli, int argc, char **argv)
+{
+	if (argc < 2)
+		return cli_usage_error("history", "expected import, pull or "
+		    "topics");
+	if (strcmp(argv[1], "import") == 0)
+		return history_import(cli, argc - 1, argv + 1);
+	if (strcmp(argv[1], "pull") == 0)
+		return history_pull(cli, argc - 1, argv + 1);
+	if (strcmp(argv[1], "topics") == 0)
+		return history_topics(cli, argc - 1, argv + 1);
+	return cli_usage_error("history", "expected import, pull or topics");
+}
+
+const struct cmd_entry cmd_history_entry = {
+	.name = "history",
+	.summary = "import exports, pull metrics, list untagged posts",
+	.usage = "import FILE --front ID [-C DIR] [--dry-run] [--format F] "
+	    "[--map time=COL,text=COL,…]\n"
+	    "       fronts history pull [-C DIR] [--front ID] [--since DATE] "
+	    "[--dry-run]\n"
+	    "       fronts history topics [-C DIR]",
+	.exec = cmd_history_exec,
+};

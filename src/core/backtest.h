@@ -1,0 +1,134 @@
+/*
+ * backtest — how well a world model reproduces held-out history
+ * (`fronts validate --backtest`, DESIGN.md "Synthesis").
+ *
+ * The newest fraction `window` of history, by posted_at, is the test
+ * window. Each post in it is predicted by the model's predict(ctx, post,
+ * rng) from a ctx whose history holds every earlier post: those before
+ * the window with their metrics, those inside it without (the planner's
+ * situation: what was posted is known, not yet how it did). `draws`
+ * seeded draws per post give the mean and the 10-90% interval.
+ *
+ * Observed reward is in the objective's units. A window post with an
+ * unknown weighted metric is predicted but not scored (`unscored`), and
+ * an earlier post with one does not feed the baselines: a partial reward
+ * is not a reward.
+ *
+ * Two baselines, under the same context rule (so from the posts before
+ * the window only):
+ *   front_median  the median reward of earlier posts on that front;
+ *   hour_weekday  the mean log(1 + reward) of earlier posts on that front
+ *                 in the same local weekday and BACKTEST_HOUR_BLOCK-hour
+ *                 block, shrunk towards log(1 + front median) with the
+ *                 weight of BACKTEST_SHRINK posts.
+ * A front with no earlier post falls back to the median over all fronts.
+ *
+ * Figures (over scored posts): spearman (rank correlation of predicted
+ * mean and observed, ties averaged), mae_log (mean |predicted log(1 +
+ * reward) - log(1 + observed)|, where the model's predicted log is the
+ * mean of log(1 + draw) over its draws, the estimate the error is
+ * measured in) and coverage80 (share observed within the 10-90%
+ * interval). beats_baselines: the model's mae_log is below both
+ * baselines'.
+ */
+#ifndef FRONTS_BACKTEST_H
+#define FRONTS_BACKTEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/model.h"
+#include "core/objective.h"
+#include "core/project.h"
+
+#define BACKTEST_WINDOW		0.2
+#define BACKTEST_DRAWS		200
+#define BACKTEST_HOUR_BLOCK	3
+#define BACKTEST_SHRINK		3.0
+#define BACKTEST_WORST		5
+/* Weekday x hour-block cells of the heatmaps, Monday 00-03 first. */
+#define BACKTEST_CELLS		(7 * (24 / BACKTEST_HOUR_BLOCK))
+#define BACKTEST_GRID_DRAWS	20
+/* Seconds the draws may take in all: a slow predict() ends the backtest
+ * with an error, well inside the validation worker's deadline, instead
+ * of the worker dying with the conformance report. */
+#define BACKTEST_SECONDS	60.0
+
+enum { BASE_FRONT_MEDIAN, BASE_HOUR_WEEKDAY, BASE_COUNT };
+
+extern const char *const backtest_baseline_names[BASE_COUNT];
+
+struct backtest_params {
+	double			 window;	/* 0: BACKTEST_WINDOW */
+	int			 draws;		/* 0: BACKTEST_DRAWS */
+	uint64_t		 seed;
+	const struct objective	*objective;	/* NULL: the project's */
+	double			 seconds;	/* 0: BACKTEST_SECONDS */
+};
+
+struct backtest_post {
+	int	history;	/* index into project.history */
+	double	observed;	/* objective units; partial when !scored */
+	bool	scored;		/* every weighted metric known and predicted */
+	bool	predicted;	/* the model gave its draws */
+	double	mean, lo, hi;	/* of the draws; lo/hi the 10th, 90th pct */
+	double	mean_log;	/* mean of log(1 + max(draw, 0)) */
+	double	base[BASE_COUNT];	/* each baseline's prediction */
+};
+
+struct backtest_score {
+	double	spearman, mae_log, coverage80;
+};
+
+struct backtest_report {
+	bool			 ran;		/* the model has predict() */
+	double			 window;
+	int			 history;	/* posts in history */
+	struct backtest_post	*posts;		/* the window, oldest first */
+	int			 nposts;
+	int			 scored;	/* posts scored */
+	int			 unscored;	/* unknown metric */
+	struct backtest_score	 model, base[BASE_COUNT];
+	bool			 beats_baselines;
+	char			 error[512];	/* predict failed: why */
+	/* The model's heatmap, [front * BACKTEST_CELLS + cell]: the mean of
+	 * BACKTEST_GRID_DRAWS predict draws for the front's first draft at
+	 * that cell's first hour in the week from the plan's start, with
+	 * the project's ctx; NAN where there is none. NULL: not run. */
+	double			*grid;
+};
+
+/* Runs the backtest. 0 with out filled (out->ran false when the model
+ * has no predict; out->error set when it failed); -1 only on err. */
+int	backtest_run(const struct project *, const struct model_ops *,
+	    void *model, const struct backtest_params *,
+	    struct backtest_report *out, uint64_t *model_calls);
+void	backtest_report_free(struct backtest_report *);
+/* The heatmap cell of a time (local weekday and hour block). */
+int	backtest_cell(time_t);
+/* The history's heatmap: per front and cell, the mean observed reward of
+ * the posts whose reward is known (NAN: none), into out[nfronts *
+ * BACKTEST_CELLS]. */
+void	backtest_history_grid(const struct project *, double *out);
+/* How many posts the window holds (window 0: the default). */
+int	backtest_window_posts(const struct project *, double window);
+
+/* The figures from posts[] (observed, predictions, scored); also what
+ * reading a report back recomputes. */
+void	backtest_score(struct backtest_report *);
+
+/* The `--backtest --json` object (inner part: window, posts, spearman,
+ * …, worst); with entries, also every post (the worker's report). */
+cJSON	*backtest_json(const struct project *, const struct backtest_report *,
+	    bool entries);
+int	backtest_from_json(const struct project *, const cJSON *,
+	    struct backtest_report *out, struct error *err);
+/* The short table: model against the two baselines (malloc'd). */
+char	*backtest_text(const struct project *, const struct backtest_report *);
+/* The worst-predicted posts by |log error|, n at most, into ix (indices
+ * into r->posts); returns how many. */
+int	backtest_worst(const struct backtest_report *, int *ix, int n);
+
+#endif

@@ -1,0 +1,81 @@
+/*
+ * hist_predict — the plan's predictions of published posts, by ledger
+ * entry.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/hist_predict.h"
+
+#define PREDICTIONS	".fronts/predictions.jsonl"
+
+int
+hist_prediction_save(const char *dir, const char *entry, double reward,
+    double lo, double hi, struct error *err)
+{
+	char *fdir = path_join(dir, ".fronts"), *path = path_join(dir,
+	    PREDICTIONS), *line;
+	cJSON *o = cJSON_CreateObject(), *ci;
+	int rc;
+
+	cJSON_AddStringToObject(o, "entry", entry);
+	cJSON_AddNumberToObject(o, "reward", isfinite(reward) ? reward : 0);
+	ci = cJSON_AddArrayToObject(o, "ci95");
+	cJSON_AddItemToArray(ci, cJSON_CreateNumber(isfinite(lo) ? lo : 0));
+	cJSON_AddItemToArray(ci, cJSON_CreateNumber(isfinite(hi) ? hi : 0));
+	line = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	rc = dir_ensure(fdir, err);
+	if (rc == 0)
+		rc = file_append_sync(path, line, err);
+	free(line);
+	free(fdir);
+	free(path);
+	return rc;
+}
+
+static bool
+read_line(const cJSON *o, const char *entry, struct hist_prediction *out)
+{
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(o, "entry");
+	const cJSON *r = cJSON_GetObjectItemCaseSensitive(o, "reward");
+	const cJSON *ci = cJSON_GetObjectItemCaseSensitive(o, "ci95");
+	const cJSON *lo = cJSON_GetArrayItem(ci, 0), *hi = cJSON_GetArrayItem(ci, 1);
+
+	if (!cJSON_IsString(e) || strcmp(e->valuestring, entry) != 0 ||
+	    !cJSON_IsNumber(r) || !cJSON_IsNumber(lo) || !cJSON_IsNumber(hi))
+		return false;
+	out->reward = r->valuedouble;
+	out->lo = lo->valuedouble;
+	out->hi = hi->valuedouble;
+	return true;
+}
+
+bool
+hist_prediction_find(const char *dir, const char *entry,
+    struct hist_prediction *out)
+{
+	char *path = path_join(dir, PREDICTIONS), *text, *line, *save = NULL;
+	struct error err = { 0 };
+	size_t len;
+	bool found = false;
+	cJSON *o;
+
+	if (file_read(path, &text, &len, &err) != 0) {
+		free(path);
+		return false;
+	}
+	for (line = strtok_r(text, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		if ((o = cJSON_Parse(line)) == NULL)
+			continue;
+		found |= read_line(o, entry, out);
+		cJSON_Delete(o);
+	}
+	free(text);
+	free(path);
+	return found;
+}

@@ -1,0 +1,286 @@
+/*
+ * accuracy_lines — the accuracy view's lines (see accuracy_lines.h).
+ *
+ * Shades: a cell's value is placed on a log(1 + x) scale between the
+ * smallest and largest of what is drawn beside it (the scatter: points
+ * per cell; a front's two heatmaps: one scale for both, so they compare),
+ * then drawn as one of " ░▒▓█"; a cell without data is "·".
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/accuracy_lines.h"
+
+static const char *const shades[] = { " ", "░", "▒", "▓", "█" };
+static const char *const eighths[] = { "", "▏", "▎", "▍", "▌", "▋", "▊",
+    "▉" };
+static const char *const days[] = { "Mon", "Tue", "Wed", "Thu", "Fri",
+    "Sat", "Sun" };
+
+static void
+acc_add(struct acc_lines *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+acc_add(struct acc_lines *o, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	o->line = xrealloc(o->line, (size_t)(o->n + 1) * sizeof *o->line);
+	o->line[o->n++] = s;
+}
+
+/* A bar of frac (0..1) of width cells, in eighths. */
+static void
+acc_bar(char *buf, size_t len, double frac, int width)
+{
+	int e = (int)lround(fmax(0, fmin(1, frac)) * width * 8), i;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < e / 8 && off + 4 < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "█");
+	if (off + 4 < len)
+		snprintf(buf + off, len - off, "%s", eighths[e % 8]);
+}
+
+static void
+acc_figures(const struct backtest_report *r, struct acc_lines *o)
+{
+	double worst = r->model.mae_log;
+	char bar[128];
+	int b;
+
+	for (b = 0; b < BASE_COUNT; b++)
+		worst = fmax(worst, r->base[b].mae_log);
+	acc_add(o, "                spearman  mae_log  coverage80   mae_log "
+	    "(shorter is better)");
+	acc_bar(bar, sizeof bar, worst > 0 ? r->model.mae_log / worst : 0, 24);
+	acc_add(o, "  %-13s %8.3f %8.3f %10.0f%%   %s", "model",
+	    r->model.spearman, r->model.mae_log, r->model.coverage80 * 100,
+	    bar);
+	for (b = 0; b < BASE_COUNT; b++) {
+		acc_bar(bar, sizeof bar, worst > 0 ? r->base[b].mae_log / worst :
+		    0, 24);
+		acc_add(o, "  %-13s %8.3f %8.3f %11s   %s",
+		    backtest_baseline_names[b], r->base[b].spearman,
+		    r->base[b].mae_log, "-", bar);
+	}
+	acc_add(o, "  %s", r->beats_baselines ?
+	    "the model beats both baselines" :
+	    "the model does NOT beat both baselines");
+}
+
+static const char *
+acc_shade(double v, double lo, double hi)
+{
+	int k;
+
+	if (isnan(v))
+		return "·";
+	lo = fmax(lo, 0);
+	hi = fmax(hi, 0);
+	if (hi <= lo)
+		return shades[4];
+	k = 1 + (int)floor((log1p(fmax(v, 0)) - log1p(lo)) /
+	    (log1p(hi) - log1p(lo)) * 3.999);
+	return shades[k < 1 ? 1 : k > 4 ? 4 : k];
+}
+
+/* The y axis: its value at the top, middle and bottom rows. */
+static size_t
+acc_ylabel(char *buf, size_t cap, int row, int h, double top)
+{
+	if (row == h - 1)
+		return (size_t)snprintf(buf, cap, "  %7.0f▕", expm1(top));
+	if (row == h / 2)
+		return (size_t)snprintf(buf, cap, "  %7.0f▕",
+		    expm1(top * row / h));
+	if (row == 0)
+		return (size_t)snprintf(buf, cap, "  %7d▕", 0);
+	return (size_t)snprintf(buf, cap, "         ▕");
+}
+
+/* The scatter: x predicted mean, y observed, both log(1 + reward). */
+static void
+acc_scatter(const struct backtest_report *r, int w, int h,
+    struct acc_lines *o)
+{
+	const struct backtest_post *bp;
+	double top = 0, x, y;
+	int *grid = xcalloc((size_t)w * h, sizeof *grid), i, row, col, maxc = 1;
+	char *line;
+	size_t cap = (size_t)w * 4 + 64, off;
+
+	for (i = 0; i < r->nposts; i++)
+		if (r->posts[i].scored && r->posts[i].predicted)
+			top = fmax(top, fmax(log1p(fmax(r->posts[i].mean, 0)),
+			    log1p(fmax(r->posts[i].observed, 0))));
+	if (top <= 0)
+		top = 1;
+	for (i = 0; i < r->nposts; i++) {
+		bp = &r->posts[i];
+		if (!bp->scored || !bp->predicted)
+			continue;
+		x = log1p(fmax(bp->mean, 0)) / top;
+		y = log1p(fmax(bp->observed, 0)) / top;
+		col = (int)fmin(w - 1, floor(x * w));
+		row = (int)fmin(h - 1, floor(y * h));
+		if (++grid[row * w + col] > maxc)
+			maxc = grid[row * w + col];
+	}
+	acc_add(o, "  observed (log scale) against predicted mean; · is "
+	    "predicted = observed");
+	line = xcalloc(cap, 1);
+	for (row = h - 1; row >= 0; row--) {
+		off = acc_ylabel(line, cap, row, h, top);
+		for (col = 0; col < w && off + 4 < cap; col++) {
+			int c = grid[row * w + col];
+
+			off += (size_t)snprintf(line + off, cap - off, "%s",
+			    c > 0 ? acc_shade(c, 0, maxc) : col * h / w == row ?
+			    "·" : " ");
+		}
+		acc_add(o, "%s", line);
+	}
+	for (off = (size_t)snprintf(line, cap, "          "), col = 0;
+	    col < w && off + 4 < cap; col++)
+		off += (size_t)snprintf(line + off, cap - off, "▔");
+	acc_add(o, "%s", line);
+	acc_add(o, "          0%*.0f  predicted", w - 1, expm1(top));
+	free(line);
+	free(grid);
+}
+
+static void
+acc_heatmap_row(char *buf, size_t cap, const double *cells, double lo,
+    double hi)
+{
+	size_t off = strlen(buf);
+	int c;
+
+	for (c = 0; c < 24 / BACKTEST_HOUR_BLOCK && off + 8 < cap; c++) {
+		const char *s = acc_shade(cells[c], lo, hi);
+
+		off += (size_t)snprintf(buf + off, cap - off, "%s%s", s, s);
+	}
+}
+
+static void
+acc_heatmaps(const struct project *p, const struct backtest_report *r,
+    struct acc_lines *o)
+{
+	double *hist = xcalloc((size_t)p->nfronts * BACKTEST_CELLS + 1,
+	    sizeof *hist), lo, hi, v;
+	const double *model;
+	int f, d, i, per = 24 / BACKTEST_HOUR_BLOCK;
+	char buf[256], hours[64];
+
+	backtest_history_grid(p, hist);
+	/* every other block labelled: two columns per block */
+	hours[0] = '\0';
+	for (i = 0; i < per; i += 2)
+		snprintf(hours + strlen(hours), sizeof hours - strlen(hours),
+		    "%-4d", i * BACKTEST_HOUR_BLOCK);
+	for (f = 0; f < p->nfronts; f++) {
+		model = r->grid != NULL ? r->grid + f * BACKTEST_CELLS : NULL;
+		lo = INFINITY;
+		hi = 0;
+		for (i = 0; i < BACKTEST_CELLS; i++) {
+			v = hist[f * BACKTEST_CELLS + i];
+			if (!isnan(v)) {
+				lo = fmin(lo, v);
+				hi = fmax(hi, v);
+			}
+			if (model != NULL && !isnan(model[i])) {
+				lo = fmin(lo, model[i]);
+				hi = fmax(hi, model[i]);
+			}
+		}
+		if (!isfinite(lo))
+			lo = 0;
+		acc_add(o, "%s", "");
+		acc_add(o, "  %-12.12s history (mean reward)   model%s  "
+		    "[%.0f to %.0f]", p->fronts[f].id, model != NULL ?
+		    " (its first draft)" : ": none", lo, hi);
+		acc_add(o, "  %-6s%-18s  %s", "", hours, model != NULL ? hours :
+		    "");
+		for (d = 0; d < 7; d++) {
+			snprintf(buf, sizeof buf, "  %s   ", days[d]);
+			acc_heatmap_row(buf, sizeof buf,
+			    hist + f * BACKTEST_CELLS + d * per, lo, hi);
+			if (model != NULL) {
+				strncat(buf, "  ", sizeof buf - strlen(buf) - 1);
+				acc_heatmap_row(buf, sizeof buf, model + d * per,
+				    lo, hi);
+			}
+			acc_add(o, "%s", buf);
+		}
+	}
+	free(hist);
+}
+
+void
+accuracy_lines(const struct project *p, const struct backtest_report *r,
+    int w, int h, struct acc_lines *o)
+{
+	char obj[160];
+
+	memset(o, 0, sizeof *o);
+	objective_format(objective_of(p), obj, sizeof obj);
+	acc_add(o, "Accuracy: the newest %.0f%% of history predicted from "
+	    "the posts before it", r->window * 100);
+	acc_add(o, "  reward = %s", obj);
+	if (!r->ran) {
+		acc_add(o, "  the model defines no predict(): it cannot be "
+		    "measured");
+		acc_heatmaps(p, r, o);
+		return;
+	}
+	acc_add(o, "  %d of %d posts scored%s%s", r->scored, r->nposts,
+	    r->unscored > 0 ? "; left out (a weighted metric unknown): " : "",
+	    r->unscored > 0 ? "see the table" : "");
+	if (r->error[0] != '\0')
+		acc_add(o, "  stopped: %s", r->error);
+	acc_add(o, "%s", "");
+	acc_figures(r, o);
+	acc_add(o, "%s", "");
+	acc_scatter(r, w > 0 ? w : 48, h > 0 ? h : 14, o);
+	acc_heatmaps(p, r, o);
+}
+
+void
+accuracy_lines_free(struct acc_lines *o)
+{
+	int i;
+
+	for (i = 0; i < o->n; i++)
+		free(o->line[i]);
+	free(o->line);
+	memset(o, 0, sizeof *o);
+}
+
+void
+accuracy_summary(const struct backtest_report *r, char *buf, size_t len)
+{
+	if (!r->ran)
+		snprintf(buf, len, "backtest: none (the model defines no "
+		    "predict())");
+	else if (r->error[0] != '\0')
+		snprintf(buf, len, "backtest: stopped (%s)", r->error);
+	else
+		snprintf(buf, len, "backtest: mae_log %.3f (front_median %.3f, "
+		    "hour_weekday %.3f) · spearman %.2f · coverage80 %.0f%% · "
+		    "%s", r->model.mae_log, r->base[BASE_FRONT_MEDIAN].mae_log,
+		    r->base[BASE_HOUR_WEEKDAY].mae_log, r->model.spearman,
+		    r->model.coverage80 * 100, r->beats_baselines ?
+		    "beats both baselines" : "does NOT beat both baselines");
+}

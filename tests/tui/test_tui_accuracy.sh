@@ -1,0 +1,50 @@
+#!/bin/sh
+# The TUI's accuracy: the Model pane's backtest line before approval
+# (from the synthesis report that validated those bytes), measured in the
+# sandbox once approved, and the :accuracy view (figures against the
+# baselines, the scatter, the heatmaps), drawn in block characters.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/tmux.sh"
+trap 'tui_stop; rm -rf "$TMPD"' EXIT
+
+if ! command -v tmux >/dev/null 2>&1; then
+	fail "tmux available" "tmux is needed for the TUI tests"
+	exit 1
+fi
+export FRONTS_THEMES="$TOP/themes"
+
+# --- unapproved, never synthesised: nothing runs, the pane says so ------
+D="$TMPD/demo"
+new_demo "$D"
+tui_start 120 40 "$FRONTS tui -C $D"
+check_screen "accuracy: unapproved model is not measured" "backtest: not measured yet"
+tui_keys a
+tui_wait "Approve model"
+tui_keys y
+check_screen "accuracy: measured once approved" "backtest: mae_log 0."
+check_screen "accuracy: against the baselines" "front_median 0."
+tui_keys : accuracy Enter
+check_screen "accuracy: the view opens" "Accuracy: the newest 20% of history"
+check_screen "accuracy: the figures table" "hour_weekday"
+check_screen "accuracy: the scatter's axis" "▔▔▔▔▔▔▔▔"
+check_screen "accuracy: says where the figures are from" "figures from a run in the sandbox worker"
+tui_keys End
+check_screen "accuracy: a heatmap per front" "bluesky"
+check_screen "accuracy: heatmap rows by weekday" "  Sun   "
+tui_keys Escape
+check_no_screen "accuracy: Esc closes the view" "Accuracy: the newest 20%"
+tui_keys q
+tui_stop
+
+# --- synthesised (replay), unapproved: the synthesis report's figures --
+D2="$TMPD/demo2"
+new_demo "$D2"
+rm -f "$D2/model.py"
+"$FRONTS" synth -C "$D2" >"$TMPD/synth.out" 2>&1 || fail "accuracy: synth replay" "$(tail -3 "$TMPD/synth.out")"
+tui_start 120 40 "$FRONTS tui -C $D2"
+check_screen "accuracy: figures before approval, from synthesis" "backtest: mae_log 0."
+check_screen "accuracy: still unapproved" "approval: NOT approved"
+tui_keys : accuracy Enter
+check_screen "accuracy: the view names the synthesis report" "figures from synth-"
+tui_keys q
+tui_stop
