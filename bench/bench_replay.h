@@ -111,9 +111,13 @@ brec_has_value(void *m)
 	return brec_log.ops->has_value(m);
 }
 
+/* The search asks nothing else (predict stays NULL). */
 static const struct model_ops brec_ops = {
-	brec_seed, brec_initial, brec_hidden, brec_legal, brec_apply,
-	brec_terminal, brec_value, brec_free, brec_last_error, brec_has_value
+	.seed = brec_seed, .initial_state = brec_initial,
+	.sample_hidden = brec_hidden, .legal_actions = brec_legal,
+	.apply = brec_apply, .is_terminal = brec_terminal,
+	.value = brec_value, .state_free = brec_free,
+	.last_error = brec_last_error, .has_value = brec_has_value,
 };
 
 /* Starts a recording in front of ops; returns the ops to search with. */
