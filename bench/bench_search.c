@@ -4,8 +4,10 @@
  *
  *   peer      plan time against bench/peer_ismcts.py (the same ISMCTS in
  *             plain Python, same model, same iterations), on the demo
- *   call      time per model call inside the search against a raw loop
- *             making the same kinds of calls with no tree (bench_raw)
+ *   call      time per model call inside the search against a replay of
+ *             the search's own calls with nothing around them
+ *             (bench_replay.h), and against a raw loop making the same
+ *             kinds of calls on random paths with no tree (bench_raw)
  *   isolation process against thread isolation, and 2 workers against 1
  *             (iterations per second), through the planner
  *   scaling   time per iteration from 10^3 to 10^6 iterations (a C model:
@@ -36,15 +38,7 @@
 #include "sandbox/wmodel.h"
 #include "sandbox/worker.h"
 #include "bench_quality.h"
-
-static double
-cpu_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#include "bench_replay.h"
 
 static double
 bench_load(void)
@@ -268,13 +262,48 @@ bench_raw(const struct project *p, const struct model_ops *ops, void *m,
 	return rc == 0 ? 0 : -1;
 }
 
+/*
+ * Time per model call in fronts' search (n iterations, seed 1) against a
+ * replay of the very calls it made (the goal's figure: the same calls on
+ * the same states, so the difference is the search's own work), and, for
+ * information, against the raw loop's random paths, whose mix of calls
+ * and states differs (no engine: posts pile up early, lists shrink).
+ */
+static void
+bench_call_fig(struct bproj *b, const char *name, uint64_t n)
+{
+	struct search_params sp = bench_params(n);
+	struct run c, raw;
+	char label[72];
+	double ratio, rcpu;
+	uint64_t rcalls;
+
+	if (bench_search_sp(b->p, brec_start(&wmodel_ops), b->wm, &sp, &c,
+	    NULL) != 0 || (rcpu = brec_replay(b->wm, &rcalls)) <= 0 ||
+	    rcalls != c.calls)
+		return;
+	ratio = (c.cpu / c.calls) / (rcpu / rcalls);
+	snprintf(label, sizeof label, "%s: time per model call / replay",
+	    name);
+	fig(label, "<= 1.10", ratio <= 1.10, "%.3f (%.2f us vs %.2f us)",
+	    ratio, c.cpu / c.calls * 1e6, rcpu / rcalls * 1e6);
+	if (bench_raw(b->p, &wmodel_ops, b->wm, c.calls, &raw) != 0)
+		return;
+	ratio = (c.cpu / c.calls) / (raw.cpu / raw.calls);
+	snprintf(label, sizeof label, "%s: time per model call / raw loop",
+	    name);
+	fig(label, "-", -1, "%.3f (%.2f us vs %.2f us)",
+	    ratio, c.cpu / c.calls * 1e6, raw.cpu / raw.calls * 1e6);
+}
+
 static void
 bench_demo(const char *top)
 {
 	struct project *p;
 	struct wmodel *wm;
 	struct error err = { 0 };
-	struct run c, py, raw;
+	struct run c, py;
+	struct bproj db = { 0 };
 	char *dir, *model, *src;
 	size_t len;
 	const char *e = getenv("BENCH_PY_ITERATIONS");
@@ -298,15 +327,9 @@ bench_demo(const char *top)
 		    (unsigned long long)py.calls);
 	else
 		printf("peer: failed\n");
-	if (bench_raw(p, &wmodel_ops, wm, c.calls, &raw) == 0) {
-		printf("call: %.1f us per model call in the search, %.1f us in "
-		    "a raw rollout loop: ratio %.3f (target <= 1.10)\n",
-		    c.cpu / c.calls * 1e6, raw.cpu / raw.calls * 1e6,
-		    (c.cpu / c.calls) / (raw.cpu / raw.calls));
-		fig("demo: time per model call / raw loop", "<= 1.10",
-		    (c.cpu / c.calls) / (raw.cpu / raw.calls) <= 1.10,
-		    "%.3f", (c.cpu / c.calls) / (raw.cpu / raw.calls));
-	}
+	db.p = p;
+	db.wm = wm;
+	bench_call_fig(&db, "demo", n);
 	wmodel_leave(wm);
 	wmodel_free(wm);
 	project_free(p);
@@ -614,23 +637,6 @@ bench_ttq_fig(const char *top, const char *name, struct bproj *b,
 		    tf / tp, tf, tp);
 }
 
-/* Time per model call in fronts' search against the raw loop's. */
-static void
-bench_call_fig(struct bproj *b, const char *name, const struct run *c)
-{
-	struct run raw;
-	char label[72];
-	double ratio;
-
-	if (bench_raw(b->p, &wmodel_ops, b->wm, c->calls, &raw) != 0)
-		return;
-	ratio = (c->cpu / c->calls) / (raw.cpu / raw.calls);
-	snprintf(label, sizeof label, "%s: time per model call / raw loop",
-	    name);
-	fig(label, "<= 1.10", ratio <= 1.10, "%.3f (%.2f us vs %.2f us)",
-	    ratio, c->cpu / c->calls * 1e6, raw.cpu / raw.calls * 1e6);
-}
-
 /*
  * Small exhaustive projects: every seed from 1 to 10 at 5,000 iterations
  * against the optimum found by enumeration; the peer likewise.
@@ -664,8 +670,7 @@ bench_small(const char *top)
 		}
 		printf(" (fronts/peer, seeds 1-%d)\n", nseeds);
 		if (k == 1) {
-			bench_fronts_value(&b, 5000, 1, 1, &r);
-			bench_call_fig(&b, name, &r);
+			bench_call_fig(&b, name, 5000);
 			v = opt;
 			bench_ttq_fig(top, name, &b, &v, 1, 100000, 20000);
 		}
@@ -701,7 +706,7 @@ bench_hidden(const char *top)
 		v[seed - 1] = bench_fronts_value(&b, 10000, seed, samples, &r);
 		best = v[seed - 1] > best ? v[seed - 1] : best;
 	}
-	bench_call_fig(&b, "hidden", &r);
+	bench_call_fig(&b, "hidden", 10000);
 	pv = bench_peer_value(top, &b, 10000, 1, samples, &r);
 	best = pv > best ? pv : best;
 	bench_ttq_fig(top, "hidden", &b, &best, samples, 100000,
@@ -725,7 +730,7 @@ bench_scale(const char *top)
 	static const int depths[] = { 0, 24, 48 };
 	struct search_params sp;
 	struct bproj b;
-	struct run r, pr, c;
+	struct run r, pr;
 	struct bplan pl;
 	uint64_t n = bench_quick() ? 40 : 200;
 	int samples = 40;
@@ -749,7 +754,6 @@ bench_scale(const char *top)
 		if (i == 0) {
 			fcalls = (double)r.calls / n;
 			fv = v;
-			c = r;
 		}
 	}
 	printf("scale: peer %.0f model calls per iteration, %.1f ms per "
@@ -761,7 +765,7 @@ bench_scale(const char *top)
 	    (double)pr.calls / n);
 	fig("scale: plan value at equal iterations / peer", ">= 1",
 	    fv >= pv, "%.3f (%.1f vs %.1f)", fv / pv, fv, pv);
-	bench_call_fig(&b, "scale", &c);
+	bench_call_fig(&b, "scale", n);
 	bproj_free(&b);
 }
 

@@ -42,6 +42,13 @@ struct step {
 	double		reward;
 };
 
+/* One action of an iteration's whole path, tree and rollout alike. */
+struct trace {
+	struct action	action;
+	int32_t		slot;
+	double		reward;
+};
+
 struct search {
 	const struct project	*p;
 	struct search_params	 params;
@@ -84,8 +91,15 @@ struct search {
 	uint32_t		*stamp, gen;	/* membership of set, by id */
 	uint32_t		*expd, egen;	/* expanded and available */
 	uint32_t		*shut;		/* fronts closed now, by gen */
+	uint8_t			*verdict;	/* legal_static, by id */
 	struct step		*stack;
 	int			 stackcap, nstack;
+	struct trace		*trace, *btrace;	/* this path, the best */
+	int			 ntrace, nbtrace, tracecap;
+	double			 btotal;	/* btrace's return */
+	double			*msum;		/* returns by (action, slot) */
+	uint32_t		*mn;
+	double			 tail;		/* the rollout's value() */
 	struct action		*prefix;	/* focus: forced actions */
 	int			 nprefix;
 	uint64_t		 focus_min;
