@@ -139,6 +139,20 @@ search_addf(_Atomic double *c, double x)
 	atomic_store_explicit(c, search_getf(c) + x, memory_order_relaxed);
 }
 
+/* The exploration constant and the rollout length with value() (see
+ * search.c's header comment for how both were measured). */
+#define SEARCH_UCT_C	1.41
+#define ROLLOUT_ACTIONS	8
+
+/* The dense id of an action: 0 for wait, then draft-major. */
+static inline uint32_t
+search_action_id(const struct search *s, const struct action *a)
+{
+	if (a->kind == ACTION_WAIT)
+		return 0;
+	return 1 + a->draft * (uint32_t)s->nfronts + a->front;
+}
+
 /* search.c */
 uint32_t	 search_node_new(struct search *, uint32_t parent,
 		    const struct action *, int slot);

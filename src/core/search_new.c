@@ -1,0 +1,142 @@
+/*
+ * search_new — a search's life: its default parameters (the one place
+ * they are set; see search.h), creating it (with the static legality
+ * verdict of every action, worked out once), progress and cancelling,
+ * and freeing it. The search itself is search.c.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/search.h"
+#include "core/search_int.h"
+
+/* Every post's verdict regardless of the path, looked up by action id in
+ * the hot loop of search_available instead of asked for each proposal. */
+static uint8_t *
+search_verdicts(const struct search *s, size_t nids)
+{
+	uint8_t *v = xcalloc(nids, 1);
+	struct action a = { ACTION_POST, 0, 0 };
+
+	for (a.draft = 0; a.draft < (uint32_t)s->p->ndrafts; a.draft++)
+		for (a.front = 0; a.front < (uint16_t)s->nfronts; a.front++)
+			v[search_action_id(s, &a)] =
+			    (uint8_t)legal_static(s->lg, &a);
+	return v;
+}
+
+void
+search_params_default(struct search_params *sp)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	memset(sp, 0, sizeof *sp);
+	sp->iterations = SEARCH_ITERATIONS;
+	sp->seed = 1;
+	sp->workers = n > 0 ? (int)n : 1;
+	sp->isolation = ISOLATION_PROCESS;
+	sp->call_timeout_ms = 1000;
+}
+
+struct search *
+search_new_past(const struct project *p, const struct search_params *params,
+    uint64_t seed_offset, const struct legal_past *past, int npast)
+{
+	struct search *s;
+	struct action wait = { ACTION_WAIT, 0, 0 };
+	size_t nids;
+
+	s = xcalloc(1, sizeof *s);
+	s->p = p;
+	s->params = *params;
+	if (s->params.uct_c <= 0)
+		s->params.uct_c = SEARCH_UCT_C;
+	s->rollout_actions = s->params.rollout_actions > 0 ?
+	    s->params.rollout_actions : ROLLOUT_ACTIONS;
+	s->seed = params->seed + seed_offset;
+	s->lg = legal_new(p, past, npast, NULL);
+	if (s->lg == NULL)
+		s->lg = legal_new(p, NULL, 0, NULL);
+	s->lp = legal_path_new(s->lg);
+	s->nfronts = p->nfronts;
+	pthread_mutex_init(&s->lock, NULL);
+	atomic_init(&s->cancel, false);
+	s->state = SEARCH_IDLE;
+	s->gmin = INFINITY;
+	s->gmax = -INFINITY;
+	nids = (size_t)p->ndrafts * p->nfronts + 1;
+	s->mcap = (int)nids * 2 + 16;
+	s->mbuf = xcalloc(s->mcap, sizeof *s->mbuf);
+	s->set = xcalloc(nids, sizeof *s->set);
+	s->stamp = xcalloc(nids, sizeof *s->stamp);
+	s->expd = xcalloc(nids, sizeof *s->expd);
+	s->shut = xcalloc(p->nfronts + 1, sizeof *s->shut);
+	s->verdict = search_verdicts(s, nids);
+	s->stackcap = 64;
+	s->stack = xcalloc(s->stackcap, sizeof *s->stack);
+	s->prefix = xcalloc(p->horizon_slots * 2 + nids + 1, sizeof *s->prefix);
+	s->tracecap = p->horizon_slots * 2 + (int)nids + 1;
+	s->trace = xcalloc(s->tracecap, sizeof *s->trace);
+	s->btrace = xcalloc(s->tracecap, sizeof *s->btrace);
+	s->btotal = -INFINITY;
+	s->msum = xcalloc(nids * p->horizon_slots, sizeof *s->msum);
+	s->mn = xcalloc(nids * p->horizon_slots, sizeof *s->mn);
+	search_node_new(s, NIL, &wait, -1);
+	return s;
+}
+
+struct search *
+search_new(const struct project *p, const struct search_params *params,
+    uint64_t seed_offset)
+{
+	struct legal_past *past;
+	struct search *s;
+	int n;
+
+	n = legal_past_from_history(p, &past);
+	s = search_new_past(p, params, seed_offset, past, n);
+	free(past);
+	return s;
+}
+
+void
+search_free(struct search *s)
+{
+	if (s == NULL)
+		return;
+	legal_path_free(s->lp);
+	legal_free(s->lg);
+	pthread_mutex_destroy(&s->lock);
+	free(s->nodes);
+	free(s->mbuf);
+	free(s->set);
+	free(s->stamp);
+	free(s->expd);
+	free(s->shut);
+	free(s->verdict);
+	free(s->stack);
+	free(s->prefix);
+	free(s->trace);
+	free(s->btrace);
+	free(s->msum);
+	free(s->mn);
+	free(s->pref);
+	free(s);
+}
+
+void
+search_set_progress(struct search *s, search_progress_fn *fn, void *arg,
+    double interval)
+{
+	s->progress = fn;
+	s->progress_arg = arg;
+	s->interval = interval;
+}
+
+void
+search_cancel(struct search *s)
+{
+	atomic_store(&s->cancel, true);
+}
