@@ -38,7 +38,7 @@ first_line(const char *text, char *buf, size_t size)
 	snprintf(buf, size, "%.*s%s", (int)n, text, text[n] != '\0' ? "…" : "");
 }
 
-void
+static void
 history_print_summary(const struct hist_merge *m, bool dry_run,
     bool verbose)
 {

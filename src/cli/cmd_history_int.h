@@ -34,8 +34,6 @@ void	history_context_close(struct history_context *);
 int	history_apply(const char *dir, struct history_context *,
 	    const char *front, const struct hist_batch *b, bool dry_run,
 	    time_t now, struct error *err);
-void	history_print_summary(const struct hist_merge *, bool dry_run,
-	    bool verbose);
 
 /* `fronts history pull` (cmd_history_pull.c). */
 int	history_pull(struct cli *, int argc, char **argv);

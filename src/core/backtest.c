@@ -83,7 +83,7 @@ bt_known(const struct bt *b, int f, double *out)
 	return n;
 }
 
-int
+static int
 backtest_cell(time_t t)
 {
 	return time_local_weekday(t) * (24 / BACKTEST_HOUR_BLOCK) +

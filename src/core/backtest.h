@@ -106,8 +106,6 @@ int	backtest_run(const struct project *, const struct model_ops *,
 	    void *model, const struct backtest_params *,
 	    struct backtest_report *out, uint64_t *model_calls);
 void	backtest_report_free(struct backtest_report *);
-/* The heatmap cell of a time (local weekday and hour block). */
-int	backtest_cell(time_t);
 /* The history's heatmap: per front and cell, the mean observed reward of
  * the posts whose reward is known (NAN: none), into out[nfronts *
  * BACKTEST_CELLS]. */

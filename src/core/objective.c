@@ -11,7 +11,7 @@ const char *const objective_metric_names[METRIC_COUNT] = {
 	"impressions", "likes", "reposts", "replies", "clicks"
 };
 
-void
+static void
 objective_default(struct objective *o)
 {
 	int i;

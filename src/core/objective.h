@@ -27,9 +27,6 @@ struct objective {
 
 extern const char *const objective_metric_names[METRIC_COUNT];
 
-/* likes 1, reposts 1, replies 1, clicks 1, impressions 0: every
- * interaction counts once, and being seen is not engagement. */
-void	objective_default(struct objective *);
 /* The project's objective: fronts.json's, or the default. */
 const struct objective *objective_of(const struct project *);
 /* The post's reward in objective units over the metrics it gives.

@@ -15,7 +15,7 @@
 
 
 /* Keeps the first few distinct errors. */
-void
+static void
 search_keep_error(struct search *s, const struct model_error *e)
 {
 	int i;

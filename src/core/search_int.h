@@ -160,8 +160,6 @@ uint32_t	 search_find_child(const struct search *, uint32_t,
 		    const struct action *);
 double		 search_mean(const struct node *);
 
-/* search_call.c: every model call counted, one in CALL_SAMPLE timed. */
-void		 search_keep_error(struct search *, const struct model_error *);
 int		 search_own_error(struct search *, const char *type,
 		    const char *fn, const char *fmt, ...)
 		    __attribute__((format(printf, 4, 5)));

@@ -89,7 +89,7 @@ word_at(const char *text, size_t at, const char *w, size_t wl)
 	return !word_byte((unsigned char)text[at + wl]);
 }
 
-int
+static int
 topics_match(const struct topic_rule *r, const char *text)
 {
 	size_t n = strlen(text), wl, at;

@@ -36,7 +36,5 @@ cJSON	*topics_tag(const struct topics *, const char *text);
  * the count. */
 int	topics_tag_strings(const struct topics *, const char *text,
 	    char ***out);
-/* Does any rule of topic i match text? */
-int	topics_match(const struct topic_rule *, const char *text);
 
 #endif

@@ -21,7 +21,7 @@ static const char *cand_states[] = {
 	[UI_POST_UNKNOWN] = "UNKNOWN", [UI_POST_DRYRUN] = "dry run",
 };
 
-void
+static void
 pane_post_length(struct ui *ui, const char *text, int front, char *buf,
     size_t len, bool *ok)
 {

@@ -275,9 +275,6 @@ void	pane_search_init(struct pane *);
 void	pane_candidates_init(struct pane *);
 void	pane_candidates_edit(struct ui *);
 void	pane_candidates_publish(struct ui *);
-/* The effective length limit of front f: "132/280 weighted". */
-void	pane_post_length(struct ui *, const char *text, int front, char *buf,
-	    size_t len, bool *ok);
 
 /* statusline.c */
 void	statusline_draw(struct ui *, WINDOW *, int w);
