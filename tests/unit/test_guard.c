@@ -10,6 +10,10 @@
 #include "testutil.h"
 
 #include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "sandbox/guard.h"
 #include "sandbox/pyhost.h"
@@ -265,6 +269,49 @@ test_slots_reused(void **state)
 	PyGILState_Release(g);
 }
 
+/* The watchdog threads block every asynchronous signal but not SIGSYS:
+ * blocked, a refused system call in one of them would kill the worker
+ * without the seccomp trap's frame naming the call. */
+static void
+test_threads_take_sigsys(void **state)
+{
+	struct error err = { 0 };
+	struct guard_slot *s;
+	PyGILState_STATE g;
+	struct dirent *e;
+	char path[64], line[256];
+	unsigned long long blk;
+	int guards = 0;
+	FILE *f;
+	DIR *d;
+
+	g = PyGILState_Ensure();
+	s = guard_slot_new(1000, &err);
+	assert_non_null(s);
+	assert_non_null(d = opendir("/proc/self/task"));
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.' || atoi(e->d_name) == getpid())
+			continue;
+		snprintf(path, sizeof path, "/proc/self/task/%s/status",
+		    e->d_name);
+		if ((f = fopen(path, "r")) == NULL)
+			continue;
+		blk = 0;
+		while (fgets(line, sizeof line, f) != NULL)
+			if (sscanf(line, "SigBlk: %llx", &blk) == 1)
+				break;
+		fclose(f);
+		if ((blk & (1ULL << (SIGINT - 1))) == 0)
+			continue;	/* not a thread of the guard's */
+		guards++;
+		assert_int_equal(blk & (1ULL << (SIGSYS - 1)), 0);
+	}
+	closedir(d);
+	assert_true(guards >= 2);
+	guard_slot_free(s);
+	PyGILState_Release(g);
+}
+
 int
 main(void)
 {
@@ -275,6 +322,7 @@ main(void)
 		cmocka_unit_test(test_no_thread_leak),
 		cmocka_unit_test(test_consecutive_calls_not_interrupted),
 		cmocka_unit_test(test_slots_reused),
+		cmocka_unit_test(test_threads_take_sigsys),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
