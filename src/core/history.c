@@ -89,13 +89,16 @@ hist_batch_move(struct hist_batch *dst, struct hist_batch *src)
 {
 	dst->items = xrealloc(dst->items, (size_t)(dst->nitems + src->nitems + 1) *
 	    sizeof *dst->items);
-	memcpy(dst->items + dst->nitems, src->items,
-	    (size_t)src->nitems * sizeof *src->items);
+	/* memcpy from an empty batch's NULL is undefined, even for 0 bytes. */
+	if (src->nitems > 0)
+		memcpy(dst->items + dst->nitems, src->items,
+		    (size_t)src->nitems * sizeof *src->items);
 	dst->nitems += src->nitems;
 	dst->skips = xrealloc(dst->skips, (size_t)(dst->nskips + src->nskips + 1) *
 	    sizeof *dst->skips);
-	memcpy(dst->skips + dst->nskips, src->skips,
-	    (size_t)src->nskips * sizeof *src->skips);
+	if (src->nskips > 0)
+		memcpy(dst->skips + dst->nskips, src->skips,
+		    (size_t)src->nskips * sizeof *src->skips);
 	dst->nskips += src->nskips;
 	free(src->items);
 	free(src->skips);
