@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/project.h"
+#include "sandbox/approval.h"
 #include "core/termsafe.h"
 #include "sandbox/namespace.h"
 #include "sandbox/pyhost.h"
@@ -123,6 +125,22 @@ cli_report(const char *name, const struct error *err)
 	termsafe_fprintf(stderr, "fronts %s: %s\n", name,
 	    err->msg[0] != '\0' ? err->msg : "failed");
 	return err->code != 0 ? err->code : EXIT_ERROR;
+}
+
+int
+cli_load_approved(const char *dir, const char *model, struct project **p,
+    char **path, char **src, size_t *len, struct error *err)
+{
+	char sha[65];
+
+	*p = NULL;
+	*src = NULL;
+	*path = model != NULL ? xstrdup(model) : path_join(dir, "model.py");
+	if (project_load(dir, p, err) != 0 ||
+	    file_read(*path, src, len, err) != 0)
+		return -1;
+	sha256_hex(*src, *len, sha);
+	return approval_check(dir, sha, err);
 }
 
 static bool

@@ -35,6 +35,14 @@ int	cli_report(const char *name, const struct error *err);
  * cli->dir and *json; a usage error otherwise (EXIT_USAGE). */
 int	cli_dir_json_options(struct cli *cli, const char *name, int argc,
 	    char **argv, bool *json);
+struct project;
+/* The project in dir and its model at model (default dir/model.py), read
+ * and checked against the approvals. *p, *path and *src belong to the
+ * caller whatever happens (NULL where not reached). */
+int	cli_load_approved(const char *dir, const char *model,
+	    struct project **p, char **path, char **src, size_t *len,
+	    struct error *err);
+
 /* Each command, defined in its cmd_*.c file. */
 extern const struct cmd_entry cmd_init_entry;
 extern const struct cmd_entry cmd_synth_entry;

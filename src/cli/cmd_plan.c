@@ -372,20 +372,16 @@ cmd_plan_exec(struct cli *cli, int argc, char **argv)
 	struct planner *pr = NULL;
 	struct error err = { 0 };
 	struct plan pl;
-	char *path, *src = NULL, sha[65];
+	char *path, *src;
 	size_t len;
 	int rc;
 
 	if ((rc = plan_options(cli, argc, argv, &o)) != 0)
 		return rc;
 	memset(&pl, 0, sizeof pl);
-	path = o.model != NULL ? xstrdup(o.model) : path_join(o.dir, "model.py");
 	rc = -1;
-	if (project_load(o.dir, &p, &err) != 0 ||
-	    file_read(path, &src, &len, &err) != 0)
-		goto out;
-	sha256_hex(src, len, sha);
-	if (approval_check(o.dir, sha, &err) != 0 ||
+	if (cli_load_approved(o.dir, o.model, &p, &path, &src, &len,
+	    &err) != 0 ||
 	    planner_start(p, src, len, &o.sp, &pr, &err) != 0)
 		goto out;
 	if (plan_wait(pr, &pl, &err) != 0) {

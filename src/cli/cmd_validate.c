@@ -148,20 +148,16 @@ cmd_validate_exec(struct cli *cli, int argc, char **argv)
 	struct validate_report r;
 	struct project *p = NULL;
 	struct error err = { 0 };
-	char *path, *src = NULL, sha[65];
+	char *path, *src;
 	size_t len;
 	int rc;
 
 	if ((rc = validate_options(cli, argc, argv, &o)) != 0)
 		return rc;
 	memset(&r, 0, sizeof r);
-	path = o.model != NULL ? xstrdup(o.model) : path_join(o.dir, "model.py");
 	rc = -1;
-	if (project_load(o.dir, &p, &err) != 0 ||
-	    file_read(path, &src, &len, &err) != 0)
-		goto out;
-	sha256_hex(src, len, sha);
-	if (approval_check(o.dir, sha, &err) != 0)
+	if (cli_load_approved(o.dir, o.model, &p, &path, &src, &len,
+	    &err) != 0)
 		goto out;
 	rc = o.thread ? validate_in_thread(p, src, len, o.window, &r, &err) :
 	    validate_in_worker(p, o.dir, src, len, o.window, &r, &err);

@@ -554,7 +554,7 @@ http_status_error(const struct http_retry *pol, const struct http_response *r,
 	free(api);
 }
 
-static void
+void
 http_sleep_ms(double ms)
 {
 	struct timespec ts;

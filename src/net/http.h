@@ -119,4 +119,7 @@ void	http_redact(const struct http_request *, char *msg, size_t size);
 /* Prints METHOD URL, headers (secrets as ***) and body, for dry runs. */
 char	*http_request_describe(const struct http_request *);
 
+/* Sleeps ms milliseconds (nothing for ms <= 0), across signals. */
+void	http_sleep_ms(double ms);
+
 #endif

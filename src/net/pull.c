@@ -15,19 +15,6 @@
 
 #define PULL_TRIES	4
 
-static void
-sleep_ms(double ms)
-{
-	struct timespec ts;
-
-	if (ms <= 0)
-		return;
-	ts.tv_sec = (time_t)(ms / 1000);
-	ts.tv_nsec = (long)((ms - (double)ts.tv_sec * 1000) * 1e6);
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
-}
-
 /* A reset header: epoch seconds (Bluesky) or an ISO time (Mastodon). */
 static time_t
 reset_time(const char *v)
@@ -133,7 +120,7 @@ pull_post(struct pull_session *s, const char *url, const char *body,
 			wait = (long)(s->wait_until - time(NULL)) * 1000;
 			if (wait > max_wait(s))
 				return stop(s, wait, left);
-			sleep_ms((double)wait * scale(s));
+			http_sleep_ms((double)wait * scale(s));
 		}
 		s->wait_until = 0;
 		memset(resp, 0, sizeof *resp);
@@ -144,7 +131,7 @@ pull_post(struct pull_session *s, const char *url, const char *body,
 			http_response_free(resp);
 			if (t >= PULL_TRIES || hopeless)
 				return PULL_FAILED;
-			sleep_ms(1000.0 * (1 << (t - 1)) * scale(s));
+			http_sleep_ms(1000.0 * (1 << (t - 1)) * scale(s));
 			continue;
 		}
 		note_quota(s, resp);
@@ -161,7 +148,7 @@ pull_post(struct pull_session *s, const char *url, const char *body,
 		http_response_free(resp);
 		if (wait > max_wait(s) || t >= PULL_TRIES)
 			return stop(s, wait, left);
-		sleep_ms((double)wait * scale(s));
+		http_sleep_ms((double)wait * scale(s));
 	}
 }
 
