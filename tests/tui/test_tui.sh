@@ -134,7 +134,10 @@ tmx resize-window -t t -x 80 -y 24
 i=0
 while [ $i -lt 50 ]; do
 	tui_screen >"$TMPD/screen"
-	[ "$(corners)" -eq 1 ] && [ "$(wc -l <"$TMPD/screen")" -eq 24 ] && break
+	# Until the redraw is whole: a capture may land in the middle of it.
+	[ "$(corners)" -eq 1 ] && [ "$(wc -l <"$TMPD/screen")" -eq 24 ] &&
+	    [ "$(grep -c '─ \(Rules\|Model\|Search\|Candidates\) ' "$TMPD/screen")" -eq 4 ] &&
+	    break
 	sleep 0.1; i=$((i + 1))
 done
 if [ "$(grep -c '─ \(Rules\|Model\|Search\|Candidates\) ' "$TMPD/screen")" -eq 4 ] &&
