@@ -107,16 +107,22 @@ settle_start(struct project *p, const char *history_path)
 }
 
 /* Drafts written without topics get the ones fronts.json's rules give
- * their text. */
+ * their text. "topics": [] counts as none, and its empty array is freed
+ * before the tagged one takes its place. */
 static void
 tag_drafts(struct project *p)
 {
+	struct draft *d;
 	int i;
 
-	for (i = 0; i < p->ndrafts; i++)
-		if (p->drafts[i].ntopics == 0)
-			p->drafts[i].ntopics = topics_tag_strings(&p->topics,
-			    p->drafts[i].text, &p->drafts[i].topics);
+	for (i = 0; i < p->ndrafts; i++) {
+		d = &p->drafts[i];
+		if (d->ntopics != 0)
+			continue;
+		json_strings_free(d->topics, 0);
+		d->ntopics = topics_tag_strings(&p->topics, d->text,
+		    &d->topics);
+	}
 }
 
 static int
