@@ -118,7 +118,71 @@ search_node_bytes(void)
 	return sizeof(struct node);
 }
 
-/* Adds a node under parent; the caller holds the lock. */
+/* n nodes at the top of the arena, which grows by half (a doubling
+ * would leave up to half of a large arena unused). */
+static uint32_t
+search_arena_take(struct search *s, uint32_t n)
+{
+	uint32_t i;
+
+	while (s->cap - s->nnodes < n) {
+		if (s->cap >= UINT32_MAX / 2) {
+			/* As out of memory: indices are 32 bits. */
+			fputs("fronts: search tree too large\n", stderr);
+			abort();
+		}
+		s->cap = s->cap < 1024 ? 1024 : s->cap + s->cap / 2;
+		s->nodes = xrealloc(s->nodes, (size_t)s->cap * sizeof *s->nodes);
+	}
+	i = s->nnodes;
+	s->nnodes += n;
+	return i;
+}
+
+/* A block of 1 << k nodes, from its free list or the arena. */
+static uint32_t
+search_block_take(struct search *s, int k)
+{
+	uint32_t b = s->freeb[k];
+
+	if (b == NIL)
+		return search_arena_take(s, 1u << k);
+	s->freeb[k] = s->nodes[b].child;
+	return b;
+}
+
+/*
+ * Makes room for one more child of node pi: its first block (one node),
+ * or, when its block is full (a power of two), a block twice the size
+ * with the children copied over and the old block freed.
+ */
+static void
+search_children_room(struct search *s, uint32_t pi)
+{
+	uint32_t n = s->nodes[pi].nchild, old = s->nodes[pi].child, nb;
+	struct node *p;
+	int k;
+
+	if (n == 0) {
+		nb = search_block_take(s, 0);
+		s->nodes[pi].child = nb;
+		return;
+	}
+	if ((n & (n - 1)) != 0)
+		return;
+	k = __builtin_ctz(n);
+	nb = search_block_take(s, k + 1);
+	p = &s->nodes[pi];
+	memcpy(&s->nodes[nb], &s->nodes[old], n * sizeof *s->nodes);
+	if (p->bchild != NIL)
+		p->bchild = nb + (p->bchild - old);
+	p->child = nb;
+	s->nodes[old].child = s->freeb[k];
+	s->freeb[k] = old;
+}
+
+/* Adds a node under parent (NIL: the root); the caller holds the lock.
+ * Moves parent's other children (see struct node). */
 uint32_t
 search_node_new(struct search *s, uint32_t parent, const struct action *a,
     int slot)
@@ -126,25 +190,21 @@ search_node_new(struct search *s, uint32_t parent, const struct action *a,
 	struct node *n;
 	uint32_t i;
 
-	if (s->nnodes == s->cap) {
-		s->cap = s->cap == 0 ? 1024 : s->cap * 2;
-		s->nodes = xrealloc(s->nodes, (size_t)s->cap * sizeof *s->nodes);
+	if (parent == NIL)
+		i = search_arena_take(s, 1);
+	else {
+		search_children_room(s, parent);
+		i = s->nodes[parent].child + s->nodes[parent].nchild++;
 	}
-	i = s->nnodes++;
+	s->nlive++;
 	n = &s->nodes[i];
 	memset(n, 0, sizeof *n);
 	n->action = *a;
-	n->parent = parent;
 	n->child = NIL;
-	n->sibling = NIL;
 	n->bchild = NIL;
 	n->bq = -INFINITY;
 	n->best = -INFINITY;
 	n->slot = slot;
-	if (parent != NIL) {
-		n->sibling = s->nodes[parent].child;
-		s->nodes[parent].child = i;
-	}
 	return i;
 }
 
@@ -257,7 +317,7 @@ search_scale(const struct search *s, uint32_t ni)
 	double lo = INFINITY, hi = -INFINITY, scale = s->gmax - s->gmin;
 	uint32_t ci;
 
-	for (ci = s->nodes[ni].child; ci != NIL; ci = c->sibling) {
+	NODE_FOREACH_CHILD(ci, &s->nodes[ni]) {
 		c = &s->nodes[ci];
 		if (c->visits == 0 ||
 		    s->stamp[search_action_id(s, &c->action)] != s->gen)
@@ -305,7 +365,7 @@ search_select(struct search *s, uint32_t ni, int depth, struct action *pick,
 	 * expansion (an unvisited child first). */
 	scale = search_scale(s, ni);
 	uct_c = s->params.uct_c * (s->noisy ? NOISY_UCT : 1);
-	for (ci = nodes[ni].child; ci != NIL; ci = nodes[ci].sibling) {
+	NODE_FOREACH_CHILD(ci, &nodes[ni]) {
 		c = &nodes[ci];
 		id = search_action_id(s, &c->action);
 		if (s->stamp[id] != s->gen)
@@ -493,7 +553,7 @@ search_rescan(const struct search *s, struct node *n)
 
 	n->bq = -INFINITY;
 	n->bchild = NIL;
-	for (ci = n->child; ci != NIL; ci = s->nodes[ci].sibling) {
+	NODE_FOREACH_CHILD(ci, n) {
 		c = &s->nodes[ci];
 		if (c->visits >= 2 && c->q > n->bq) {
 			n->bq = c->q;
@@ -653,20 +713,21 @@ search_keep_best(struct search *s)
 static void
 search_follow_best(struct search *s)
 {
+	struct action *path;
 	struct node *n;
 	uint32_t ni = 0, c;
 	double g = s->btotal, r;
 	int i;
 
-	if (s->noisy || s->nbtrace == 0 || s->pref != NULL)
+	if (s->noisy || s->nbtrace == 0 || s->pact != NULL)
 		return;
+	path = xcalloc(s->nbtrace, sizeof *path);
 	pthread_mutex_lock(&s->lock);
-	s->pref = xcalloc(s->nbtrace, sizeof *s->pref);
 	for (i = 0; i < s->nbtrace; i++) {
 		r = s->btrace[i].reward;
-		if ((c = search_find_child(s, ni, &s->btrace[i].action)) ==
-		    NIL) {
-			c = search_node_new(s, ni, &s->btrace[i].action,
+		path[i] = s->btrace[i].action;
+		if ((c = search_find_child(s, ni, &path[i])) == NIL) {
+			c = search_node_new(s, ni, &path[i],
 			    s->btrace[i].slot);
 			n = &s->nodes[c];
 			n->visits = n->avail = 1;
@@ -675,11 +736,11 @@ search_follow_best(struct search *s)
 			n->rsq = r * r;
 		}
 		g -= r;
-		s->pref[s->npref++] = c;
 		ni = c;
 	}
-	s->pref_total = s->btotal;
+	search_pref_set(s, path, s->nbtrace, s->btotal);
 	pthread_mutex_unlock(&s->lock);
+	free(path);
 }
 
 static int
@@ -864,7 +925,7 @@ search_find_child(const struct search *s, uint32_t ni, const struct action *a)
 {
 	uint32_t ci;
 
-	for (ci = s->nodes[ni].child; ci != NIL; ci = s->nodes[ci].sibling)
+	NODE_FOREACH_CHILD(ci, &s->nodes[ni])
 		if (action_equal(&s->nodes[ci].action, a))
 			return ci;
 	return NIL;

@@ -69,6 +69,7 @@ struct search_snapshot {
 	uint64_t		illegal_proposals;
 	uint64_t		model_errors;
 	uint64_t		nodes;
+	uint64_t		arena_bytes;	/* the tree's memory */
 	double			elapsed;	/* seconds */
 	double			model_seconds;
 	double			rate;		/* iterations per second */

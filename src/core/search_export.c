@@ -60,8 +60,7 @@ search_export(struct search *s, char **buf, size_t *len)
 		ni = stack[--sp];
 		search_export_node(&s->nodes[ni], pidx[ni], &out[n]);
 		out[n].pv = pv[ni];
-		for (ci = s->nodes[ni].child; ci != NIL;
-		    ci = s->nodes[ci].sibling) {
+		NODE_FOREACH_CHILD(ci, &s->nodes[ni]) {
 			if (s->nodes[ci].visits < 2 && !pv[ci])
 				continue;
 			pidx[ci] = n;
@@ -183,7 +182,7 @@ search_merge_head(struct search *s, const struct export_head *h)
  * the same plan. The statistics shown along it are the merged sums.
  */
 struct merge_pv {
-	uint32_t	*path;		/* merged node indices, root excluded */
+	struct action	*path;		/* the plan's actions from the root */
 	int		 n;
 	double		 total;
 	uint32_t	 last;		/* export index of the last step */
@@ -192,7 +191,7 @@ struct merge_pv {
 
 static void
 search_merge_pv(struct merge_pv *pv, const struct export_node *e,
-    uint32_t i, uint32_t ni)
+    uint32_t i)
 {
 	double v = e->visits > 0 ? e->visits : 1;
 
@@ -204,21 +203,45 @@ search_merge_pv(struct merge_pv *pv, const struct export_node *e,
 		pv->total -= pv->tail;
 	pv->tail = (e->sum - e->rsum) / v;
 	pv->total += e->rsum / v + pv->tail;
-	pv->path[pv->n++] = ni;
+	pv->path[pv->n++] = e->action;
 	pv->last = i;
 }
 
+/* The better of the plan so far and this tree's; either way resolved
+ * again on the merged tree, whose nodes the merge moved. */
 static void
 search_merge_prefer(struct search *s, struct merge_pv *pv)
 {
-	if (pv->n > 0 && (s->pref == NULL || pv->total > s->pref_total)) {
-		free(s->pref);
-		s->pref = pv->path;
-		s->npref = pv->n;
-		s->pref_total = pv->total;
-		return;
-	}
+	if (pv->n > 0 && (s->pact == NULL || pv->total > s->pref_total))
+		search_pref_set(s, pv->path, pv->n, pv->total);
+	else if (s->pact != NULL)
+		search_pref_set(s, s->pact, s->npact, s->pref_total);
 	free(pv->path);
+}
+
+/*
+ * Is every node's parent on the path from the root to the node before it
+ * (preorder, as search_export() writes)? The merge relies on it: adding a
+ * child moves its siblings (struct node), and in preorder no node whose
+ * index the merge still needs is a sibling of one it adds.
+ */
+static bool
+search_export_preorder(const char *body, uint32_t n)
+{
+	struct export_node e;
+	uint32_t *path = xcalloc(n, sizeof *path), depth = 0, i;
+	bool ok = true;
+
+	for (i = 1; ok && i < n; i++) {
+		memcpy(&e, body + (size_t)i * sizeof e, sizeof e);
+		while (depth > 0 && path[depth] != e.parent)
+			depth--;
+		if (depth == 0 && e.parent != 0)
+			ok = false;
+		path[++depth] = i;	/* depth <= i < n */
+	}
+	free(path);
+	return ok;
 }
 
 int
@@ -238,15 +261,16 @@ search_merge(struct search *into, const char *buf, size_t len,
 	if (!search_export_head_valid(&h, len))
 		return error_set(err, EXIT_MODEL, "search tree: malformed "
 		    "header");
-	map = xcalloc(h.nnodes, sizeof *map);
 	for (i = 0; i < h.nnodes; i++) {
 		memcpy(&e, buf + sizeof h + (size_t)i * sizeof e, sizeof e);
-		if (!search_export_valid(into, &e, i)) {
-			free(map);
+		if (!search_export_valid(into, &e, i))
 			return error_set(err, EXIT_MODEL, "search tree: "
 			    "malformed node %u", i);
-		}
 	}
+	if (!search_export_preorder(buf + sizeof h, h.nnodes))
+		return error_set(err, EXIT_MODEL, "search tree: nodes out of "
+		    "order");
+	map = xcalloc(h.nnodes, sizeof *map);
 	pthread_mutex_lock(&into->lock);
 	search_merge_head(into, &h);
 	pv.path = xcalloc(h.nnodes, sizeof *pv.path);
@@ -263,7 +287,7 @@ search_merge(struct search *into, const char *buf, size_t len,
 			ni = search_node_new(into, map[e.parent], &e.action,
 			    e.slot);
 		map[i] = ni;
-		search_merge_pv(&pv, &e, i, ni);
+		search_merge_pv(&pv, &e, i);
 		n = &into->nodes[ni];
 		n->visits = search_add32(n->visits, e.visits);
 		n->avail = search_add32(n->avail, e.avail);

@@ -20,22 +20,37 @@
 #define NIL		UINT32_MAX
 #define CALL_SAMPLE	8	/* a power of two */
 
+/*
+ * A tree node: the edge into it (its action) and that edge's statistics.
+ * A node's children sit side by side in one block of the arena (1, 2, 4,
+ * ... nodes), so that selection reads them in one sweep rather than
+ * chasing a sibling list across the arena; a full block is copied into
+ * one twice its size and the old one goes on a free list of its size
+ * (search_node_new). So a node's index is stable only until its parent
+ * gains a child: hold indices of a path's nodes (their parents only gain
+ * children below them), never of siblings, across an addition.
+ */
 struct node {
 	struct action	action;
-	uint32_t	parent;
-	uint32_t	child;		/* first child */
-	uint32_t	sibling;	/* next sibling */
+	uint32_t	child;		/* first child, NIL none */
+	uint32_t	nchild;		/* children in that block */
 	uint32_t	visits;
 	uint32_t	avail;
 	int32_t		slot;
+	uint32_t	bchild;		/* the child holding bq */
 	double		sum;		/* returns from this edge on */
 	double		rsum;		/* this step's reward */
 	double		rsq;
 	double		q;		/* value for selection: see search_q */
 	double		bq;		/* best q among children, -inf none */
 	double		best;		/* best return from this edge on */
-	uint32_t	bchild;		/* the child holding bq */
 };
+
+/* Each child of n, newest first (the order ties are broken in). */
+#define NODE_FOREACH_CHILD(ci, n) \
+	for ((ci) = (n)->child + (n)->nchild; (ci)-- > (n)->child;)
+
+#define NODE_BLOCK_CLASSES	32	/* blocks of 1 << k nodes */
 
 struct step {
 	uint32_t	node;
@@ -58,8 +73,10 @@ struct search {
 	int			 nfronts;
 
 	pthread_mutex_t		 lock;
-	struct node		*nodes;
-	uint32_t		 nnodes, cap;
+	struct node		*nodes;		/* the arena */
+	uint32_t		 nnodes, cap;	/* arena used, allocated */
+	uint32_t		 nlive;		/* nodes in the tree */
+	uint32_t		 freeb[NODE_BLOCK_CLASSES];	/* free blocks */
 	enum search_state	 state;
 	atomic_bool		 cancel;
 	uint64_t		 iterations, failed;
@@ -104,7 +121,9 @@ struct search {
 	int			 nprefix;
 	uint64_t		 focus_min;
 
-	uint32_t		*pref;		/* merged: the plan's path */
+	struct action		*pact;		/* merged: the plan's path */
+	int			 npact;
+	uint32_t		*pref;		/* its nodes (search_pref_set) */
 	int			 npref;
 	double			 pref_total;	/* its worker's own estimate */
 };
@@ -158,6 +177,8 @@ uint32_t	 search_node_new(struct search *, uint32_t parent,
 		    const struct action *, int slot);
 uint32_t	 search_find_child(const struct search *, uint32_t,
 		    const struct action *);
+void		 search_pref_set(struct search *, const struct action *, int,
+		    double total);
 double		 search_mean(const struct node *);
 
 int		 search_own_error(struct search *, const char *type,

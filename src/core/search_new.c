@@ -47,6 +47,7 @@ search_new_past(const struct project *p, const struct search_params *params,
 	struct search *s;
 	struct action wait = { ACTION_WAIT, 0, 0 };
 	size_t nids;
+	int k;
 
 	s = xcalloc(1, sizeof *s);
 	s->p = p;
@@ -66,6 +67,8 @@ search_new_past(const struct project *p, const struct search_params *params,
 	s->state = SEARCH_IDLE;
 	s->gmin = INFINITY;
 	s->gmax = -INFINITY;
+	for (k = 0; k < NODE_BLOCK_CLASSES; k++)
+		s->freeb[k] = NIL;
 	nids = (size_t)p->ndrafts * p->nfronts + 1;
 	s->mcap = (int)nids * 2 + 16;
 	s->mbuf = xcalloc(s->mcap, sizeof *s->mbuf);
@@ -122,6 +125,7 @@ search_free(struct search *s)
 	free(s->btrace);
 	free(s->msum);
 	free(s->mn);
+	free(s->pact);
 	free(s->pref);
 	free(s);
 }

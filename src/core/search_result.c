@@ -14,8 +14,37 @@
 #include "core/search.h"
 #include "core/search_int.h"
 
-/* In a merged tree, the step after ni on the plan chosen at the merge
- * (see search_merge_prefer), or NIL off it and past its end. */
+/*
+ * The plan chosen at a merge (search_merge_prefer) or by the best path
+ * (search_follow_best), as actions from the root, and its nodes. Nodes
+ * move as their parents gain children (struct node), so the path is kept
+ * as actions and resolved again after every change to the tree that
+ * comes after it is set: only search_merge() makes such changes. The
+ * caller holds the lock.
+ */
+void
+search_pref_set(struct search *s, const struct action *path, int n,
+    double total)
+{
+	if (path != s->pact) {
+		free(s->pact);
+		s->pact = xcalloc(n > 0 ? n : 1, sizeof *s->pact);
+		memcpy(s->pact, path, (size_t)n * sizeof *path);
+		s->npact = n;
+		s->pref_total = total;
+	}
+	free(s->pref);
+	s->pref = xcalloc(n > 0 ? n : 1, sizeof *s->pref);
+	s->npref = 0;
+	s->pref[0] = NIL;
+	while (s->npref < n && (s->pref[s->npref] = search_find_child(s,
+	    s->npref == 0 ? 0 : s->pref[s->npref - 1],
+	    &s->pact[s->npref])) != NIL)
+		s->npref++;
+}
+
+/* In a merged tree, the step after ni on the plan chosen at the merge,
+ * or NIL off it and past its end. */
 static uint32_t
 search_preferred(const struct search *s, uint32_t ni)
 {
@@ -41,7 +70,7 @@ search_best_child(const struct search *s, uint32_t ni)
 
 	if ((best = search_preferred(s, ni)) != NIL)
 		return best;
-	for (ci = s->nodes[ni].child; ci != NIL; ci = s->nodes[ci].sibling) {
+	NODE_FOREACH_CHILD(ci, &s->nodes[ni]) {
 		c = &s->nodes[ci];
 		if (c->visits == 0)
 			continue;
@@ -95,7 +124,7 @@ search_children(const struct search *s, uint32_t ni, uint32_t skip,
 	int n = 0, cap = 16;
 
 	*out = xcalloc(cap, sizeof **out);
-	for (ci = s->nodes[ni].child; ci != NIL; ci = s->nodes[ci].sibling) {
+	NODE_FOREACH_CHILD(ci, &s->nodes[ni]) {
 		if (ci == skip || s->nodes[ci].visits == 0)
 			continue;
 		if (n == cap) {
@@ -122,7 +151,8 @@ search_snapshot(struct search *s, struct search_snapshot *snap)
 	snap->model_calls = search_get(&s->model_calls);
 	snap->illegal_proposals = search_get(&s->illegal);
 	snap->model_errors = s->failed;
-	snap->nodes = s->nnodes;
+	snap->nodes = s->nlive;
+	snap->arena_bytes = (uint64_t)s->cap * sizeof *s->nodes;
 	snap->elapsed = s->elapsed;
 	snap->model_seconds = search_getf(&s->model_seconds);
 	snap->rate = s->elapsed > 0 ? s->iterations / s->elapsed : 0;

@@ -369,7 +369,7 @@ test_deterministic_best(void **state)
 	struct search *s;
 	struct node *n;
 	struct cm m;
-	uint32_t i;
+	uint32_t i, *stack, top = 0;
 	int flags;
 
 	for (flags = 0; flags <= CM_NOISE; flags += CM_NOISE) {
@@ -377,11 +377,18 @@ test_deterministic_best(void **state)
 		s = search_new(p, &sp, 0);
 		assert_int_equal(search_run(s, &cm_ops, &m, &err), 0);
 		assert_int_equal(s->noisy, flags == CM_NOISE);
-		for (i = 1; i < s->nnodes; i++) {
-			n = &s->nodes[i];
-			if (n->visits > 0)
+		/* Every node below the root (the arena also holds free
+		 * blocks). */
+		stack = xcalloc(s->nnodes, sizeof *stack);
+		stack[top++] = 0;
+		while (top > 0) {
+			n = &s->nodes[stack[--top]];
+			if (n != s->nodes && n->visits > 0)
 				assert_true(n->best >= n->sum / n->visits - 1e-9);
+			NODE_FOREACH_CHILD(i, n)
+				stack[top++] = i;
 		}
+		free(stack);
 		search_free(s);
 	}
 	fx_free(p);
@@ -410,6 +417,19 @@ test_progressive_widening(void **state)
 	fx_free(p);
 }
 
+/* Two searches of p with seed offsets 0 and 1, run to the end. */
+static void
+run_two(const struct project *p, const struct search_params *sp,
+    struct cm *m, struct search **a, struct search **b)
+{
+	struct error err = { 0 };
+
+	*a = search_new(p, sp, 0);
+	*b = search_new(p, sp, 1);
+	assert_int_equal(search_run(*a, &cm_ops, m, &err), 0);
+	assert_int_equal(search_run(*b, &cm_ops, m, &err), 0);
+}
+
 static void
 test_export_merge(void **state)
 {
@@ -424,10 +444,7 @@ test_export_merge(void **state)
 	uint32_t bad;
 
 	cm_init(&m, p, CM_NOISE);
-	a = search_new(p, &sp, 0);
-	b = search_new(p, &sp, 1);
-	assert_int_equal(search_run(a, &cm_ops, &m, &err), 0);
-	assert_int_equal(search_run(b, &cm_ops, &m, &err), 0);
+	run_two(p, &sp, &m, &a, &b);
 	search_snapshot(b, &sb);
 	assert_int_equal(search_export(b, &buf, &len), 0);
 	assert_int_equal(search_merge(a, buf, len, &err), 0);
@@ -857,11 +874,8 @@ test_merge_plan_is_a_workers(void **state)
 	int i;
 
 	cm_init(&cm, p, CM_NOISE);
-	a = search_new(p, &sp, 0);
-	b = search_new(p, &sp, 1);
+	run_two(p, &sp, &cm, &a, &b);
 	m = search_new(p, &sp, 0);
-	assert_int_equal(search_run(a, &cm_ops, &cm, &err), 0);
-	assert_int_equal(search_run(b, &cm_ops, &cm, &err), 0);
 	assert_int_equal(search_export(a, &buf, &len), 0);
 	assert_int_equal(search_merge(m, buf, len, &err), 0);
 	free(buf);
@@ -883,6 +897,109 @@ test_merge_plan_is_a_workers(void **state)
 	search_free(a);
 	search_free(b);
 	search_free(m);
+	fx_free(p);
+}
+
+/* A node whose parent is off the path to the node before it (not
+ * preorder, which the merge relies on to add children safely) is
+ * refused, and the tree is left as it was. */
+static void
+test_merge_refuses_out_of_order(void **state)
+{
+	static const struct xn x[] = {
+		{ 0, 0, 0, 0, 20, 150, 0, 0 },
+		{ 0, ACTION_POST, 0, 0, 10, 100, 30, 0 },
+		{ 0, ACTION_WAIT, 0, 0, 9, 27, 0, 0 },
+		{ 1, ACTION_WAIT, 0, 1, 9, 63, 0, 0 },
+	};
+	struct project *p = small_project();
+	struct search_params sp = params(1, 1);
+	struct search_snapshot snap;
+	struct error err = { 0 };
+	struct search *s = search_new(p, &sp, 0);
+	size_t len;
+	char *buf = export_of(x, 4, &len);
+
+	assert_int_equal(search_merge(s, buf, len, &err), -1);
+	assert_non_null(strstr(err.msg, "out of order"));
+	search_snapshot(s, &snap);
+	assert_int_equal(snap.nodes, 1);
+	assert_int_equal(snap.iterations, 0);
+	free(buf);
+	search_free(s);
+	fx_free(p);
+}
+
+/*
+ * The tree's shape after children blocks grew and moved (struct node):
+ * every node reached once from the root, as many as the tree counts;
+ * every child found by its action; the best child (bchild) inside its
+ * parent's block and holding bq. Returns the nodes reached.
+ */
+static uint32_t
+assert_blocks_sound(const struct search *s)
+{
+	uint8_t *seen = xcalloc(s->nnodes, 1);
+	uint32_t *stack = xcalloc(s->nnodes + 1, sizeof *stack), top = 0;
+	uint32_t ni, ci, n = 0;
+	const struct node *nd;
+
+	stack[top++] = 0;
+	while (top > 0) {
+		ni = stack[--top];
+		assert_true(ni < s->nnodes);
+		assert_false(seen[ni]);
+		seen[ni] = 1;
+		n++;
+		nd = &s->nodes[ni];
+		if (nd->bchild != NIL) {
+			assert_true(nd->bchild >= nd->child &&
+			    nd->bchild < nd->child + nd->nchild);
+			assert_true(s->nodes[nd->bchild].q == nd->bq);
+		}
+		NODE_FOREACH_CHILD(ci, nd) {
+			assert_int_equal(search_find_child(s, ni,
+			    &s->nodes[ci].action), ci);
+			stack[top++] = ci;
+		}
+	}
+	assert_int_equal(n, s->nlive);
+	free(seen);
+	free(stack);
+	return n;
+}
+
+/* Wide nodes (200 drafts x 3 fronts) grow their blocks many times; the
+ * tree stays sound, searched and merged, and its arena stays within twice
+ * the nodes' own size (freed blocks are reused). */
+static void
+test_children_blocks(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 6, 3, 200);
+	struct search_params sp = params(3000, 1);
+	struct search_snapshot snap;
+	struct error err = { 0 };
+	struct search *a, *b;
+	struct cm m;
+	char *buf;
+	size_t len;
+	uint32_t n;
+
+	cm_init(&m, p, CM_NOISE);
+	run_two(p, &sp, &m, &a, &b);
+	n = assert_blocks_sound(a);
+	assert_true(n > 1000);
+	search_snapshot(a, &snap);
+	assert_int_equal(snap.nodes, n);
+	assert_true(snap.arena_bytes <= 2 * 2 * n * sizeof(struct node) +
+	    1024 * sizeof(struct node));
+	assert_int_equal(search_export(b, &buf, &len), 0);
+	assert_int_equal(search_merge(a, buf, len, &err), 0);
+	free(buf);
+	assert_true(assert_blocks_sound(a) > n);
+	search_free(a);
+	search_free(b);
 	fx_free(p);
 }
 
@@ -957,6 +1074,8 @@ main(void)
 		cmocka_unit_test(test_merge_refuses_extreme_sums),
 		cmocka_unit_test(test_merge_keeps_one_plan),
 		cmocka_unit_test(test_merge_plan_is_a_workers),
+		cmocka_unit_test(test_merge_refuses_out_of_order),
+		cmocka_unit_test(test_children_blocks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
