@@ -4,8 +4,9 @@
  * search (bench_search "call"). A recorder in front of the model logs
  * every call the search makes (seeds included, and the action of every
  * apply); the replay then makes exactly those calls, on the same states,
- * in the same order, with no engine, tree or bookkeeping. The recorder's
- * own cost is counted against the search, never against the replay.
+ * in the same order, with no engine, tree or bookkeeping. The recorded
+ * search only gives the calls: the search is timed again unrecorded
+ * (bench_call_fig).
  * One recording at a time (the bench is single-threaded).
  */
 #ifndef FRONTS_BENCH_REPLAY_H
