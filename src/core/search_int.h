@@ -103,6 +103,7 @@ struct search {
 	struct action		*prefix;	/* focus: forced actions */
 	int			 nprefix;
 	uint64_t		 focus_min;
+	double			 fill_by;	/* see search_fill; 0: none */
 
 	uint32_t		*pref;		/* merged: the plan's path */
 	int			 npref;
