@@ -63,6 +63,14 @@
  *     not) and join the tree, so that where the budget is too small to
  *     deepen the tree that far the plan still covers the horizon, along
  *     the best of those rollouts (visits tie at one, the higher mean wins).
+ *     A run that ends before that chunk (a stop: Ctrl-C, Esc, a worker
+ *     asked to stop; or a budget in seconds that ran out first) completes
+ *     its plan instead (search_fill): at most FILL_ITERATIONS iterations,
+ *     within FILL_SECONDS, force the whole principal variation and run a
+ *     completing rollout from its end. Measured on the demo, Ctrl-C after
+ *     2 s: 6 posts up to its fourth hour -> 37 up to its last, for about a
+ *     millisecond more. An iteration budget spent to its end is left as it
+ *     was: same seed, same plan.
  *   - Where no step's reward ever varied and the model has no value(),
  *     every rollout's return is a whole plan's true value: the plan is the
  *     best path evaluated (see search_follow_best), and no deepening
@@ -92,6 +100,8 @@
 #define FOCUS_START	0.6
 #define FOCUS_CHUNKS	64
 #define FAIL_EARLY_MIN	50
+#define FILL_ITERATIONS	8
+#define FILL_SECONDS	0.5
 
 /* splitmix64: seeds from (seed, index) pairs. */
 static uint64_t
@@ -499,7 +509,9 @@ search_learn(struct search *s)
  * Uniform rollout from st; adds the rewards (and value()) to *ret. A
  * completing rollout (s->completing, see search_run) runs to the horizon
  * and keeps its steps in the tree, so that the plan, which goes no deeper
- * than the tree, reaches the horizon along the best of them.
+ * than the tree, reaches the horizon along the best of them; one that
+ * completes a stopped plan (search_fill) ends at its deadline, where a
+ * rollout would have ended anyway, its steps so far kept.
  */
 static int
 search_rollout(struct search *s, model_state **st, double *ret, bool *whole)
@@ -507,7 +519,7 @@ search_rollout(struct search *s, model_state **st, double *ret, bool *whole)
 	int steps = 0, slot, rc;
 	struct action a;
 	double r, v;
-	bool over;
+	bool over, late;
 
 	for (;; steps++) {
 		if ((rc = search_over(s, *st, &over)) != MODEL_OK)
@@ -516,8 +528,11 @@ search_rollout(struct search *s, model_state **st, double *ret, bool *whole)
 			*whole = true;
 			return MODEL_OK;
 		}
-		if (s->has_value && !s->completing &&
-		    steps >= s->rollout_actions) {
+		late = s->fill_by > 0 && clock_seconds() >= s->fill_by;
+		if (late && !s->has_value)
+			return MODEL_OK;
+		if (s->has_value && (late || (!s->completing &&
+		    steps >= s->rollout_actions))) {
 			if ((rc = search_m_value(s, *st, &v)) != MODEL_OK)
 				return rc;
 			*ret += v;
@@ -793,6 +808,52 @@ search_focus(struct search *s)
 	return n;
 }
 
+/*
+ * A run left before its last chunk's completing iterations (a stop, or a
+ * budget in seconds that ran out first) completes its principal variation
+ * instead: iterations that force the whole of it and run a completing
+ * rollout from its end, until one kept to it, the variation already
+ * reaches the horizon, or FILL_ITERATIONS or FILL_SECONDS are used up. A
+ * rollout still running at that deadline ends there (search_rollout), so
+ * that a stopped worker answers well inside the planner's stop grace
+ * (at least 2 s) with its plan as far as it got. An iteration budget is
+ * never exceeded. Returns MODEL_TIMEOUT where a call overran, as the main
+ * loop would.
+ */
+static int
+search_fill(struct search *s)
+{
+	uint64_t left = FILL_ITERATIONS;
+	int n, i, waits, rc = MODEL_OK;
+
+	if (s->iterations == 0 || !(s->noisy || s->has_value))
+		return MODEL_OK;
+	if (s->params.iterations > 0 &&
+	    s->params.iterations - s->iterations < left)
+		left = s->params.iterations - s->iterations;
+	s->focus_min = 1;
+	s->fill_by = clock_seconds() + FILL_SECONDS;
+	for (; left > 0 && clock_seconds() < s->fill_by; left--) {
+		n = search_focus(s);
+		for (i = waits = 0; i < n; i++)
+			waits += s->prefix[i].kind == ACTION_WAIT;
+		if (waits >= s->p->horizon_slots)
+			break;
+		s->completing = true;
+		rc = search_iterate(s, s->iterations, n);
+		pthread_mutex_lock(&s->lock);
+		s->iterations++;
+		if (rc != MODEL_OK)
+			s->failed++;
+		pthread_mutex_unlock(&s->lock);
+		if (rc == MODEL_TIMEOUT || (rc == MODEL_OK && s->nprefix == n))
+			break;
+	}
+	s->completing = false;
+	s->fill_by = 0;
+	return rc == MODEL_TIMEOUT ? rc : MODEL_OK;
+}
+
 /* Share of the budget spent, 0..1. */
 static double
 search_spent(const struct search *s, double now)
@@ -906,6 +967,9 @@ search_run(struct search *s, const struct model_ops *ops, void *model,
 			s->progress(s->progress_arg, s);
 		}
 	}
+	if ((atomic_load(&s->cancel) || s->params.iterations == 0) &&
+	    search_fill(s) == MODEL_TIMEOUT)
+		return search_timed_out(s, err);
 	pthread_mutex_lock(&s->lock);
 	s->elapsed = clock_seconds() - s->started;
 	pthread_mutex_unlock(&s->lock);

@@ -120,6 +120,7 @@ struct search {
 	struct action		*prefix;	/* focus: forced actions */
 	int			 nprefix;
 	uint64_t		 focus_min;
+	double			 fill_by;	/* see search_fill; 0: none */
 
 	struct action		*pact;		/* merged: the plan's path */
 	int			 npact;

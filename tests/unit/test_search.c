@@ -358,6 +358,75 @@ test_plan_covers_horizon(void **state)
 	fx_free(p);
 }
 
+/* Stops the search it is given once it has run `at` iterations. */
+static void
+cancel_at(void *arg, struct search *s)
+{
+	struct search_snapshot snap;
+
+	search_snapshot(s, &snap);
+	if (snap.iterations >= *(uint64_t *)arg)
+		search_cancel(s);
+}
+
+/*
+ * A search stopped long before it would deepen (and so before any
+ * completing rollout ran) still plans the whole horizon, with every step
+ * legal: noisy with and without value(), and deterministic (the best path
+ * evaluated), under an iteration budget and under one in seconds. The
+ * iterations that complete the plan are few and counted; under an
+ * iteration budget, a stop next to its end does not exceed it.
+ */
+static void
+test_stop_covers_horizon(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 60, 2, 3);
+	static const int flags[] = { CM_NOISE, CM_NOISE | CM_VALUE, 0 };
+	struct search_snapshot snap;
+	struct search_params sp;
+	struct search_result res;
+	struct error err = { 0 };
+	struct legal *lg;
+	struct search *s;
+	struct cm m;
+	uint64_t at;
+	int slot, i, secs;
+
+	lg = legal_new(p, NULL, 0, NULL);
+	for (i = 0; i < 3; i++) {
+		for (secs = 0; secs <= 1; secs++) {
+			sp = params(secs ? 0 : 100000, 1);
+			sp.seconds = secs ? 600 : 0;
+			at = 200;
+			cm_init(&m, p, flags[i]);
+			s = search_new(p, &sp, 0);
+			search_set_progress(s, cancel_at, &at, 0);
+			assert_int_equal(search_run(s, &cm_ops, &m, &err), 0);
+			search_snapshot(s, &snap);
+			assert_int_equal(snap.state, SEARCH_STOPPED);
+			assert_true(snap.iterations >= at);
+			assert_true(snap.iterations <= at + 16);
+			assert_int_equal(search_result(s, 0, &res), 0);
+			replay(&m, lg, &res, &slot);
+			assert_int_equal(slot, p->horizon_slots);
+			search_result_free(&res);
+			search_free(s);
+		}
+	}
+	cm_init(&m, p, CM_NOISE | CM_VALUE);
+	sp = params(1000, 1);
+	at = 997;
+	s = search_new(p, &sp, 0);
+	search_set_progress(s, cancel_at, &at, 0);
+	assert_int_equal(search_run(s, &cm_ops, &m, &err), 0);
+	search_snapshot(s, &snap);
+	assert_true(snap.iterations <= 1000);
+	search_free(s);
+	legal_free(lg);
+	fx_free(p);
+}
+
 /* A deterministic model keeps the search on best returns, each at least
  * its edge's mean; noisy rewards switch it to MaxUCT. */
 static void
@@ -1064,6 +1133,7 @@ main(void)
 		cmocka_unit_test(test_progressive_widening),
 		cmocka_unit_test(test_rollout_actions),
 		cmocka_unit_test(test_plan_covers_horizon),
+		cmocka_unit_test(test_stop_covers_horizon),
 		cmocka_unit_test(test_deterministic_best),
 		cmocka_unit_test(test_export_merge),
 		cmocka_unit_test(test_snapshot_while_running_and_cancel),
