@@ -340,6 +340,15 @@ search_scale(const struct search *s, uint32_t ni)
 	return scale > 0 && isfinite(scale) ? scale : 1;
 }
 
+/* log(n) for an availability count: from the table while n is small
+ * (the same value log() gives, so plans do not change), which spares
+ * selection most of its logarithms, one per child and step. */
+static inline double
+search_log(const struct search *s, uint32_t n)
+{
+	return n < SEARCH_LOG_TABLE ? s->logtab[n] : log((double)n);
+}
+
 /*
  * Selection at node ni over the available set: raises availability of the
  * available children, then either picks an action to expand (*expand) or
@@ -387,7 +396,7 @@ search_select(struct search *s, uint32_t ni, int depth, struct action *pick,
 			score = INFINITY;
 		else
 			score = search_value(s, c) / scale + uct_c *
-			    sqrt(log((double)c->avail) / c->visits);
+			    sqrt(search_log(s, c->avail) / c->visits);
 		if (best == NIL || score > bscore) {
 			bscore = score;
 			best = ci;

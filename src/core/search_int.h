@@ -18,7 +18,7 @@
 #include "core/search.h"
 
 #define NIL		UINT32_MAX
-#define CALL_SAMPLE	8	/* a power of two */
+#define CALL_SAMPLE	64	/* a power of two */
 
 /*
  * A tree node: the edge into it (its action) and that edge's statistics.
@@ -51,6 +51,7 @@ struct node {
 	for ((ci) = (n)->child + (n)->nchild; (ci)-- > (n)->child;)
 
 #define NODE_BLOCK_CLASSES	32	/* blocks of 1 << k nodes */
+#define SEARCH_LOG_TABLE	1024	/* availability counts with log() kept */
 
 struct step {
 	uint32_t	node;
@@ -117,6 +118,7 @@ struct search {
 	double			*msum;		/* returns by (action, slot) */
 	uint32_t		*mn;
 	double			 tail;		/* the rollout's value() */
+	double			 logtab[SEARCH_LOG_TABLE];	/* log(n), n small */
 	struct action		*prefix;	/* focus: forced actions */
 	int			 nprefix;
 	uint64_t		 focus_min;

@@ -86,6 +86,8 @@ search_new_past(const struct project *p, const struct search_params *params,
 	s->btotal = -INFINITY;
 	s->msum = xcalloc(nids * p->horizon_slots, sizeof *s->msum);
 	s->mn = xcalloc(nids * p->horizon_slots, sizeof *s->mn);
+	for (k = 1; k < SEARCH_LOG_TABLE; k++)
+		s->logtab[k] = log((double)k);
 	search_node_new(s, NIL, &wait, -1);
 	return s;
 }
