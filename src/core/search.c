@@ -78,6 +78,12 @@
  *     small bench projects at 5,000 iterations: 18 -> 25 of 30 seeds at
  *     the optimum for the best path, 27 with no deepening; exploration
  *     x2 or x0.5 there gave 20 and 22.
+ *   - Where rewards vary and the model has no value(), the last
+ *     SEARCH_POLISH_SHARE of an iteration budget improves the plan itself
+ *     by replaying it and variants of it open loop on common
+ *     determinizations (search_polish.c); the deepening's chunks divide
+ *     the rest. Hidden-state bench, 10,000 iterations, seeds 1-3: 0.949
+ *     -> 0.976 of the best known plan.
  *   - A model error ends its iteration without backup. The run fails with
  *     EXIT_MODEL when more than half of all iterations failed (checked at the
  *     end, and early once 50 iterations ran and 90% of them failed).
@@ -102,16 +108,6 @@
 #define FAIL_EARLY_MIN	50
 #define FILL_ITERATIONS	8
 #define FILL_SECONDS	0.5
-
-/* splitmix64: seeds from (seed, index) pairs. */
-static uint64_t
-search_mix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
 
 static uint32_t
 search_rand(struct search *s, uint32_t n)
@@ -868,7 +864,8 @@ static double
 search_spent(const struct search *s, double now)
 {
 	if (s->params.iterations > 0)
-		return (double)s->iterations / s->params.iterations;
+		return (double)s->iterations / (s->params.iterations -
+		    search_polish_budget(s));
 	if (s->params.seconds <= 0)
 		return 1;
 	return (now - s->started) / s->params.seconds;
@@ -978,6 +975,9 @@ search_run(struct search *s, const struct model_ops *ops, void *model,
 	}
 	if ((atomic_load(&s->cancel) || s->params.iterations == 0) &&
 	    search_fill(s) == MODEL_TIMEOUT)
+		return search_timed_out(s, err);
+	if (!atomic_load(&s->cancel) && s->params.iterations > 0 &&
+	    search_polish(s) == MODEL_TIMEOUT)
 		return search_timed_out(s, err);
 	pthread_mutex_lock(&s->lock);
 	s->elapsed = clock_seconds() - s->started;

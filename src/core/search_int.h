@@ -2,7 +2,8 @@
  * search_int — what the search's files share (search.c: the tree and its
  * iterations; search_call.c: calls into the model; search_result.c: the
  * plan and snapshots read from a tree; search_export.c: a tree as bytes and
- * the merge of several), and the bytes search_export() writes and
+ * the merge of several; search_polish.c: the plan improved by replays
+ * once the tree search is done), and the bytes search_export() writes and
  * search_merge() reads, which the search's own tests also use to build
  * malformed trees. Both ends of an export are the same binary: the layout
  * is the compiler's, not a stable format.
@@ -123,6 +124,7 @@ struct search {
 	int			 nprefix;
 	uint64_t		 focus_min;
 	double			 fill_by;	/* see search_fill; 0: none */
+	double			 polish_share;	/* see search_polish.c */
 
 	struct action		*pact;		/* merged: the plan's path */
 	int			 npact;
@@ -165,6 +167,23 @@ search_addf(_Atomic double *c, double x)
  * search.c's header comment for how both were measured). */
 #define SEARCH_UCT_C	1.41
 #define ROLLOUT_ACTIONS	8
+/* The share of an iteration budget that polishes the plan (search_polish.c;
+ * a test sets a search's own to 0). */
+#define SEARCH_POLISH_SHARE	0.3
+/* Its k-th determinization is drawn after ops->seed with
+ * search_mix(search_mix(seed) ^ (SEARCH_POLISH_SALT + k)), apart from
+ * every iteration's seed. */
+#define SEARCH_POLISH_SALT	0x706f6c6973680000ULL
+
+/* splitmix64: seeds from (seed, index) pairs. */
+static inline uint64_t
+search_mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
 
 /* The dense id of an action: 0 for wait, then draft-major. */
 static inline uint32_t
@@ -194,6 +213,10 @@ int		 search_m_apply(struct search *, model_state **,
 int		 search_m_terminal(struct search *, model_state *, bool *);
 int		 search_m_value(struct search *, model_state *, double *);
 int		 search_m_hidden(struct search *, model_state **);
+
+/* search_polish.c */
+uint64_t	 search_polish_budget(const struct search *);
+int		 search_polish(struct search *);
 
 /* search_result.c */
 uint32_t	 search_best_child(const struct search *, uint32_t);

@@ -57,6 +57,7 @@ search_new_past(const struct project *p, const struct search_params *params,
 	s->rollout_actions = s->params.rollout_actions > 0 ?
 	    s->params.rollout_actions : ROLLOUT_ACTIONS;
 	s->seed = params->seed + seed_offset;
+	s->polish_share = SEARCH_POLISH_SHARE;
 	s->lg = legal_new(p, past, npast, NULL);
 	if (s->lg == NULL)
 		s->lg = legal_new(p, NULL, 0, NULL);

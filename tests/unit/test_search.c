@@ -62,18 +62,17 @@ brute(struct cm *m, struct legal *lg, struct legal_path *lp, model_state *st)
 	return best;
 }
 
-/* Replays the principal variation: every step legal, returns its total;
- * *slot is the slot it ends at. */
+/* Replays the principal variation from st (freed): every step legal,
+ * returns its total; *slot is the slot it ends at. */
 static double
-replay(struct cm *m, struct legal *lg, const struct search_result *res,
-    int *slot)
+replay_from(struct cm *m, struct legal *lg, const struct search_result *res,
+    model_state *st, int *slot)
 {
 	struct legal_path *lp = legal_path_new(lg);
-	model_state *st, *next;
+	model_state *next;
 	double total = 0, r;
 	int i;
 
-	cm_initial(m, &st);
 	for (i = 0; i < res->npv; i++) {
 		assert_int_equal(legal_check(lg, lp, &res->pv[i].action),
 		    LEGAL_OK);
@@ -89,6 +88,16 @@ replay(struct cm *m, struct legal *lg, const struct search_result *res,
 	cm_free(m, st);
 	legal_path_free(lp);
 	return total;
+}
+
+static double
+replay(struct cm *m, struct legal *lg, const struct search_result *res,
+    int *slot)
+{
+	model_state *st;
+
+	cm_initial(m, &st);
+	return replay_from(m, lg, res, st, slot);
 }
 
 /*
@@ -354,6 +363,96 @@ test_plan_covers_horizon(void **state)
 		search_result_free(&res);
 		search_free(s);
 	}
+	legal_free(lg);
+	fx_free(p);
+}
+
+/* The mean return of a plan over the first k determinizations the
+ * polishing replays plans on (search_polish.c). */
+static double
+polish_value(struct cm *m, struct legal *lg, const struct search_result *res,
+    uint64_t seed, int k)
+{
+	model_state *st = NULL;
+	double total = 0;
+	int j, slot;
+
+	for (j = 0; j < k; j++) {
+		cm_seed(m, search_mix(search_mix(seed) ^
+		    (SEARCH_POLISH_SALT + (uint64_t)j)));
+		assert_int_equal(cm_hidden(m, &st), MODEL_OK);
+		total += replay_from(m, lg, res, st, &slot);
+	}
+	return total / k;
+}
+
+/* A search of n iterations on a noisy model, polishing at its default
+ * share or (share 0) not at all; its plan in *res. */
+static void
+polish_run(struct project *p, uint64_t n, uint64_t seed, double share,
+    struct search_result *res, struct search_snapshot *snap)
+{
+	struct search_params sp = params(n, seed);
+	struct error err = { 0 };
+	struct search *s;
+	struct cm m;
+
+	cm_init(&m, p, CM_NOISE);
+	s = search_new(p, &sp, 0);
+	s->polish_share = share;
+	assert_int_equal(search_run(s, &cm_ops, &m, &err), 0);
+	assert_int_equal(search_result(s, 0, res), 0);
+	search_snapshot(s, snap);
+	search_free(s);
+}
+
+/*
+ * Polishing the plan (the last share of the budget): on the
+ * determinizations it compared plans on, the plan is never worse than
+ * the tree's own (the same search with the tree's share of the budget
+ * and no polishing: the same tree), and better for some seeds; the plan
+ * is legal and covers the horizon; every iteration of the budget is
+ * counted; the same seed gives the same plan.
+ */
+static void
+test_polish(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 16, 2, 5);
+	struct search_result a, b, c;
+	struct search_snapshot *snap = malloc(sizeof *snap);
+	uint64_t n = 2000, seed, tree = n - (uint64_t)(n * SEARCH_POLISH_SHARE);
+	double va, vb;
+	struct legal *lg;
+	struct cm m;
+	int slot, better = 0, i;
+
+	p->fronts[0].limits.min_gap_minutes = 120;
+	p->fronts[1].limits.min_gap_minutes = 180;
+	lg = legal_new(p, NULL, 0, NULL);
+	cm_init(&m, p, CM_NOISE);
+	for (seed = 1; seed <= 4; seed++) {
+		polish_run(p, n, seed, SEARCH_POLISH_SHARE, &a, snap);
+		assert_int_equal(snap->iterations, n);
+		replay(&m, lg, &a, &slot);
+		assert_int_equal(slot, p->horizon_slots);
+		polish_run(p, tree, seed, 0, &b, snap);
+		assert_int_equal(snap->iterations, tree);
+		va = polish_value(&m, lg, &a, seed, 64);
+		vb = polish_value(&m, lg, &b, seed, 64);
+		assert_true(va >= vb);
+		better += va > vb;
+		polish_run(p, n, seed, SEARCH_POLISH_SHARE, &c, snap);
+		assert_int_equal(a.npv, c.npv);
+		for (i = 0; i < a.npv; i++)
+			assert_true(action_equal(&a.pv[i].action,
+			    &c.pv[i].action));
+		search_result_free(&a);
+		search_result_free(&b);
+		search_result_free(&c);
+	}
+	assert_true(better > 0);
+	free(snap);
 	legal_free(lg);
 	fx_free(p);
 }
@@ -1133,6 +1232,7 @@ main(void)
 		cmocka_unit_test(test_progressive_widening),
 		cmocka_unit_test(test_rollout_actions),
 		cmocka_unit_test(test_plan_covers_horizon),
+		cmocka_unit_test(test_polish),
 		cmocka_unit_test(test_stop_covers_horizon),
 		cmocka_unit_test(test_deterministic_best),
 		cmocka_unit_test(test_export_merge),
