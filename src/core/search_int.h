@@ -1,6 +1,7 @@
 /*
- * search_int — what the search's files share (search.c: the tree and its
- * iterations; search_call.c: calls into the model; search_result.c: the
+ * search_int — what the search's files share (search.c: the iterations;
+ * search_tree.c: the nodes in their arena; search_call.c: calls into the
+ * model; search_result.c: the
  * plan and snapshots read from a tree; search_export.c: a tree as bytes and
  * the merge of several; search_polish.c: the plan improved by replays
  * once the tree search is done), and the bytes search_export() writes and
@@ -194,15 +195,14 @@ search_action_id(const struct search *s, const struct action *a)
 	return 1 + a->draft * (uint32_t)s->nfronts + a->front;
 }
 
-/* search.c */
+/* search_tree.c */
 uint32_t	 search_node_new(struct search *, uint32_t parent,
 		    const struct action *, int slot);
 uint32_t	 search_find_child(const struct search *, uint32_t,
 		    const struct action *);
-void		 search_pref_set(struct search *, const struct action *, int,
-		    double total);
 double		 search_mean(const struct node *);
 
+/* search_call.c */
 int		 search_own_error(struct search *, const char *type,
 		    const char *fn, const char *fmt, ...)
 		    __attribute__((format(printf, 4, 5)));
@@ -220,6 +220,8 @@ int		 search_polish(struct search *);
 
 /* search_result.c */
 uint32_t	 search_best_child(const struct search *, uint32_t);
+void		 search_pref_set(struct search *, const struct action *, int,
+		    double total);
 
 #define EXPORT_MAGIC	0x31545246u	/* "FRT1" */
 

@@ -403,12 +403,45 @@ http_response_free(struct http_response *r)
 	memset(r, 0, sizeof *r);
 }
 
+/*
+ * An HTTP date in its one current form (RFC 9110 IMF-fixdate, "Wed, 21
+ * Oct 2026 07:28:00 GMT"), or -1. Read by hand rather than by strptime,
+ * whose day and month names follow LC_TIME: the TUI sets the locale from
+ * the environment, and there "Oct" need not be a month.
+ */
+static time_t
+http_date_parse(const char *s)
+{
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	static const char days[] = "MonTueWedThuFriSatSun";
+	char wd[4], mon[4];
+	const char *m;
+	struct tm tm;
+	int n = -1;
+
+	memset(&tm, 0, sizeof tm);
+	if (sscanf(s, "%3[A-Za-z], %2d %3[A-Za-z] %4d %2d:%2d:%2d GMT%n",
+	    wd, &tm.tm_mday, mon, &tm.tm_year, &tm.tm_hour, &tm.tm_min,
+	    &tm.tm_sec, &n) != 7 || n < 0 || s[n] != '\0')
+		return (time_t)-1;
+	if (strlen(wd) != 3 || strstr(days, wd) == NULL ||
+	    (strstr(days, wd) - days) % 3 != 0 || strlen(mon) != 3 ||
+	    (m = strstr(months, mon)) == NULL || (m - months) % 3 != 0)
+		return (time_t)-1;
+	if (tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_year < 1970 ||
+	    tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60 ||
+	    tm.tm_hour < 0 || tm.tm_min < 0 || tm.tm_sec < 0)
+		return (time_t)-1;
+	tm.tm_mon = (int)(m - months) / 3;
+	tm.tm_year -= 1900;
+	return timegm(&tm);
+}
+
 long
 http_retry_after_ms(const char *ms, const char *after, time_t now)
 {
 	char *end;
 	double v;
-	struct tm tm;
 	time_t t;
 
 	if (ms != NULL && *ms != '\0') {
@@ -424,12 +457,8 @@ http_retry_after_ms(const char *ms, const char *after, time_t now)
 	v = strtod(after, &end);
 	if (errno == 0 && end != after && *end == '\0' && v >= 0 && v < 1e7)
 		return (long)(v * 1000);
-	/* An HTTP date: "Wed, 21 Oct 2026 07:28:00 GMT". */
-	memset(&tm, 0, sizeof tm);
-	end = strptime(after, "%a, %d %b %Y %H:%M:%S GMT", &tm);
-	if (end == NULL || *end != '\0')
+	if ((t = http_date_parse(after)) == (time_t)-1)
 		return -1;
-	t = timegm(&tm);
 	return t <= now ? 0 : (long)(t - now) * 1000;
 }
 

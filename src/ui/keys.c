@@ -111,6 +111,8 @@ ui_quit(struct ui *ui)
 
 	if (ui->planner != NULL)
 		why = "The planner is running; quitting stops it.";
+	else if (ui->pub_job.running && ui->pub_prep != NULL)
+		why = "A post's request is being prepared (nothing is sent).";
 	else if (ui->pub_job.running)
 		why = "A post is being published right now.";
 	else if (ui_busy_unsent(ui))

@@ -1,9 +1,10 @@
 /*
- * pubjob — publishing the selected post from the TUI: the dialog with the
- * exact request (only y sends), then the request from a background thread
- * so the screen never waits on the network; the outcome (sent, failed,
- * unknown) comes back to the Candidates pane and is in the ledger through
- * the publish module.
+ * pubjob — publishing the selected post from the TUI: the exact request
+ * prepared on a background thread (a Bluesky post resolves its mentions
+ * over the network first), then the dialog with it (only y sends), then
+ * the request from a background thread, so the screen never waits on the
+ * network; the outcome (sent, failed, unknown) comes back to the
+ * Candidates pane and is in the ledger through the publish module.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,17 +18,27 @@
 /* The thread publishes from its own copy of the plan, so edits or a new
  * plan on the UI thread cannot pull it from under the request. */
 struct pubjob {
-	struct ui	*ui;
-	struct plan	 plan;
-	struct publish	 pub;
-	int		 post;
+	struct ui		*ui;
+	struct plan		 plan;
+	struct publish		 pub;
+	bool			 opened;	/* pub needs publish_close */
+	int			 post;
+	unsigned		 gen;		/* the plan's, at P */
+	bool			 live;
+	time_t			 now;
+	/* What the preparation found (pubjob_prepare). */
+	struct publish_item	 item;
+	char			*body;
+	struct error		 err;
 };
 
 static void
 pubjob_free(struct pubjob *w)
 {
-	publish_close(&w->pub);
+	if (w->opened)
+		publish_close(&w->pub);
 	plan_free(&w->plan);
+	free(w->body);
 	free(w);
 }
 
@@ -159,6 +170,15 @@ pubjob_ask(struct ui *ui, int post, struct pubjob *job, char *body)
 	    "Publish (dry run)", body, a);
 }
 
+/* Has item a reason not to be offered (see pubjob_refuse)? */
+static bool
+pubjob_refusable(const struct publish_item *item)
+{
+	return item->status == PUBLISH_SENT ||
+	    item->status == PUBLISH_UNRESOLVED ||
+	    item->status == PUBLISH_REFUSED;
+}
+
 /* Where post i stands, when that is a reason not to offer it; false when
  * it may be offered. */
 static bool
@@ -166,9 +186,7 @@ pubjob_refuse(struct ui *ui, int i, const struct publish_item *item)
 {
 	struct ui_post *st = &ui->posts[i];
 
-	if (item->status != PUBLISH_SENT &&
-	    item->status != PUBLISH_UNRESOLVED &&
-	    item->status != PUBLISH_REFUSED)
+	if (!pubjob_refusable(item))
 		return false;
 	st->state = item->status == PUBLISH_SENT ? UI_POST_SENT :
 	    item->status == PUBLISH_UNRESOLVED ? UI_POST_UNKNOWN :
@@ -181,8 +199,8 @@ pubjob_refuse(struct ui *ui, int i, const struct publish_item *item)
 
 /* The dialog's text: where, when, how long, and the exact request. */
 static char *
-pubjob_body(struct ui *ui, struct pubjob *w, const struct publish_item *item,
-    time_t now, struct error *err)
+pubjob_body(struct pubjob *w, const struct publish_item *item, time_t now,
+    struct error *err)
 {
 	char *req, *body, when[40];
 
@@ -191,7 +209,7 @@ pubjob_body(struct ui *ui, struct pubjob *w, const struct publish_item *item,
 	time_format_local(w->plan.posts[w->post].at, when, sizeof when);
 	xasprintf(&body, "%s — nothing is sent unless you press y.\n\n"
 	    "front    %s (%s)\naccount  %s\ntime     %s (%s)\nlength   %d/%d "
-	    "%s\n\ntext:\n%s\n\nrequest:\n%s", ui->live ? "LIVE" : "DRY RUN",
+	    "%s\n\ntext:\n%s\n\nrequest:\n%s", w->live ? "LIVE" : "DRY RUN",
 	    item->front->id, platform_name(item->front->platform),
 	    item->front->account, when, pubjob_status_text(item->status),
 	    item->measure.length, item->measure.limit,
@@ -201,14 +219,30 @@ pubjob_body(struct ui *ui, struct pubjob *w, const struct publish_item *item,
 	return body;
 }
 
+/* The background half of P: the ledger, the post's standing and the exact
+ * request, which may ask the network (Bluesky mentions). */
+static void *
+pubjob_prepare(void *arg)
+{
+	struct pubjob *w = arg;
+	int rc = -1;
+
+	if (publish_open(&w->pub, w->ui->proj, &w->plan, 0, &w->err) == 0) {
+		w->opened = true;
+		publish_assess(&w->pub, w->post, w->now, true, &w->item);
+		rc = 0;
+		if (!pubjob_refusable(&w->item) && (w->body = pubjob_body(w,
+		    &w->item, w->now, &w->err)) == NULL)
+			rc = -1;
+	}
+	ui_job_finish(&w->ui->pub_job, rc, NULL);
+	return NULL;
+}
+
 void
 pane_candidates_publish(struct ui *ui)
 {
-	struct publish_item item;
-	struct error err = { 0 };
 	struct pubjob *w;
-	char *body;
-	time_t now = time(NULL);
 	int i = ui->panes[PANE_CANDIDATES].sel;
 
 	if (!ui->have_plan || ui->plan.nposts == 0) {
@@ -216,44 +250,74 @@ pane_candidates_publish(struct ui *ui)
 		return;
 	}
 	if (ui->pub_job.running) {
-		ui_message(ui, THEME_WARN, "a post is being published; wait "
-		    "for its outcome");
+		ui_message(ui, THEME_WARN, ui->pub_prep != NULL ?
+		    "a post's request is being prepared; wait for it" :
+		    "a post is being published; wait for its outcome");
 		return;
 	}
 	w = xcalloc(1, sizeof *w);
 	w->ui = ui;
 	w->post = i;
+	w->gen = ui->plan_gen;
+	w->live = ui->live;
+	w->now = time(NULL);
 	plan_copy(&w->plan, &ui->plan);
-	if (publish_open(&w->pub, ui->proj, &w->plan, 0, &err) != 0) {
-		plan_free(&w->plan);
-		free(w);
-		ui_message(ui, THEME_ERROR, "publish: %s", err.msg);
+	if (ui_job_start(&ui->pub_job, pubjob_prepare, w) != 0) {
+		pubjob_free(w);
+		ui_message(ui, THEME_ERROR, "publish: cannot start a thread");
 		return;
 	}
-	publish_assess(&w->pub, i, now, true, &item);
-	if (pubjob_refuse(ui, i, &item)) {
+	ui->pub_prep = w;
+	ui_message(ui, THEME_NORMAL, "preparing the request for post %d…",
+	    i + 1);
+}
+
+/* The preparation is done: the dialog, unless the post cannot be offered
+ * or the plan it was prepared from is no longer the one on screen. */
+static void
+pubjob_prepared(struct ui *ui, struct pubjob *w)
+{
+	char *body;
+
+	if (w->gen != ui->plan_gen || w->post >= ui->plan.nposts) {
+		ui_message(ui, THEME_WARN, "the plan changed while post %d's "
+		    "request was prepared: nothing to send (P again)",
+		    w->post + 1);
 		pubjob_free(w);
 		return;
 	}
-	if ((body = pubjob_body(ui, w, &item, now, &err)) == NULL) {
-		ui_message(ui, THEME_ERROR, "publish: %s", err.msg);
+	if (ui->pub_job.rc != 0) {
+		ui_message(ui, THEME_ERROR, "publish: %s", w->err.msg);
 		pubjob_free(w);
 		return;
 	}
-	if (!ui->live) {	/* a dry run holds nothing to send */
+	if (pubjob_refuse(ui, w->post, &w->item)) {
 		pubjob_free(w);
-		w = NULL;
+		return;
 	}
-	pubjob_ask(ui, i, w, body);
+	body = w->body;
+	w->body = NULL;
+	if (!w->live) {		/* a dry run holds nothing to send */
+		pubjob_ask(ui, w->post, NULL, body);
+		pubjob_free(w);
+		return;
+	}
+	pubjob_ask(ui, w->post, w, body);
 }
 
 bool
 pubjob_poll(struct ui *ui)
 {
 	struct ui_post *dst;
+	struct pubjob *w;
 
 	if (!ui_job_reap(&ui->pub_job))
 		return false;
+	if ((w = ui->pub_prep) != NULL) {
+		ui->pub_prep = NULL;
+		pubjob_prepared(ui, w);
+		return true;
+	}
 	if (ui->pub_gen != ui->plan_gen) {	/* a newer plan replaced it */
 		ui_message(ui, ui->pub_result.state == UI_POST_SENT ?
 		    THEME_OK : THEME_ERROR, "earlier plan's post %d: %s",
@@ -274,4 +338,8 @@ pubjob_shutdown(struct ui *ui)
 	 * ledger. */
 	while (ui->pub_job.running && !ui_job_reap(&ui->pub_job))
 		nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
+	if (ui->pub_prep != NULL) {
+		pubjob_free(ui->pub_prep);
+		ui->pub_prep = NULL;
+	}
 }

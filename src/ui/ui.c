@@ -148,7 +148,12 @@ ui_run(struct cli *cli, const char *theme, bool live)
 	ui_load_model(ui, path);
 	free(path);
 	cmdline_init();
+	/* The terminal's character set for curses; numbers and dates stay
+	 * as the CLI writes and reads them (a decimal comma would change
+	 * what strtod reads from a server's answer). */
 	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C");
+	setlocale(LC_TIME, "C");
 	ui_term_start(ui);
 	ui_message(ui, THEME_NORMAL, "%s — p plans, a approves, ? shows "
 	    "every key, q quits", ui->proj->name);

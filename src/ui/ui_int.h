@@ -134,6 +134,8 @@ struct modal {
 	int			 inner;		/* of them visible */
 };
 
+struct pubjob;
+
 struct ui {
 	char			*dir;
 	struct project		*proj;
@@ -182,7 +184,8 @@ struct ui {
 	pid_t			 synth_pid;	/* the `fronts synth` child, under
 						   synth_job.lock */
 	char			 synth_seen[256];	/* progress last drawn */
-	struct ui_job		 pub_job;
+	struct ui_job		 pub_job;	/* preparing or sending */
+	struct pubjob		*pub_prep;	/* being prepared, or NULL */
 	int			 pub_post;	/* index being published */
 	unsigned		 pub_gen;	/* of the plan it belongs to */
 	struct ui_post		 pub_result;
@@ -265,7 +268,6 @@ bool	pubjob_poll(struct ui *);
 void	pubjob_shutdown(struct ui *);
 /* Opens the publish dialog for post `post` of the current plan: y marks
  * it (dry run, job NULL) or hands job to a thread (live); takes both. */
-struct pubjob;
 void	pubjob_ask(struct ui *, int post, struct pubjob *, char *body);
 
 /* pane_*.c */

@@ -26,8 +26,9 @@ The read-only calls `fronts check` makes are answered as the services do:
 Composio's tool (with its versions; v3 runs 00000000_00 unless told, v3.1
 the latest) and connected accounts (--account-status), Mastodon's
 /api/v2/instance (--mastodon-max-characters, --mastodon-url-characters)
-and verify_credentials (--mastodon-scopes), Bluesky's resolveHandle and
-getProfile, and the Anthropic and OpenAI model lists.
+and verify_credentials (--mastodon-scopes), Bluesky's resolveHandle
+(after --resolve-delay seconds) and getProfile, and the Anthropic and
+OpenAI model lists.
 The port is written to --port-file once the server listens.
 """
 import argparse
@@ -374,6 +375,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def bluesky_read(self, path, q, auth):
         if path == "/xrpc/com.atproto.identity.resolveHandle":
+            if self.server.args.resolve_delay > 0:
+                time.sleep(self.server.args.resolve_delay)
             did = HANDLES.get(q.get("handle", "").lower())
             if did is None:
                 return self.reply(400, {"error": "HandleNotFound",
@@ -470,6 +473,8 @@ def main():
                     help="Mastodon's 401 reason carries an escape sequence")
     ap.add_argument("--mastodon-scopes", default="read write",
                     help="the app's scopes, space-separated")
+    ap.add_argument("--resolve-delay", type=float, default=0,
+                    help="seconds Bluesky's resolveHandle takes to answer")
     args = ap.parse_args()
     srv = Server(("127.0.0.1", 0), Handler)
     srv.args = args

@@ -110,4 +110,30 @@ tui_keys y
 tui_stop
 expect_exit "unrecorded: fronts ledger" 0 "$FRONTS" ledger -C "$U"
 expect_grep "unrecorded: the ledger lists it unknown" 'unknown .*front x' "$TMPD/out"
+# --- the request is prepared off the screen's thread -----------------------
+# Bluesky resolves each mention before the request exists; with a slow
+# resolveHandle the screen still answers keys, and the dialog comes once
+# the request is ready.
+start_fake fake ok --resolve-delay 2
+B=$TMPD/bsky
+$PY "$FIX" both "$B" "$PORT" 5 bluesky:d5:1
+: >"$LOG"
+tui_start 160 40 "$FRONTS tui -C $B"
+tui_cmd "open $B/plan.json"
+tui_wait "opened"
+tui_keys 4 P
+check_screen "prepare: P says the request is being prepared" "preparing the request for post 1"
+tui_keys P
+check_screen "prepare: the screen answers keys meanwhile" "being prepared; wait for it"
+if grep -qF "Publish (dry run)" "$TMPD/screen"; then
+	fail "prepare: no dialog before the request is ready"
+else pass "prepare: no dialog before the request is ready"; fi
+check_screen "prepare: then the dialog" "Publish (dry run)"
+check_screen "prepare: with the resolved mention" "did:plc:alicealicealice"
+tui_keys n
+check_screen "prepare: n cancels" "cancelled: nothing was sent"
+check_count "prepare: nothing posted" '"ev": "post"' 0
+tui_keys q
+tui_stop
+
 expect_no_grep "TUI: no sentinel key in any file" "$SENTINEL" "$TMPD"

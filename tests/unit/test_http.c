@@ -449,7 +449,17 @@ test_idle_timeout(void **state)
 static void
 test_retry_after_parse(void **state)
 {
+	static const char *bad[] = {
+		"Tue, 14 Nov 2023 22:13:50 GMT x",
+		"Tue, 14 Noe 2023 22:13:50 GMT",
+		"Tue, 14 ovN 2023 22:13:50 GMT",
+		"Die, 14 Nov 2023 22:13:50 GMT",
+		"Tue, 32 Nov 2023 22:13:50 GMT",
+		"Tue, 14 Nov 2023 24:13:50 GMT",
+		"Tuesday, 14-Nov-23 22:13:50 GMT",
+	};
 	time_t now = 1700000000;	/* Tue, 14 Nov 2023 22:13:20 GMT */
+	size_t i;
 
 	assert_int_equal(http_retry_after_ms("1500", NULL, now), 1500);
 	assert_int_equal(http_retry_after_ms(NULL, "3", now), 3000);
@@ -460,6 +470,11 @@ test_retry_after_parse(void **state)
 	    "Tue, 14 Nov 2023 22:00:00 GMT", now), 0);
 	assert_int_equal(http_retry_after_ms(NULL, "soon", now), -1);
 	assert_int_equal(http_retry_after_ms(NULL, NULL, now), -1);
+	/* Only IMF-fixdate, with English names whatever the locale. */
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_int_equal(http_retry_after_ms(NULL, bad[i], now), -1);
+	assert_int_equal(http_retry_after_ms(NULL,
+	    "Thu, 14 Dec 2023 22:13:20 GMT", now), 30L * 86400 * 1000);
 }
 
 static void
