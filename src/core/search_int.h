@@ -1,10 +1,10 @@
 /*
  * search_int — what the search's files share (search.c: the iterations;
  * search_tree.c: the nodes in their arena; search_call.c: calls into the
- * model; search_result.c: the
- * plan and snapshots read from a tree; search_export.c: a tree as bytes and
- * the merge of several; search_polish.c: the plan improved by replays
- * once the tree search is done), and the bytes search_export() writes and
+ * model; search_result.c: the plan and snapshots read from a tree;
+ * search_export.c: a tree as bytes and the merge of several;
+ * search_polish.c: the plan improved by replays once the tree search is
+ * done), and the bytes search_export() writes and
  * search_merge() reads, which the search's own tests also use to build
  * malformed trees. Both ends of an export are the same binary: the layout
  * is the compiler's, not a stable format.
