@@ -711,6 +711,19 @@ search_focus(struct search *s)
 	return n;
 }
 
+/* One iteration more, failed where rc says so, with the time spent as of
+ * now; under the lock, for search_snapshot(). */
+void
+search_count(struct search *s, int rc, double now)
+{
+	pthread_mutex_lock(&s->lock);
+	s->iterations++;
+	if (rc != MODEL_OK)
+		s->failed++;
+	s->elapsed = now - s->started;
+	pthread_mutex_unlock(&s->lock);
+}
+
 /*
  * A run left before its last chunk's completing iterations (a stop, or a
  * budget in seconds that ran out first) completes its principal variation
@@ -744,11 +757,7 @@ search_fill(struct search *s)
 			break;
 		s->completing = true;
 		rc = search_iterate(s, s->iterations, n);
-		pthread_mutex_lock(&s->lock);
-		s->iterations++;
-		if (rc != MODEL_OK)
-			s->failed++;
-		pthread_mutex_unlock(&s->lock);
+		search_count(s, rc, clock_seconds());
 		if (rc == MODEL_TIMEOUT || (rc == MODEL_OK && s->nprefix == n))
 			break;
 	}
@@ -855,12 +864,7 @@ search_run(struct search *s, const struct model_ops *ops, void *model,
 		    chunk == FOCUS_CHUNKS - 1;
 		rc = search_iterate(s, s->iterations,
 		    (s->iterations & 1) ? nprefix : 0);
-		pthread_mutex_lock(&s->lock);
-		s->iterations++;
-		if (rc != MODEL_OK)
-			s->failed++;
-		s->elapsed = now - s->started;
-		pthread_mutex_unlock(&s->lock);
+		search_count(s, rc, now);
 		if (rc == MODEL_TIMEOUT)
 			return search_timed_out(s, err);
 		if (s->iterations >= FAIL_EARLY_MIN &&

@@ -195,6 +195,9 @@ search_action_id(const struct search *s, const struct action *a)
 	return 1 + a->draft * (uint32_t)s->nfronts + a->front;
 }
 
+/* search.c */
+void		 search_count(struct search *, int rc, double now);
+
 /* search_tree.c */
 uint32_t	 search_node_new(struct search *, uint32_t parent,
 		    const struct action *, int slot);

@@ -202,12 +202,7 @@ polish_replay(struct polish *po, struct pcand *c, int k)
 	}
 	if (st != NULL)
 		s->ops->state_free(s->m, st);
-	pthread_mutex_lock(&s->lock);
-	s->iterations++;
-	if (rc != MODEL_OK)
-		s->failed++;
-	s->elapsed = clock_seconds() - s->started;
-	pthread_mutex_unlock(&s->lock);
+	search_count(s, rc, clock_seconds());
 	po->left--;
 	if (rc == MODEL_TIMEOUT)
 		po->rc = rc;
