@@ -36,7 +36,6 @@ search_pref_set(struct search *s, const struct action *path, int n,
 	free(s->pref);
 	s->pref = xcalloc(n > 0 ? n : 1, sizeof *s->pref);
 	s->npref = 0;
-	s->pref[0] = NIL;
 	while (s->npref < n && (s->pref[s->npref] = search_find_child(s,
 	    s->npref == 0 ? 0 : s->pref[s->npref - 1],
 	    &s->pact[s->npref])) != NIL)
