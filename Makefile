@@ -18,7 +18,7 @@ TEST_PKGS = cmocka
 DEPS = build-essential pkg-config libncurses-dev libpython3-dev python3 \
        libcurl4-openssl-dev libcjson-dev libreadline-dev libcmocka-dev \
        libseccomp-dev libutf8proc-dev libssl-dev tmux clang \
-       libclang-rt-14-dev tzdata valgrind libcbor-dev
+       libclang-rt-14-dev tzdata valgrind libcbor-dev libfaketime
 
 # pkg-config with a clean fallback for packages that ship no .pc file.
 pc_cflags = $(shell pkg-config --cflags $(1) 2>/dev/null)
@@ -61,6 +61,12 @@ BIN      := $(BUILD)/fronts
 # or `install`.
 BREACH_OBJ := $(BUILD)/breach/namespace.o
 BREACH_BIN := $(BUILD)/fronts-breach
+# The test build: the release objects with hook.c compiled again with
+# FRONTS_TEST_HOOKS, linked ahead of the library (core/hook.h): the only
+# binary whose clock and pause points a test can set. The breach build and
+# the unit tests carry the same hooks; `all` and `install` never do.
+HOOK_OBJ := $(BUILD)/testhooks/hook.o
+TEST_BIN := $(BUILD)/fronts-test
 
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -72,7 +78,7 @@ ONLY      ?=
 UNIT_RUN  := $(if $(ONLY),$(filter $(ONLY:%=$(BUILD)/tests/%),$(UNIT_BINS)),$(UNIT_BINS))
 FUZZ_RUN  := $(if $(ONLY),$(filter $(ONLY:%=tests/fuzz/%.c),$(FUZZ_SRCS)),$(FUZZ_SRCS))
 
-.PHONY: all test unit integration demo bench asan fuzz memcheck tsan install uninstall clean deps check-deps
+.PHONY: all test test-night unit integration demo bench asan fuzz memcheck tsan install uninstall clean deps check-deps
 all: $(BIN)
 
 $(BUILD)/%.o: %.c
@@ -94,12 +100,19 @@ $(BREACH_OBJ): src/sandbox/namespace.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DFRONTS_TEST_BREACH -MMD -MP -c $< -o $@
 
-$(BREACH_BIN): $(MAIN_OBJ) $(BREACH_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(BREACH_OBJ) $(LIB) $(DEP_LIBS)
+$(BREACH_BIN): $(MAIN_OBJ) $(BREACH_OBJ) $(HOOK_OBJ) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(BREACH_OBJ) $(HOOK_OBJ) $(LIB) $(DEP_LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIB) tests/unit/testutil.h $(TEST_EXTRA)
+$(HOOK_OBJ): src/core/hook.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(call pc_cflags,$(TEST_PKGS)) $(LDFLAGS) -o $@ $< $(TEST_EXTRA) $(LIB) $(DEP_LIBS) $(TEST_LIBS)
+	$(CC) $(CFLAGS) -DFRONTS_TEST_HOOKS -MMD -MP -c $< -o $@
+
+$(TEST_BIN): $(MAIN_OBJ) $(HOOK_OBJ) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(HOOK_OBJ) $(LIB) $(DEP_LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB) $(HOOK_OBJ) tests/unit/testutil.h $(TEST_EXTRA)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(call pc_cflags,$(TEST_PKGS)) $(LDFLAGS) -o $@ $< $(TEST_EXTRA) $(HOOK_OBJ) $(LIB) $(DEP_LIBS) $(TEST_LIBS)
 
 $(BUILD)/bench/%: bench/%.c $(LIB) $(wildcard bench/*.h)
 	@mkdir -p $(dir $@)
@@ -107,9 +120,19 @@ $(BUILD)/bench/%: bench/%.c $(LIB) $(wildcard bench/*.h)
 
 # The README's test command: unit tests, then integration tests against the
 # real binary (CLI and TUI through tmux).
-test: $(BIN) $(BREACH_BIN) $(UNIT_BINS)
+TEST_ENV = FRONTS_BIN=$(abspath $(BIN)) FRONTS_TEST_BIN=$(abspath $(TEST_BIN)) \
+	FRONTS_BREACH_BIN=$(abspath $(BREACH_BIN)) BUILD=$(BUILD)
+test: $(BIN) $(TEST_BIN) $(BREACH_BIN) $(UNIT_BINS)
 	sh tests/layers.sh
-	FRONTS_BIN=$(abspath $(BIN)) FRONTS_BREACH_BIN=$(abspath $(BREACH_BIN)) BUILD=$(BUILD) sh tests/run.sh $(UNIT_BINS)
+	$(TEST_ENV) sh tests/run.sh $(UNIT_BINS)
+
+# The integration tests again with the whole process tree's clock at a
+# night-time hour (libfaketime), when every demo front is in its quiet
+# hours: a test that reads the wall clock fails here, at any hour of day.
+NIGHT ?= 2026-12-02 02:30:00
+test-night: $(BIN) $(TEST_BIN) $(BREACH_BIN)
+	$(TEST_ENV) FAKETIME_DONT_FAKE_MONOTONIC=1 \
+		FAKETIME="@$(NIGHT)" sh tests/faketime.sh sh tests/run.sh
 
 unit: $(UNIT_RUN)
 	FRONTS_BIN=$(abspath $(BIN)) BUILD=$(BUILD) FRONTS_ONLY_UNIT=1 sh tests/run.sh $(UNIT_RUN)
@@ -190,4 +213,4 @@ $(BUILD)/src/core/demo_data.o: $(wildcard fixtures/demo/*)
 # .incbin'd prompt templates, likewise.
 $(BUILD)/src/runs/prompts.o: $(wildcard src/runs/prompts/*.txt)
 
--include $(OBJS:.o=.d) $(BREACH_OBJ:.o=.d)
+-include $(OBJS:.o=.d) $(BREACH_OBJ:.o=.d) $(HOOK_OBJ:.o=.d)

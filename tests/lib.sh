@@ -1,8 +1,21 @@
 # Helpers for integration tests: source this file, then call check/expect.
 # Each check prints "PASS: name" or "FAIL: name"; tests/run.sh counts them.
-# FRONTS_BIN is the binary under test; TOP is the repository root.
+# FRONTS is the binary under test: the test build (fronts-test, the
+# release objects plus the test hooks of src/core/hook.h), whose clock
+# every test pins with FRONTS_TEST_NOW; FRONTS_RELEASE is the release
+# binary, for the checks that it ignores those hooks. TOP is the
+# repository root. Where $BUILD has no test binary (the tsan run builds
+# none) FRONTS is the release binary.
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-FRONTS=${FRONTS_BIN:-$TOP/build/fronts}
+FRONTS_RELEASE=${FRONTS_BIN:-$TOP/build/fronts}
+FRONTS=${FRONTS_TEST_BIN:-$TOP/${BUILD:-build}/fronts-test}
+[ -x "$FRONTS" ] || FRONTS=$FRONTS_RELEASE
+# The moment every test runs at unless it sets its own: a weekday morning
+# inside the demo plan's horizon, when no demo front is in quiet hours.
+FRONTS_TEST_NOW=${FRONTS_TEST_NOW:-2026-12-01T09:10:00Z}
+export FRONTS_TEST_NOW
+# test_date OFFSET — the pinned moment moved by OFFSET ("-31 hours"), UTC.
+test_date() { date -u -d "${FRONTS_TEST_NOW%%x*} $1" +%FT%TZ; }
 TMPD=$(mktemp -d)
 trap 'rm -rf "$TMPD"' EXIT
 

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/clock.h"
+#include "core/hook.h"
 #include "core/project.h"
 #include "sandbox/approval.h"
 #include "core/termsafe.h"
@@ -170,10 +172,11 @@ cli_main(int argc, char **argv)
 			return EXIT_OK;
 		}
 		if (strcmp(argv[i], "--version") == 0) {
-			printf("fronts %s\nlibpython %s\n%s", FRONTS_VERSION,
+			printf("fronts %s\nlibpython %s\n%s%s", FRONTS_VERSION,
 			    pyhost_version(), namespace_breach_build() ?
 			    "assume-breach TEST BUILD: never run a real "
-			    "model with it\n" : "");
+			    "model with it\n" : "", hook_enabled() ?
+			    "test hooks: TEST BUILD, not for use\n" : "");
 			return EXIT_OK;
 		}
 		if (strcmp(argv[i], "-C") == 0 && i + 1 < argc) {
@@ -204,6 +207,9 @@ cli_main(int argc, char **argv)
 		cli_print_cmd_help(stdout, c);
 		return EXIT_OK;
 	}
+	/* A test build reads its clock hook (and refuses a malformed one)
+	 * before the command, not at the first "now" deep inside it. */
+	(void)clock_now();
 	optind = 0;	/* each command runs its own getopt_long */
 	return c->exec(&cli, argc - i, argv + i);
 }

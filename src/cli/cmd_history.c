@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "cli/cli.h"
 #include "cli/cmd_history_int.h"
 #include "core/history.h"
@@ -230,7 +231,7 @@ import_run(struct cli *cli, const struct import_args *a)
 	}
 	if (hist_parse(f, &o, data, len, &b, &err) != 0)
 		goto out;
-	rc = history_apply(cli->dir, &hc, fr->id, &b, a->dry_run, time(NULL),
+	rc = history_apply(cli->dir, &hc, fr->id, &b, a->dry_run, clock_now(),
 	    &err);
 	hist_batch_free(&b);
 out:

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
+#include "core/hook.h"
 #include "cli/cmd_history_int.h"
 #include "core/hist_predict.h"
 #include "core/ledger.h"
@@ -185,7 +187,7 @@ known_ids(const struct history_context *hc, const struct ledger *l,
 static double
 wait_scale(void)
 {
-	const char *v = getenv("FRONTS_TEST_WAIT_SCALE");
+	const char *v = hook_env("FRONTS_TEST_WAIT_SCALE");
 
 	return v != NULL ? strtod(v, NULL) : 1;
 }
@@ -246,7 +248,7 @@ pull_run(struct cli *cli, const struct pull_args *a)
 	struct ledger l;
 	struct error err = { 0 };
 	const struct front *f;
-	time_t now = time(NULL);
+	time_t now = clock_now();
 	int i, rc = EXIT_OK, r;
 
 	if (history_context_open(cli->dir, &hc, &err) != 0)

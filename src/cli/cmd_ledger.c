@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "cli/cli.h"
 #include "core/ledger.h"
 #include "core/termsafe.h"
@@ -65,7 +66,7 @@ ledger_resolve(struct ledger *l, const char *id, int sent, const char *url)
 	if ((e = ledger_find(l, id)) == NULL)
 		return cli_usage_error("ledger", "no entry %s in %s", id,
 		    l->path);
-	if (ledger_settle(l, e, sent, url, time(NULL), &err) != 0)
+	if (ledger_settle(l, e, sent, url, clock_now(), &err) != 0)
 		return cli_report("ledger", &err);
 	printf("%s settled as %s\n", id, sent ? "sent" : "failed");
 	return EXIT_OK;

@@ -18,6 +18,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/clock.h"
 #include "cli/cli.h"
 #include "core/plan.h"
 #include "core/project.h"
@@ -162,7 +163,7 @@ publish_live_one(struct publish *pub, int i, bool future,
 	struct publish_item it;
 	struct channel_result r;
 	struct error err = { 0 };
-	time_t now = time(NULL);
+	time_t now = clock_now();
 	int key;
 
 	publish_assess(pub, i, now, future, &it);
@@ -194,7 +195,7 @@ publish_live_one(struct publish *pub, int i, bool future,
 	}
 	printf("sending…\n");
 	fflush(stdout);
-	switch (publish_send(pub, i, time(NULL), future, &r, &err)) {
+	switch (publish_send(pub, i, clock_now(), future, &r, &err)) {
 	case 0:
 		publish_report(&r, t);
 		break;
@@ -271,7 +272,7 @@ static int
 publish_run(struct publish *pub, const struct publish_opts *o)
 {
 	struct publish_tally t = { 0 };
-	time_t now = time(NULL);
+	time_t now = clock_now();
 	int i, rc;
 
 	if ((rc = publish_unresolved_notice(pub, o->live)) != EXIT_OK)

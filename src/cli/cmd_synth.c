@@ -21,6 +21,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
+#include "core/hook.h"
 #include "cli/cli.h"
 #include "core/termsafe.h"
 #include "core/project.h"
@@ -161,7 +163,7 @@ synth_open(const struct cli *cli, const struct synth_args *a,
 	o.model = a->model != NULL ? a->model : p->provider_model != NULL ?
 	    p->provider_model : provider_default_model(api);
 	o.timeout_ms = a->timeout_ms;
-	if ((env = getenv("FRONTS_RETRY_SCALE")) != NULL)
+	if ((env = hook_env("FRONTS_RETRY_SCALE")) != NULL)
 		o.retry_scale = strtod(env, NULL);
 	o.record = a->record;
 	o.record_dir = record_dir;
@@ -175,7 +177,7 @@ synth_write_report(const struct cli *cli, const struct synth_result *r,
 {
 	char stamp[32], name[64], *fdir, *path, *text;
 	struct error err = { 0 };
-	time_t now = time(NULL);
+	time_t now = clock_now();
 	struct tm tm;
 	cJSON *rep;
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "core/instlimits.h"
 #include "core/project_int.h"
 #include "core/timeutil.h"
@@ -98,7 +99,7 @@ settle_start(struct project *p, const char *history_path)
 	int i;
 
 	if (p->start_now)
-		p->start = time_round_up_slot(time(NULL), p->slot_minutes);
+		p->start = time_round_up_slot(clock_now(), p->slot_minutes);
 	for (i = 0; i < p->nhistory; i++)
 		if (p->history[i].posted_at > p->start) {
 			l.line = p->history[i].line;

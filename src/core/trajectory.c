@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "core/trajectory.h"
 
 static cJSON *
@@ -76,7 +77,7 @@ trajectory_write(const struct project *p, const struct trajectory *t,
 	char *dir, *sub, *path, *name, *buf = xstrdup(""), stamp[32];
 	cJSON *plan;
 	struct tm tm;
-	time_t now = time(NULL);
+	time_t now = clock_now();
 	int rc;
 
 	gmtime_r(&now, &tm);

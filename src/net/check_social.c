@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "core/instlimits.h"
 #include "core/json.h"
 #include "core/timeutil.h"
@@ -274,7 +275,7 @@ mastodon_limits(struct check_target *t, const char *base, const char *dir,
 	l.url_characters = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(st,
 	    "characters_reserved_per_url")) ? cJSON_GetObjectItemCaseSensitive(
 	    st, "characters_reserved_per_url")->valueint : 0;
-	l.read_at = time(NULL);
+	l.read_at = clock_now();
 	cJSON_Delete(j);
 	if (l.max_characters < 1 || l.url_characters < 1) {
 		check_add(t, false, "instance_limits", "the instance may run an "

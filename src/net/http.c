@@ -19,6 +19,7 @@
 #include <cjson/cJSON.h>
 #include <curl/curl.h>
 
+#include "core/clock.h"
 #include "net/http.h"
 
 #define HTTP_CONNECT_MS		10000L
@@ -695,7 +696,7 @@ http_perform_retry(const struct http_request *req, const struct http_retry *pol,
 		if (!http_status_retry(pol, resp, err))
 			break;
 		wait = http_retry_after_ms(resp->retry_after_ms,
-		    resp->retry_after, time(NULL));
+		    resp->retry_after, clock_now());
 		if (wait > cap) {
 			snprintf(what, sizeof what, "it asked to wait %ld s, "
 			    "more than the %ld s limit; gave up after %d %s",

@@ -12,6 +12,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/clock.h"
+#include "core/hook.h"
 #include "core/hist_predict.h"
 #include "core/legal.h"
 #include "core/timeutil.h"
@@ -249,8 +251,8 @@ publish_describe(struct publish *pub, int i, time_t now, struct error *err)
 static void
 publish_test_pause(const char *point)
 {
-	const char *want = getenv("FRONTS_TEST_PAUSE_AT");
-	const char *resume = getenv("FRONTS_TEST_RESUME_FILE");
+	const char *want = hook_env("FRONTS_TEST_PAUSE_AT");
+	const char *resume = hook_env("FRONTS_TEST_RESUME_FILE");
 
 	if (want == NULL || strcmp(want, point) != 0)
 		return;
@@ -405,15 +407,15 @@ publish_send(struct publish *pub, int i, time_t now, bool future,
 	channel_close(&c);
 	publish_test_pause("after-response");
 	if (ledger_outcome(&pub->ledger, e, out->state, out->post_id, out->url,
-	    out->message, time(NULL), err) != 0) {
+	    out->message, clock_now(), err) != 0) {
 		/* The trajectory keeps what the platform said, for the
 		 * operator who settles the entry. */
 		publish_trajectory(pub, "publish-outcome-unrecorded", e, out,
-		    time(NULL), &terr);
+		    clock_now(), &terr);
 		publish_unrecorded(item.entry, out, err);
 		return PUBLISH_UNRECORDED;
 	}
-	if (publish_trajectory(pub, "publish-outcome", e, out, time(NULL),
+	if (publish_trajectory(pub, "publish-outcome", e, out, clock_now(),
 	    &terr) != 0 || terr.code != 0) {
 		xasprintf(&note, "%s%s(trajectory not written: %s)",
 		    out->message != NULL ? out->message : "",

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "core/timeutil.h"
 #include "net/channel.h"
 #include "net/pull_int.h"
@@ -45,7 +46,7 @@ stop(struct pull_session *s, long wait_ms, const char *left)
 {
 	char until[32];
 
-	time_format_utc(time(NULL) + (wait_ms + 999) / 1000, until,
+	time_format_utc(clock_now() + (wait_ms + 999) / 1000, until,
 	    sizeof until);
 	free(s->out->stopped);
 	xasprintf(&s->out->stopped, "rate limited by %s until %s; not "
@@ -116,8 +117,8 @@ pull_post(struct pull_session *s, const char *url, const char *body,
 	}
 
 	for (t = 1;; t++) {
-		if (s->wait_until > time(NULL)) {
-			wait = (long)(s->wait_until - time(NULL)) * 1000;
+		if (s->wait_until > clock_now()) {
+			wait = (long)(s->wait_until - clock_now()) * 1000;
 			if (wait > max_wait(s))
 				return stop(s, wait, left);
 			http_sleep_ms((double)wait * scale(s));
@@ -142,7 +143,7 @@ pull_post(struct pull_session *s, const char *url, const char *body,
 			http_response_free(resp);
 			return PULL_FAILED;
 		}
-		wait = wait_asked(resp, time(NULL));
+		wait = wait_asked(resp, clock_now());
 		if (wait < 0)
 			wait = 1000L << (t - 1);
 		http_response_free(resp);

@@ -9,6 +9,7 @@
 #define FRONTS_WORKER_H
 
 #include <stddef.h>
+#include <time.h>
 
 #include <cjson/cJSON.h>
 
@@ -32,6 +33,8 @@ struct worker_job {
 	int			 index;		/* seed offset among workers */
 	double			 deadline;	/* seconds of wall time; 0: none */
 	long			 memory_mb;	/* address-space limit; 0: default */
+	time_t			 now;		/* the parent's clock (set by the
+						 * wire; read by the worker) */
 };
 
 enum worker_event {

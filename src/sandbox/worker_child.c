@@ -24,6 +24,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/clock.h"
 #include "core/legal.h"
 #include "core/project.h"
 #include "core/validate.h"
@@ -105,6 +106,8 @@ worker_receive(struct worker_child *c, struct error *err)
 	free(text);
 	if (rc != 0)
 		return -1;
+	if (c->job.now > 0)
+		clock_set(c->job.now);
 	if (frame_read(WORKER_FD_IN, &type, &c->src, &c->len, err) != 0)
 		return -1;
 	if (type != FRAME_MODEL)

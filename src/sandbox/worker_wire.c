@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/json.h"
 #include "sandbox/worker_int.h"
 
@@ -22,6 +23,8 @@ worker_job_json(const struct worker_job *job)
 	cJSON_AddNumberToObject(j, "index", job->index);
 	cJSON_AddNumberToObject(j, "deadline", job->deadline);
 	cJSON_AddNumberToObject(j, "memory_mb", (double)job->memory_mb);
+	/* The parent's clock: the worker's "now" (a plan starting "now"). */
+	cJSON_AddNumberToObject(j, "now", (double)clock_now());
 	cJSON_AddNumberToObject(p, "iterations", (double)job->params.iterations);
 	cJSON_AddNumberToObject(p, "seconds", job->params.seconds);
 	/* Seeds travel as text: a double cannot hold every uint64_t. */
@@ -61,6 +64,7 @@ worker_job_parse(const char *text, struct worker_job *job, char **dir,
 	job->index = (int)json_num_or(j, "index", 0);
 	job->deadline = json_num_or(j, "deadline", 0);
 	job->memory_mb = (long)json_num_or(j, "memory_mb", 0);
+	job->now = (time_t)json_num_or(j, "now", 0);
 	job->params.iterations = (uint64_t)json_num_or(p, "iterations", 0);
 	job->params.seconds = json_num_or(p, "seconds", 0);
 	job->params.seed = strtoull(seed, NULL, 10);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "core/timeutil.h"
 #include "net/publish.h"
 #include "ui/ui_int.h"
@@ -54,7 +55,7 @@ pubjob_thread(void *arg)
 
 	memset(&res, 0, sizeof res);
 	memset(out, 0, sizeof *out);
-	rc = publish_send(&w->pub, w->post, time(NULL), true, &res, &err);
+	rc = publish_send(&w->pub, w->post, clock_now(), true, &res, &err);
 	if (rc == PUBLISH_UNRECORDED) {
 		out->state = UI_POST_UNKNOWN;
 		snprintf(out->note, sizeof out->note, "sent, outcome not "
@@ -260,7 +261,7 @@ pane_candidates_publish(struct ui *ui)
 	w->post = i;
 	w->gen = ui->plan_gen;
 	w->live = ui->live;
-	w->now = time(NULL);
+	w->now = clock_now();
 	plan_copy(&w->plan, &ui->plan);
 	if (ui_job_start(&ui->pub_job, pubjob_prepare, w) != 0) {
 		pubjob_free(w);

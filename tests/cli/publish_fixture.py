@@ -18,6 +18,9 @@ import os
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "servers"))
+import testclock  # noqa: E402
+
 DRAFTS = [
     ("d1", "Tidewater 1.0 is out: offline-first sync for field teams."),
     ("d2", "How we cut sync conflicts by 80% - a short write-up."),
@@ -31,7 +34,7 @@ DRAFTS = [
 
 def project(d, port, cap=5):
     os.makedirs(d, exist_ok=True)
-    now = int(time.time())
+    now = int(testclock.now())
     start = now - now % 3600 - 3 * 3600
     base = "http://127.0.0.1:%s" % port
     limits = {"max_posts_per_day": int(cap), "min_gap_minutes": 0}

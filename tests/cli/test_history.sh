@@ -121,7 +121,7 @@ E=e00000000000000a1
 SHA=$(printf 'x' | sha256sum | cut -d' ' -f1)
 mkdir -p "$P/.fronts"
 printf '{"record":"intent","entry":"%s","time":"%s","plan":"p1","slot":3,"front":"mastodon","draft":"d1","at":"%s","text_sha256":"%s","channel":"mastodon","key":"%s"}\n{"record":"sent","entry":"%s","time":"%s","post_id":"4","url":"http://127.0.0.1/@tidewater/4"}\n' \
-    "$E" "$(date -u -d '-31 hours' +%FT%TZ)" "$(date -u -d '-30 hours' +%FT%TZ)" "$SHA" "$E" "$E" "$(date -u -d '-30 hours' +%FT%TZ)" \
+    "$E" "$(test_date '-31 hours')" "$(test_date '-30 hours')" "$SHA" "$E" "$E" "$(test_date '-30 hours')" \
     >"$P/.fronts/ledger.jsonl"
 printf '{"entry":"%s","reward":41.5,"ci95":[30,52]}\n' "$E" >"$P/.fronts/predictions.jsonl"
 expect_exit "pull mastodon" 0 h pull --front mastodon

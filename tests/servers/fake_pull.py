@@ -36,9 +36,11 @@ import urllib.parse
 from datetime import datetime, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import testclock
+
 LOCK = threading.Lock()
 STATE = {"statuses_pages": 0, "feed_pages": 0}
-NOW = time.time()
+NOW = testclock.now()
 DID = "did:plc:fakefakefake"
 # id, hours ago, text, likes, reposts, replies
 POSTS = [
@@ -56,7 +58,7 @@ def iso(hours_ago, ms=False):
 
 
 def log(args, **event):
-    event["t"] = time.time()
+    event["t"] = testclock.now()
     with LOCK:
         with open(args.log, "a") as f:
             f.write(json.dumps(event, sort_keys=True) + "\n")
@@ -132,10 +134,10 @@ class Handler(BaseHTTPRequestHandler):
             n = STATE[counter]
         if bluesky:
             hdr = [("RateLimit-Limit", "3000"), ("RateLimit-Remaining", "0"),
-                   ("RateLimit-Reset", str(int(time.time()) + (1 if args.mode == "limited-once" else 3600))),
+                   ("RateLimit-Reset", str(int(testclock.now()) + (1 if args.mode == "limited-once" else 3600))),
                    ("RateLimit-Policy", "3000;w=300")]
         else:
-            reset = datetime.fromtimestamp(time.time() + (1 if args.mode == "limited-once" else 3600),
+            reset = datetime.fromtimestamp(testclock.now() + (1 if args.mode == "limited-once" else 3600),
                                            timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
             hdr = [("X-RateLimit-Limit", "300"), ("X-RateLimit-Remaining", "0"),
                    ("X-RateLimit-Reset", reset)]
@@ -215,7 +217,7 @@ class Handler(BaseHTTPRequestHandler):
                 out["cursor"] = page[-1][0]
             return self.reply(200, out, [("RateLimit-Limit", "3000"),
                                          ("RateLimit-Remaining", "2990"),
-                                         ("RateLimit-Reset", str(int(time.time()) + 300))])
+                                         ("RateLimit-Reset", str(int(testclock.now()) + 300))])
         return self.reply(404, {"error": "not found"})
 
 

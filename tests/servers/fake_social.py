@@ -44,6 +44,8 @@ import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import testclock
+
 LOCK = threading.Lock()
 STATE = {"mastodon": {}, "bluesky": {}, "sessions": {}, "next": 1000}
 BSKY_DID = "did:plc:fakefakefake"
@@ -63,7 +65,7 @@ TID_RE = re.compile(r"^[234567abcdefghij][234567abcdefghijklmnopqrstuvwxyz]{12}$
 
 
 def log(args, **event):
-    event["t"] = time.time()
+    event["t"] = testclock.now()
     with LOCK:
         with open(args.log, "a") as f:
             f.write(json.dumps(event, sort_keys=True) + "\n")

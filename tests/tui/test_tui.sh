@@ -230,7 +230,7 @@ expect_exit "tui: needs a terminal" 2 sh -c "$FRONTS tui -C $D </dev/null >/dev/
 tui_start 100 30 "$FRONTS tui -C $D; { echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -E '^-?(icanon|echo)\$'; } >$TMPD/exit4"
 tui_wait "DRY-RUN"
 pid=$(tmx display -p -t t '#{pane_pid}')
-tpid=$(pgrep -P "$pid" -x fronts || echo "$pid")
+tpid=$(pgrep -P "$pid" -x "${FRONTS##*/}" || echo "$pid")
 kill -TERM "$tpid"
 check_file "tui: SIGTERM ends the TUI" "EXIT=143" "$TMPD/exit4"
 check_file "tui: terminal modes read after SIGTERM" "echo" "$TMPD/exit4"

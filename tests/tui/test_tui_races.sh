@@ -27,7 +27,7 @@ unset OPENAI_API_KEY OPENAI_BASE_URL
 # The fronts process inside the tmux pane.
 tui_pid() {
 	pid=$(tmx display -p -t t '#{pane_pid}')
-	pgrep -P "$pid" -x fronts || echo "$pid"
+	pgrep -P "$pid" -x "${FRONTS##*/}" || echo "$pid"
 }
 
 # --- approve while a synthesis replaces the model ------------------------
