@@ -10,9 +10,9 @@
  * then in the installed share directory (FRONTS_SHAREDIR/replay), which
  * is where the bundled demo's recordings live.
  *
- * Test knob: FRONTS_RETRY_SCALE (a number, e.g. 0.001) multiplies every
- * retry wait, so tests run the real backoff schedule in milliseconds.
- * It is for tests only.
+ * Test knob, read by test builds only (core/hook.h): FRONTS_RETRY_SCALE
+ * (a number, e.g. 0.001) multiplies every retry wait, so tests run the
+ * real backoff schedule in milliseconds.
  */
 #include <getopt.h>
 #include <libgen.h>
@@ -163,7 +163,7 @@ synth_open(const struct cli *cli, const struct synth_args *a,
 	o.model = a->model != NULL ? a->model : p->provider_model != NULL ?
 	    p->provider_model : provider_default_model(api);
 	o.timeout_ms = a->timeout_ms;
-	if ((env = hook_env("FRONTS_RETRY_SCALE")) != NULL)
+	if ((env = hook_env(HOOK_RETRY_SCALE)) != NULL)
 		o.retry_scale = strtod(env, NULL);
 	o.record = a->record;
 	o.record_dir = record_dir;
