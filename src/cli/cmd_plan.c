@@ -65,6 +65,8 @@ plan_options(struct cli *cli, int argc, char **argv, struct plan_opts *o)
 		{ "isolation", required_argument, NULL, 'i' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "call-timeout-ms", required_argument, NULL, 't' },
+		{ "time-limit", required_argument, NULL, 'T' },
+		{ "memory-mb", required_argument, NULL, 'M' },
 		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -126,6 +128,15 @@ plan_options(struct cli *cli, int argc, char **argv, struct plan_opts *o)
 				    optarg);
 			o->sp.call_timeout_ms = (int)v;
 			break;
+		case 'T':
+			if (cli_time_limit("plan", optarg,
+			    &o->sp.time_limit) != 0)
+				return EXIT_USAGE;
+			break;
+		case 'M':
+			if (cli_memory_mb("plan", optarg, &o->sp.memory_mb) != 0)
+				return EXIT_USAGE;
+			break;
 		default:
 			return cli_usage_error("plan", "unknown option");
 		}
@@ -140,6 +151,12 @@ plan_options(struct cli *cli, int argc, char **argv, struct plan_opts *o)
 		o->sp.iterations = 0;
 	if (o->sp.isolation == ISOLATION_THREAD)
 		o->sp.workers = 1;
+	if (o->sp.isolation == ISOLATION_PROCESS &&
+	    o->sp.memory_mb / o->sp.workers < SEARCH_MEMORY_MIN)
+		return cli_usage_error("plan", "--memory-mb: %ld MiB gives each "
+		    "of %d workers less than %d MiB (the budget is the total "
+		    "over all workers)", o->sp.memory_mb, o->sp.workers,
+		    SEARCH_MEMORY_MIN);
 	return 0;
 }
 
@@ -404,6 +421,8 @@ const struct cmd_entry cmd_plan_entry = {
 	.summary = "search for the best posting plan",
 	.usage = "[-C DIR] [--model FILE] [--iterations N | --seconds S] [--workers N]\n"
 	    "               [--isolation process|thread] [--seed N] [--call-timeout-ms MS]\n"
-	    "               [--json] [-o PLAN.json]",
+	    "               [--time-limit S] [--memory-mb MB] [--json] [-o PLAN.json]",
+	.details = CLI_LIMITS_HELP("3600, or --seconds plus 60 when later;\n"
+	    "                    at it the best plan so far is returned)"),
 	.exec = cmd_plan_exec,
 };

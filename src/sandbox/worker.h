@@ -32,6 +32,7 @@ struct worker_job {
 	int			 index;		/* seed offset among workers */
 	double			 deadline;	/* seconds of wall time; 0: none */
 	long			 memory_mb;	/* address-space limit; 0: default */
+	size_t			 result_max;	/* VALIDATE: the report's bound */
 };
 
 enum worker_event {
