@@ -6,37 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/backtest.h"
 #include "sandbox/worker.h"
 #include "runs/worker_validate.h"
 
 #define WV_DEADLINE	120.0
 #define WV_CALL_MS	1000
-
-/*
- * The longest report validate_report_json() can make for p: the checks
- * (at most WV_CHECKS, each a name, a function and a message of struct
- * validate_check, every byte escaped at worst as six), the backtest's
- * fixed figures, one entry per history post (its id twice: entries and
- * the worst list), and the grid. A number prints in at most 26 bytes.
- */
-#define WV_CHECKS	64
-#define WV_CHECK_MAX	(6 * (48 + 32 + 512) + 256)
-#define WV_ENTRY_MAX	512
-#define WV_FIXED	65536
-
-static size_t
-wv_report_max(const struct project *p)
-{
-	size_t n = WV_FIXED + WV_CHECKS * WV_CHECK_MAX;
-	int i;
-
-	for (i = 0; p != NULL && i < p->nhistory; i++)
-		n += WV_ENTRY_MAX + 2 * 6 * strlen(p->history[i].id);
-	if (p != NULL)
-		n += (size_t)p->nfronts * BACKTEST_CELLS * 32;
-	return n;
-}
 
 int
 worker_validate(const struct worker_validate_job *vj, cJSON **report,
@@ -62,7 +36,7 @@ worker_validate(const struct worker_validate_job *vj, cJSON **report,
 	    vj->call_timeout_ms : WV_CALL_MS;
 	job.deadline = vj->deadline > 0 ? vj->deadline : WV_DEADLINE;
 	job.memory_mb = vj->memory_mb;
-	job.result_max = wv_report_max(vj->p);
+	job.result_max = worker_report_max(vj->p);
 	if (worker_spawn(&job, &w, err) != 0)
 		return -1;
 	do {

@@ -32,8 +32,12 @@ struct worker_job {
 	int			 index;		/* seed offset among workers */
 	double			 deadline;	/* seconds of wall time; 0: none */
 	long			 memory_mb;	/* address-space limit; 0: default */
-	size_t			 result_max;	/* VALIDATE: the report's bound */
+	size_t			 result_max;	/* VALIDATE: worker_report_max() */
 };
+
+/* The most bytes a VALIDATE report for p can need (p NULL: a project
+ * without history). */
+size_t	worker_report_max(const struct project *p);
 
 enum worker_event {
 	WORKER_EVENT_NONE,	/* nothing within the timeout */

@@ -24,6 +24,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/backtest.h"
 #include "core/termsafe.h"
 #include "sandbox/frame.h"
 #include "sandbox/frame_parse.h"
@@ -158,9 +159,34 @@ worker_send_job(int fd, const struct worker_job *job, struct error *err)
 /*
  * What a result can need: a PLAN worker's tree is held in its memory
  * budget, so its export is at most what that budget's nodes export; a
- * VALIDATE report is sized from the project by the caller; a ROLLOUT
+ * VALIDATE report is sized from the project (worker_report_max); a ROLLOUT
  * result is seven numbers.
  */
+/*
+ * The longest report validate_report_json() can make for p: the checks
+ * (at most WORKER_CHECKS, each a name, a function and a message of struct
+ * validate_check, every byte escaped at worst as six), the backtest's
+ * fixed figures, one entry per history post (its id twice: entries and
+ * the worst list), and the grid. A number prints in at most 26 bytes.
+ */
+#define WORKER_CHECKS		64
+#define WORKER_CHECK_MAX	(6 * (48 + 32 + 512) + 256)
+#define WORKER_ENTRY_MAX	512
+#define WORKER_REPORT_FIXED	65536
+
+size_t
+worker_report_max(const struct project *p)
+{
+	size_t n = WORKER_REPORT_FIXED + WORKER_CHECKS * WORKER_CHECK_MAX;
+	int i;
+
+	for (i = 0; p != NULL && i < p->nhistory; i++)
+		n += WORKER_ENTRY_MAX + 2 * 6 * strlen(p->history[i].id);
+	if (p != NULL)
+		n += (size_t)p->nfronts * BACKTEST_CELLS * 32;
+	return n;
+}
+
 static size_t
 worker_result_max(const struct worker_job *job, long memory_mb)
 {
@@ -171,7 +197,8 @@ worker_result_max(const struct worker_job *job, long memory_mb)
 		max = search_export_max((size_t)memory_mb << 20);
 		break;
 	case WORKER_JOB_VALIDATE:
-		max = job->result_max;
+		max = job->result_max > 0 ? job->result_max :
+		    worker_report_max(NULL);
 		break;
 	default:
 		max = FRAME_ROLLOUT_MAX;
@@ -481,10 +508,10 @@ worker_oversized(struct worker *w, struct error *err)
 	worker_reap(w, true);
 	w->finished = true;
 	frame_reader_free(&w->rd);
-	return error_set(err, EXIT_MODEL, "the model's worker sent %s of %lu "
-	    "bytes, more than the %zu bytes it can need, and was killed",
-	    worker_frame_name(type), (unsigned long)w->rd.over_len,
-	    worker_frame_limit(w, type));
+	return error_set(err, EXIT_MODEL, "the model's worker sent malformed "
+	    "output (%s of %lu bytes, more than the %zu bytes it can need) "
+	    "and was killed", worker_frame_name(type),
+	    (unsigned long)w->rd.over_len, worker_frame_limit(w, type));
 }
 
 /*
