@@ -308,6 +308,20 @@ plan_wait(struct planner *pr, struct plan *pl, struct error *err)
 	return rc;
 }
 
+/* The model's own words (its exception) on one line, after the prefix. */
+static void
+plan_model_error(const struct model_error *e)
+{
+	char raw[sizeof e->type + sizeof e->message + 2];
+	char text[6 * sizeof raw], fn[6 * sizeof e->function];
+
+	snprintf(raw, sizeof raw, "%s: %s", e->type, e->message);
+	termsafe_copy_line(text, sizeof text, raw);
+	termsafe_copy_line(fn, sizeof fn, e->function);
+	fprintf(stderr, "fronts plan: model error: %s%s (model line %d, in "
+	    "%s)\n", MODEL_TEXT_PREFIX, text, e->line, fn);
+}
+
 static void
 plan_report_side(struct planner *pr)
 {
@@ -324,9 +338,7 @@ plan_report_side(struct planner *pr)
 		    dropped[i]);
 	n = planner_errors(pr, errs, SEARCH_MAX_ERRORS);
 	for (i = 0; i < n; i++)
-		termsafe_fprintf(stderr, "fronts plan: model error: %s: %s "
-		    "(model line %d, in %s)\n", errs[i].type, errs[i].message, errs[i].line,
-		    errs[i].function);
+		plan_model_error(&errs[i]);
 }
 
 /* Writes -o FILE and the trajectory, then prints the plan whatever became
