@@ -117,6 +117,7 @@ for t in $S $R $E $O $Y; do
 		continue
 	fi
 	pass "frame type $t has a bound ($max bytes)"
+	[ "$t" -eq $R ] && rmax=$max
 	# Then the worker waits to be ended, but for a syscall frame, which
 	# only names a call: then its exception ends it.
 	wait="while True:
@@ -127,6 +128,55 @@ $wait" "malformed|search tree|model\\| .*after the frame"
 	forged "type $t just over its bound" 64 "fill($t, $max + 1)" \
 	    "more than the $max bytes it can need"
 done
+# A valid tree at the result's bound for a 64 MiB budget: every node is
+# merged into fronts' tree, the costliest result there is. The export is a
+# 1488-byte header and 56 bytes per node (core/search_int.h); nodes are
+# posts (draft i / 4 on front i % 4), 94 children each, in preorder.
+n=$(( (${rmax:-0} - 1488) / 56 ))
+model "def u32(v):
+    return v.to_bytes(4, 'little')
+
+
+def node(parent, slot, i):
+    return (u32(parent) + u32(slot) + (1).to_bytes(2, 'little') +
+            (i % 4).to_bytes(2, 'little') + u32(i // 4) + u32(2) + u32(2) +
+            u32(0) + u32(0) + B['bytes'](24))
+
+
+N = $n
+hdr($R, 1488 + 56 * N)
+wr(4, u32(0x31545246) + u32(N) + B['bytes'](1480))
+buf = [node(0xffffffff, 0, 0)]
+count = 1
+a = 0
+while a < 94 and count < N:
+    ia = count
+    buf.append(node(0, 1, a))
+    count += 1
+    b = 0
+    while b < 94 and count < N:
+        ib = count
+        buf.append(node(ia, 2, b))
+        count += 1
+        c = 0
+        while c < 94 and count < N:
+            buf.append(node(ib, 3, c))
+            count += 1
+            c += 1
+        if len(buf) > 5000:
+            wr(4, b''.join(buf))
+            buf = []
+        b += 1
+    a += 1
+wr(4, b''.join(buf))
+while True:
+    pass"
+expect_exit "a valid tree of $n nodes at the bound: planned" 0 $PEAK "$B" \
+    plan -C "$P" --iterations 3 --workers 1 --memory-mb 64 \
+    --call-timeout-ms 10000
+under "a valid tree of $n nodes at the bound: fronts' memory" \
+    "$(bound_kib 64)"
+
 # 300 MB sent in full: the old parent buffered it twice over.
 forged "a 300 MB result with a 64 MiB budget" 64 "fill($R, 300000000)" \
     "a result frame of 300000000 bytes, more than the"
