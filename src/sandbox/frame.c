@@ -170,7 +170,7 @@ int
 frame_reader_next(struct frame_reader *r, int *type, char **buf, size_t *len)
 {
 	size_t avail = r->len - r->off, limit, need;
-	unsigned char *h = r->buf + r->off;
+	unsigned char *h;
 	uint32_t n;
 	char *p;
 
@@ -179,6 +179,7 @@ frame_reader_next(struct frame_reader *r, int *type, char **buf, size_t *len)
 			frame_reader_compact(r);
 		return 0;
 	}
+	h = r->buf + r->off;
 	n = frame_length(h);
 	limit = r->limit != NULL ? r->limit(r->arg, h[4]) : FRAME_MAX;
 	if (n > FRAME_MAX || n > limit) {
