@@ -87,6 +87,9 @@ validate_options(struct cli *cli, int argc, char **argv,
 	if (optind != argc)
 		return cli_usage_error("validate", "unexpected argument %s",
 		    argv[optind]);
+	if (o->thread && (o->time_limit > 0 || o->memory_mb > 0))
+		return cli_usage_error("validate", "--time-limit and --memory-mb "
+		    "are the worker's: --isolation thread has none");
 	if (o->window > 0 && !o->backtest)
 		return cli_usage_error("validate", "--window goes with "
 		    "--backtest");
