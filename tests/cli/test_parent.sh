@@ -184,10 +184,11 @@ forged "an unknown frame type" 64 "fill(81, 100000000)" \
     "a frame of an unknown type"
 
 # The demo plan, two workers and the default budget: its trees are small.
+# (A quarter of the default iterations, for time: 16 MiB either way.)
 new_demo "$TMPD/demo"
 "$FRONTS" approve -C "$TMPD/demo" --yes >/dev/null 2>&1
 expect_exit "demo plan: exit 0" 0 $PEAK "$FRONTS" plan -C "$TMPD/demo" \
-    --workers 2
+    --workers 2 --iterations 5000
 under "demo plan: fronts' memory, tens of MiB" 65536
 echo "demo plan: fronts' peak memory $(cat "$TMPD/peak") KiB"
 
