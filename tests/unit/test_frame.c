@@ -333,9 +333,9 @@ test_reader_hand_over(void **state)
 	frame_reader_free(&rd);
 }
 
-/* A million empty frames: each byte is moved at most once (the old reader
- * moved the rest of its buffer for every frame, some 6 * 10^10 bytes
- * here). */
+/* A million empty frames, each taken from an offset: no byte is moved
+ * more than once (the old reader moved the rest of its buffer, up to a
+ * read's 128 KiB, for every frame). */
 static void
 test_reader_linear(void **state)
 {
