@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/termsafe.h"
 #include "core/validate.h"
 
 static const char *status_names[] = { "pass", "fail", "skip" };
@@ -136,21 +137,31 @@ char *
 validate_report_text(const struct project *p, const struct validate_report *r)
 {
 	const struct validate_check *c;
-	char *s = xstrdup(""), *next, *bt, where[96];
+	char *s = xstrdup(""), *next, *bt, where[96], *name, *msg, *fn;
 	int i;
 
+	/* A report may come from a worker the model took over, and a message
+	 * quotes the model's exception: each check stays on its line. */
 	for (i = 0; i < r->nchecks; i++) {
 		c = &r->checks[i];
+		name = termsafe_ndup(c->name, strlen(c->name), TERMSAFE_NEWLINE);
+		fn = termsafe_ndup(c->function, strlen(c->function),
+		    TERMSAFE_NEWLINE);
+		msg = termsafe_ndup(c->message, strlen(c->message),
+		    TERMSAFE_NEWLINE);
 		where[0] = '\0';
 		if (c->status == VALIDATE_FAIL && c->line > 0)
 			snprintf(where, sizeof where, " [%s, model.py line %d]",
-			    c->function, c->line);
+			    fn, c->line);
 		else if (c->status == VALIDATE_FAIL && c->function[0])
-			snprintf(where, sizeof where, " [%s]", c->function);
+			snprintf(where, sizeof where, " [%s]", fn);
 		xasprintf(&next, "%s%-4s %-28s%s%s%s\n", s,
-		    status_names[c->status], c->name, where,
-		    c->message[0] ? "  " : "", c->message);
+		    status_names[c->status], name, where,
+		    c->message[0] ? "  " : "", msg);
 		free(s);
+		free(name);
+		free(fn);
+		free(msg);
 		s = next;
 	}
 	bt = backtest_text(p, &r->backtest);
