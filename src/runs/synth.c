@@ -220,20 +220,24 @@ synth_problems(const struct synth_candidate *c)
 	return s;
 }
 
+/* The first SYNTH_PROMPT_VERDICTS verdicts, then how many more. */
 static char *
 synth_gate_text(const struct gate_result *g)
 {
-	char *s = xstrdup(""), *next;
-	int i;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = xmemstream(&s, &len);
+	int i, n = g->nverdicts < SYNTH_PROMPT_VERDICTS ? g->nverdicts :
+	    SYNTH_PROMPT_VERDICTS;
 
-	for (i = 0; i < g->nverdicts; i++) {
-		xasprintf(&next, "%s%sline %d, col %d [%s]: %s", s,
-		    i > 0 ? "\n" : "",
+	for (i = 0; i < n; i++)
+		fprintf(f, "%sline %d, col %d [%s]: %s", i > 0 ? "\n" : "",
 		    g->verdicts[i].line, g->verdicts[i].col,
 		    g->verdicts[i].rule, g->verdicts[i].message);
-		free(s);
-		s = next;
-	}
+	if (gate_result_total(g) > n)
+		fprintf(f, "\n(and %d more verdicts; fix these first)",
+		    gate_result_total(g) - n);
+	fclose(f);
 	return s;
 }
 
@@ -276,7 +280,7 @@ synth_check_code(const struct project *p, const struct synth_options *o,
 	c->gate_accepted = g.accepted;
 	c->gate = gate_result_json(&g);
 	c->gate_text = synth_gate_text(&g);
-	c->fails = g.nverdicts;
+	c->fails = gate_result_total(&g);
 	gate_result_free(&g);
 	if (!c->gate_accepted) {
 		if (c->fails == 0)
