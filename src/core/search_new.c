@@ -130,6 +130,7 @@ search_free(struct search *s)
 	free(s->mn);
 	free(s->pact);
 	free(s->pref);
+	free(s->pat);
 	free(s);
 }
 
