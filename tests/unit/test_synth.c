@@ -90,6 +90,28 @@ test_refine_prompt(void **state)
 	free(s);
 }
 
+/* Problems past SYNTH_PROBLEMS_MAX bytes are cut after a whole line,
+ * with how much was left out. */
+static void
+test_refine_prompt_cut(void **state)
+{
+	size_t n = 100000, i, bare;
+	char *problems = xmalloc(n + 1), *s;
+
+	s = synth_refine_prompt(1, "");
+	bare = strlen(s);
+	free(s);
+	for (i = 0; i < n; i++)
+		problems[i] = i % 100 == 99 ? '\n' : 'x';
+	problems[n] = '\0';
+	s = synth_refine_prompt(1, problems);
+	assert_true(strlen(s) < bare + SYNTH_PROBLEMS_MAX + 100);
+	assert_non_null(strstr(s,
+	    "x\n[83700 more bytes of this report left out]"));
+	free(s);
+	free(problems);
+}
+
 /* Candidates are "validated" by the C models of fixture_history.h: a
  * module saying "# true" is the history's process, any other the
  * uninformed model. */
@@ -219,6 +241,7 @@ main(void)
 		cmocka_unit_test(test_extract_python_wins_over_other),
 		cmocka_unit_test(test_extract_unclosed),
 		cmocka_unit_test(test_refine_prompt),
+		cmocka_unit_test(test_refine_prompt_cut),
 		cmocka_unit_test(test_refine_on_backtest),
 		cmocka_unit_test(test_refine_picks_the_measured),
 	};
