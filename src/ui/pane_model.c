@@ -105,9 +105,9 @@ model_head(struct ui *ui, WINDOW *w, int cw)
 		gate = buf;
 		role = THEME_ERROR;
 	} else {
-		snprintf(buf, sizeof buf, "gate: REFUSED, %d verdicts, the "
-		    "first %d shown (n/N)", gate_result_total(&ui->gate),
-		    ui->gate.nverdicts);
+		snprintf(buf, sizeof buf, "gate: REFUSED, %d of %d verdicts "
+		    "shown (n/N)", ui->gate.nverdicts,
+		    gate_result_total(&ui->gate));
 		gate = buf;
 		role = THEME_ERROR;
 	}
