@@ -132,11 +132,16 @@ bad:
 	    "of its range");
 }
 
+/* One growing buffer: the checks come from the worker's report, as many
+ * as it sends, and appending each to a copy of the text so far was
+ * quadratic in them. */
 char *
 validate_report_text(const struct project *p, const struct validate_report *r)
 {
 	const struct validate_check *c;
-	char *s = xstrdup(""), *next, *bt, where[96];
+	char *s = NULL, *bt, where[96];
+	size_t len = 0;
+	FILE *f = xmemstream(&s, &len);
 	int i;
 
 	for (i = 0; i < r->nchecks; i++) {
@@ -147,16 +152,13 @@ validate_report_text(const struct project *p, const struct validate_report *r)
 			    c->function, c->line);
 		else if (c->status == VALIDATE_FAIL && c->function[0])
 			snprintf(where, sizeof where, " [%s]", c->function);
-		xasprintf(&next, "%s%-4s %-28s%s%s%s\n", s,
-		    status_names[c->status], c->name, where,
-		    c->message[0] ? "  " : "", c->message);
-		free(s);
-		s = next;
+		fprintf(f, "%-4s %-28s%s%s%s\n", status_names[c->status],
+		    c->name, where, c->message[0] ? "  " : "", c->message);
 	}
 	bt = backtest_text(p, &r->backtest);
-	xasprintf(&next, "%s\nconformance: %s\n%s", s,
-	    r->conformant ? "ok" : "FAILED", bt);
-	free(s);
+	fprintf(f, "\nconformance: %s\n%s", r->conformant ? "ok" : "FAILED",
+	    bt);
 	free(bt);
-	return next;
+	fclose(f);
+	return s;
 }
