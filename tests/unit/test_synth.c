@@ -79,6 +79,28 @@ test_extract_unclosed(void **state)
 	free(why);
 }
 
+/* An answer of one block of two million lines (4 MiB; answers may be
+ * 32 MiB): extracted in linear time (the old extraction measured the code
+ * so far for every line, some 10^12 byte reads here). */
+static void
+test_extract_long_block(void **state)
+{
+	size_t lines = 2000000, i, n = 10 + 2 * lines + 4;
+	char *answer = xmalloc(n + 1), *code, *why;
+
+	memcpy(answer, "```python\n", 10);
+	for (i = 0; i < lines; i++)
+		memcpy(answer + 10 + 2 * i, "x\n", 2);
+	memcpy(answer + 10 + 2 * lines, "```\n", 4);
+	answer[n] = '\0';
+	code = synth_extract(answer, &why);
+	assert_non_null(code);
+	assert_int_equal(strlen(code), 2 * lines);
+	assert_string_equal(code + 2 * lines - 4, "x\nx\n");
+	free(code);
+	free(answer);
+}
+
 static void
 test_refine_prompt(void **state)
 {
@@ -240,6 +262,7 @@ main(void)
 		cmocka_unit_test(test_extract_identical_blocks_count_once),
 		cmocka_unit_test(test_extract_python_wins_over_other),
 		cmocka_unit_test(test_extract_unclosed),
+		cmocka_unit_test(test_extract_long_block),
 		cmocka_unit_test(test_refine_prompt),
 		cmocka_unit_test(test_refine_prompt_cut),
 		cmocka_unit_test(test_refine_on_backtest),
