@@ -133,6 +133,7 @@ search_free(struct search *s)
 	free(s->mn);
 	free(s->pact);
 	free(s->pref);
+	free(s->pat);
 	free(s);
 }
 

@@ -133,11 +133,16 @@ bad:
 	    "of its range");
 }
 
+/* One growing buffer: the checks come from the worker's report, as many
+ * as it sends, and appending each to a copy of the text so far was
+ * quadratic in them. */
 char *
 validate_report_text(const struct project *p, const struct validate_report *r)
 {
 	const struct validate_check *c;
-	char *s = xstrdup(""), *next, *bt, where[96], *name, *msg, *fn;
+	char *s = NULL, *bt, where[96], *name, *msg, *fn;
+	size_t len = 0;
+	FILE *f = xmemstream(&s, &len);
 	int i;
 
 	/* A report may come from a worker the model took over, and a message
@@ -155,19 +160,16 @@ validate_report_text(const struct project *p, const struct validate_report *r)
 			    fn, c->line);
 		else if (c->status == VALIDATE_FAIL && c->function[0])
 			snprintf(where, sizeof where, " [%s]", fn);
-		xasprintf(&next, "%s%-4s %-28s%s%s%s\n", s,
-		    status_names[c->status], name, where,
-		    c->message[0] ? "  " : "", msg);
-		free(s);
+		fprintf(f, "%-4s %-28s%s%s%s\n", status_names[c->status], name,
+		    where, c->message[0] ? "  " : "", msg);
 		free(name);
 		free(fn);
 		free(msg);
-		s = next;
 	}
 	bt = backtest_text(p, &r->backtest);
-	xasprintf(&next, "%s\nconformance: %s\n%s", s,
-	    r->conformant ? "ok" : "FAILED", bt);
-	free(s);
+	fprintf(f, "\nconformance: %s\n%s", r->conformant ? "ok" : "FAILED",
+	    bt);
 	free(bt);
-	return next;
+	fclose(f);
+	return s;
 }
