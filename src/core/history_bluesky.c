@@ -577,11 +577,11 @@ feed_post(const struct hist_opts *o, const cJSON *entry, int idx,
 	free(rkey);
 	it->posted_at = t;
 	it->text = feed_text(rec, text);
-	hist_metric_json(it, HIST_LIKES,
+	hist_metric_json(b, it, HIST_LIKES,
 	    cJSON_GetObjectItemCaseSensitive(post, "likeCount"));
-	hist_metric_json(it, HIST_REPOSTS,
+	hist_metric_json(b, it, HIST_REPOSTS,
 	    cJSON_GetObjectItemCaseSensitive(post, "repostCount"));
-	hist_metric_json(it, HIST_REPLIES,
+	hist_metric_json(b, it, HIST_REPLIES,
 	    cJSON_GetObjectItemCaseSensitive(post, "replyCount"));
 	return 0;
 }

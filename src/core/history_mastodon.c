@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/history_int.h"
 #include "core/timeutil.h"
@@ -56,6 +57,33 @@ outbox_skip(const cJSON *note, const char *actor)
 	return NULL;
 }
 
+/* Is actor (https://host/users/NAME) the account @NAME[@host]? An
+ * account without a domain is matched by its name alone. */
+static bool
+actor_is(const char *actor, const char *account)
+{
+	const char *a = account, *dom, *host, *slash;
+	char *name;
+	bool ok;
+
+	if (a == NULL || *a == '\0' || actor == NULL)
+		return true;	/* nothing to compare with */
+	if (*a == '@')
+		a++;
+	dom = strchr(a, '@');
+	name = hist_last_segment(actor);
+	ok = strlen(name) == (dom != NULL ? (size_t)(dom - a) : strlen(a)) &&
+	    strncasecmp(name, a, strlen(name)) == 0;
+	free(name);
+	if (!ok || dom == NULL)
+		return ok;
+	host = strstr(actor, "://");
+	host = host != NULL ? host + 3 : actor;
+	slash = strchr(host, '/');
+	return strlen(dom + 1) == (slash != NULL ? (size_t)(slash - host) :
+	    strlen(host)) && strncasecmp(host, dom + 1, strlen(dom + 1)) == 0;
+}
+
 static int
 outbox_note(const struct hist_opts *o, const cJSON *act, int idx,
     struct hist_batch *b, struct error *err)
@@ -75,6 +103,11 @@ outbox_note(const struct hist_opts *o, const cJSON *act, int idx,
 		    "published \"%.64s\" is not an ISO-8601 time", o->name,
 		    idx, at);
 	snprintf(what, sizeof what, "orderedItems[%d]", idx);
+	if (!o->force && !actor_is(json_str(act, "actor"), o->account))
+		return error_set(err, EXIT_ERROR, "%s: %s: the post is %.200s's, "
+		    "not the front's account %s: an export of another account "
+		    "(give --force to import it into this front anyway)",
+		    o->name, what, json_str(act, "actor"), o->account);
 	if ((why = outbox_skip(note, json_str(act, "actor"))) != NULL) {
 		hist_skip_add(b, what, "%s", why);
 		return 0;
@@ -172,11 +205,11 @@ api_status(const struct hist_opts *o, const cJSON *st, int idx,
 		it->url = xstrdup(url);
 	it->posted_at = t;
 	it->text = hist_html_text(html);
-	hist_metric_json(it, HIST_LIKES,
+	hist_metric_json(b, it, HIST_LIKES,
 	    cJSON_GetObjectItemCaseSensitive(st, "favourites_count"));
-	hist_metric_json(it, HIST_REPOSTS,
+	hist_metric_json(b, it, HIST_REPOSTS,
 	    cJSON_GetObjectItemCaseSensitive(st, "reblogs_count"));
-	hist_metric_json(it, HIST_REPLIES,
+	hist_metric_json(b, it, HIST_REPLIES,
 	    cJSON_GetObjectItemCaseSensitive(st, "replies_count"));
 	return 0;
 }

@@ -63,7 +63,8 @@ static int
 lookup(struct pull_session *s, const char *url, int i, struct error *err)
 {
 	const struct front *f = s->o->front;
-	struct hist_opts ho = { s->service, f->account, NULL };
+	struct hist_opts ho = { s->service, f->account, NULL, s->o->now,
+	    true };
 	const char *id = s->o->ids[i];
 	struct http_response r;
 	struct hist_batch one;

@@ -50,7 +50,7 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 {
 	struct hist_csv_map map = { .time = "when", .text = "body",
 	    .id = "id", .url = "url" };
-	struct hist_opts o = { "fuzz", "@me", &map };
+	struct hist_opts o = { "fuzz", "@me", &map, 0, true };
 	struct hist_batch b;
 	struct error err = { 0 };
 	char *copy, *html;

@@ -38,7 +38,7 @@ static void
 parse_file(const char *name, enum hist_format f, const char *account,
     const struct hist_csv_map *map, struct hist_batch *b)
 {
-	struct hist_opts o = { name, account, map };
+	struct hist_opts o = { name, account, map, 0, false };
 	struct error err = { 0 };
 	enum hist_format got;
 	size_t len;
@@ -196,7 +196,7 @@ static void
 refused(enum hist_format f, const char *data, size_t len, const char *want)
 {
 	struct hist_csv_map m = { .time = "t", .text = "x" };
-	struct hist_opts o = { "in", NULL, &m };
+	struct hist_opts o = { "in", NULL, &m, 0, false };
 	struct error err = { 0 };
 	struct hist_batch b;
 
@@ -325,7 +325,7 @@ test_x_link_expanding_to_itself(void **state)
 	    "2026\", \"full_text\": \"see https://t.co/a and https://t.co/a\", "
 	    "\"entities\": {\"urls\": [{\"url\": \"https://t.co/a\", "
 	    "\"expanded_url\": \"https://t.co/a/b\"}]}}}]";
-	struct hist_opts o = { "tweets.js", "@me", NULL };
+	struct hist_opts o = { "tweets.js", "@me", NULL, 0, false };
 	struct error err = { 0 };
 	struct hist_batch b;
 
@@ -347,7 +347,7 @@ test_x_api_lookup(void **state)
 	    "\"successful\": true}";
 	static const char gone[] = "{\"data\": {\"errors\": [{\"title\": "
 	    "\"Not Found Error\"}]}, \"successful\": true}";
-	struct hist_opts o = { "lookup", "@me", NULL };
+	struct hist_opts o = { "lookup", "@me", NULL, 0, false };
 	struct error err = { 0 };
 	struct hist_batch b;
 
