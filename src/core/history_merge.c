@@ -273,7 +273,7 @@ lookup(const struct mstate *st, char *key)
 	return i;
 }
 
-/* The host of a URL ("https://h/x" → "h"), or NULL; into buf. */
+/* The host of a URL ("https://h:8443/x" → "h"), or NULL; into buf. */
 static const char *
 url_host(const char *url, char *buf, size_t size)
 {
@@ -283,7 +283,7 @@ url_host(const char *url, char *buf, size_t size)
 	if (h == NULL)
 		return NULL;
 	h += 3;
-	n = strcspn(h, "/?#");
+	n = strcspn(h, ":/?#");
 	snprintf(buf, size, "%.*s", (int)n, h);
 	return buf;
 }
