@@ -8,7 +8,9 @@
   GET /xrpc/app.bsky.feed.getAuthorFeed?actor=&limit=&cursor=&filter=
                                                  -> {feed, cursor}
   POST /api/v3.1/tools/execute/TWITTER_POST_LOOKUP_BY_POST_ID
-       (x-api-key: $FAKE_COMPOSIO_KEY; {"arguments": {"id", "tweet_fields"}})
+       (x-api-key: $FAKE_COMPOSIO_KEY; {"arguments": {"id", "tweet__fields"},
+        "version"}: an argument the tool does not take is refused with
+        Composio's validation error)
                                                  -> Composio's envelope
                                                     around X's GET /2/tweets/:id
 
@@ -107,6 +109,12 @@ TWEETS = {
 }
 
 
+# TWITTER_POST_LOOKUP_BY_POST_ID's input parameters, as Composio's toolkit
+# reference lists them.
+LOOKUP_PARAMS = ("expansions", "id", "media__fields", "place__fields",
+                 "poll__fields", "tweet__fields", "user__fields")
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -158,6 +166,13 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(404, {"error": {"message": "Tool not found"}})
         if auth != "ok":
             return self.reply(401, {"error": {"message": "Invalid API key"}})
+        bad = sorted(k for k in body.get("arguments", {}) if k not in LOOKUP_PARAMS)
+        if bad:
+            return self.reply(400, {"error": {
+                "message": "Validation error while processing request",
+                "error_code": 10400, "suggested_fix": "Please check the payload.",
+                "errors": ["Error in payload.arguments: unexpected argument '%s'" % a
+                           for a in bad]}})
         tid = body.get("arguments", {}).get("id")
         t = TWEETS.get(tid)
         if t is None or (args.mode == "deleted" and tid.endswith("4")):
