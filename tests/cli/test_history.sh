@@ -208,6 +208,15 @@ cp "$P/history.jsonl" "$TMPD/before"
 expect_exit "long rate limit stops" 5 h pull --front bluesky
 expect_grep "stop names what is left" "rate limited by 127.0.0.1:[0-9]+ until .*; not fetched: posts older than 4 back to" "$TMPD/err"
 expect_grep "what came before the stop is kept" "2 added" "$TMPD/out"
+start_pull_fake limited-huge
+expect_exit "a Retry-After of 10^9 s stops" 5 h pull --front mastodon
+until_year=$(sed -n 's/.* until \([0-9]*\)-.*/\1/p' "$TMPD/err")
+if [ -n "$until_year" ] && [ "$until_year" -gt $(( $(date -u +%Y) + 30 )) ]; then
+	pass "Retry-After 10^9 s: says until when, decades ahead"
+else fail "Retry-After 10^9 s: says until when, decades ahead" "$(cat "$TMPD/err")"; fi
+check_requests=$(grep -c '"path": "/api/v1/accounts/109/statuses"' "$LOG")
+if [ "$check_requests" -eq 2 ]; then pass "Retry-After 10^9 s: not retried"
+else fail "Retry-After 10^9 s: not retried" "$check_requests statuses requests"; fi
 
 # --- X through Composio's tweet lookup: known posts only
 export COMPOSIO_API_KEY="ck-$SENTINEL"
@@ -217,6 +226,9 @@ export COMPOSIO_BASE_URL="http://127.0.0.1:$PORT"
 expect_exit "x pull" 0 h pull --front x --since 2026-11-01
 expect_grep "x pull: impressions and replies now known" "updated .*\(impressions 5400, likes 75 → 66, replies 4\)" "$TMPD/out"
 expect_grep "x pull: one lookup per known post" '"id": "1859000000000000004"' "$LOG"
+expect_grep "x pull: Composio's parameter name, tweet__fields" '"tweet__fields": \["created_at", "public_metrics", "text"\]' "$LOG"
+expect_no_grep "x pull: no tweet_fields" '"tweet_fields"' "$LOG"
+expect_grep "x pull: the version sent, latest when unpinned" '"version": "latest"' "$LOG"
 expect_grep "x pull: the key checked" '"auth": "ok"' "$LOG"
 expect_no_grep "x pull: no secret anywhere" "$SENTINEL" "$P" "$TMPD/out" "$TMPD/err"
 start_pull_fake deleted

@@ -24,6 +24,9 @@ RateLimit-Limit/-Remaining/-Reset (epoch seconds), as the services do.
                   Retry-After: 1, then pages answer normally
   limited-long    the second page answers 429 with a reset an hour
                   ahead (the client must stop and say what is left)
+  limited-huge    the second page answers 429 with Retry-After: 10^9
+                  seconds and no reset (the client must stop, saying until
+                  when, not retry)
   edited          counts are higher than in ok mode (likes + 5, reposts + 1)
   deleted         the status/post "3" is gone, and tweet ...004
 Every request is appended to --log as one JSON line; the port is written
@@ -147,6 +150,9 @@ class Handler(BaseHTTPRequestHandler):
                                            timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
             hdr = [("X-RateLimit-Limit", "300"), ("X-RateLimit-Remaining", "0"),
                    ("X-RateLimit-Reset", reset)]
+        if args.mode == "limited-huge" and n == 2:
+            return self.reply(429, {"error": "Too many requests"},
+                              [("Retry-After", "1000000000")]) or True
         if (args.mode == "limited-once" and n == 1) or (args.mode == "limited-long" and n == 2):
             if args.mode == "limited-once":
                 hdr.append(("Retry-After", "1"))
