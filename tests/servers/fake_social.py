@@ -291,8 +291,7 @@ class Handler(BaseHTTPRequestHandler):
                 return self.composio_error(404, "Tool %s not found at version %s" %
                                            (slug, (body or {}).get("version")),
                                            "Use one of the tool's available versions")
-            log(self.server.args, ev="tool-run", tool=slug, version=version,
-                sent_version=(body or {}).get("version"))
+            log(self.server.args, ev="tool-run", tool=slug, version=version)
             bad = unknown_arguments(slug, (body or {}).get("arguments"))
             if bad:
                 return self.composio_validation(
