@@ -201,6 +201,13 @@ expect_grep "composio: another user's connected account fails" \
     "FAIL  connected account ca_test_x is user tidewater's, not the front's composio.user_id ledgerline" "$TMPD/accounts.out"
 expect_grep "mastodon: the front's own token passes" \
     "PASS  the token is @tidewater@mastodon.example's, the front's account" "$TMPD/ok.out"
+start_fake wait ok --instance-retry-after 1000000000
+proj wait
+run_check "a Retry-After of 10^9 s: exit 1" 1 "" wait
+until_year=$(sed -n 's/.*rate limited until \([0-9]*\)-.*/\1/p' "$TMPD/wait.out")
+if [ -n "$until_year" ] && [ "$until_year" -gt $(( $(date -u +%Y) + 30 )) ]; then
+	pass "a Retry-After of 10^9 s: the line says until when"
+else fail "a Retry-After of 10^9 s: the line says until when" "$(grep instance "$TMPD/wait.out")"; fi
 for v in 1e12 1.5 -1 '"500"'; do
 	start_fake limit ok --mastodon-max-characters "$v"
 	proj limit

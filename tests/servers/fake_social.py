@@ -377,6 +377,15 @@ class Handler(BaseHTTPRequestHandler):
 
     def mastodon_read(self, path, auth):
         args = self.server.args
+        if path == "/api/v2/instance" and args.instance_retry_after is not None:
+            body = json.dumps({"error": "Too many requests"}).encode()
+            self.send_response(429)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Retry-After", args.instance_retry_after)
+            self.end_headers()
+            self.wfile.write(body)
+            return log(args, ev="responded", path=self.path, status=429)
         if path == "/api/v2/instance":
             # Public; the Instance entity's configuration (docs.joinmastodon.org).
             return self.reply(200, {
@@ -524,6 +533,8 @@ def main():
                     help="the app's scopes, space-separated")
     ap.add_argument("--resolve-delay", type=float, default=0,
                     help="seconds Bluesky's resolveHandle takes to answer")
+    ap.add_argument("--instance-retry-after", default=None,
+                    help="/api/v2/instance answers 429 with this Retry-After")
     ap.add_argument("--drop-param", action="append", default=[],
                     help="a Composio input parameter no tool lists any more")
     args = ap.parse_args()
