@@ -153,6 +153,19 @@ hist_locate(const char *data, size_t len, const char *s, char *buf,
 	snprintf(buf, size, "(position unknown)");
 }
 
+int
+hist_bad_time(const struct hist_opts *o, const struct hist_src *src,
+    const char *where, const char *field, const char *value,
+    struct error *err)
+{
+	char pos[64];
+
+	hist_locate(src->data, src->len, value, pos, sizeof pos);
+	return error_set(err, EXIT_ERROR, "%s: %s: %s: %s \"%.64s\" is no "
+	    "date and time (ISO-8601 with an offset, a day the month has)",
+	    o->name, pos, where, field, value);
+}
+
 /* Does the JSON text stop inside a string, an array or an object? Then
  * the file was cut short, whatever cJSON stumbled over. */
 static bool

@@ -16,6 +16,19 @@ struct hist_item *hist_item_add(struct hist_batch *b);
 void	hist_skip_add(struct hist_batch *b, const char *what,
 	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* The export being read, for positions in errors about values cJSON
+ * hands over without their offsets. */
+struct hist_src {
+	const char	*data;
+	size_t		 len;
+};
+
+/* Refuses the time value of field (an impossible or malformed date),
+ * naming where it is written in src; returns -1. */
+int	hist_bad_time(const struct hist_opts *, const struct hist_src *,
+	    const char *where, const char *field, const char *value,
+	    struct error *err);
+
 /* Parses data[start..len) as JSON; on failure names the file, line and
  * column (counted from data). */
 cJSON	*hist_json_parse(const struct hist_opts *, const char *data,

@@ -85,8 +85,8 @@ actor_is(const char *actor, const char *account)
 }
 
 static int
-outbox_note(const struct hist_opts *o, const cJSON *act, int idx,
-    struct hist_batch *b, struct error *err)
+outbox_note(const struct hist_opts *o, const struct hist_src *src,
+    const cJSON *act, int idx, struct hist_batch *b, struct error *err)
 {
 	const cJSON *note = cJSON_GetObjectItemCaseSensitive(act, "object");
 	const char *id = json_str(note, "id"), *at = json_str(note, "published");
@@ -98,11 +98,9 @@ outbox_note(const struct hist_opts *o, const cJSON *act, int idx,
 	if (id == NULL || at == NULL || html == NULL)
 		return error_set(err, EXIT_ERROR, "%s: orderedItems[%d]: a "
 		    "Note without id, published or content", o->name, idx);
-	if (time_parse_iso(at, &t) != 0)
-		return error_set(err, EXIT_ERROR, "%s: orderedItems[%d]: "
-		    "published \"%.64s\" is not an ISO-8601 time", o->name,
-		    idx, at);
 	snprintf(what, sizeof what, "orderedItems[%d]", idx);
+	if (time_parse_iso(at, &t) != 0)
+		return hist_bad_time(o, src, what, "published", at, err);
 	if (!o->force && !actor_is(json_str(act, "actor"), o->account))
 		return error_set(err, EXIT_ERROR, "%s: %s: the post is %.200s's, "
 		    "not the front's account %s: an export of another account "
@@ -125,6 +123,7 @@ int
 hist_parse_mastodon(const struct hist_opts *o, const char *data, size_t len,
     struct hist_batch *b, struct error *err)
 {
+	const struct hist_src src = { data, len };
 	const cJSON *items, *act, *obj;
 	const char *type, *otype;
 	char what[64];
@@ -150,7 +149,7 @@ hist_parse_mastodon(const struct hist_opts *o, const char *data, size_t len,
 		    otype == NULL || strcmp(otype, "Note") != 0)
 			hist_skip_add(b, what, "a %s activity, not a Create "
 			    "of a Note", type != NULL ? type : "typeless");
-		else if ((rc = outbox_note(o, act, i, b, err)) != 0)
+		else if ((rc = outbox_note(o, &src, act, i, b, err)) != 0)
 			break;
 		i++;
 	}
@@ -179,8 +178,8 @@ status_skip(const cJSON *st)
 }
 
 static int
-api_status(const struct hist_opts *o, const cJSON *st, int idx,
-    struct hist_batch *b, struct error *err)
+api_status(const struct hist_opts *o, const struct hist_src *src,
+    const cJSON *st, int idx, struct hist_batch *b, struct error *err)
 {
 	const char *id = json_str(st, "id"), *at = json_str(st, "created_at");
 	const char *html = json_str(st, "content"), *url, *why;
@@ -188,13 +187,14 @@ api_status(const struct hist_opts *o, const cJSON *st, int idx,
 	char what[80];
 	time_t t;
 
-	if (id == NULL || at == NULL || html == NULL ||
-	    time_parse_iso(at, &t) != 0)
+	if (id == NULL || at == NULL || html == NULL)
 		return error_set(err, EXIT_ERROR, "%s: status %d: expected id, "
 		    "created_at (ISO-8601) and content", o->name, idx);
+	snprintf(what, sizeof what, "status %.40s", id);
+	if (time_parse_iso(at, &t) != 0)
+		return hist_bad_time(o, src, what, "created_at", at, err);
 	free(b->next);
 	b->next = xstrdup(id);
-	snprintf(what, sizeof what, "status %.40s", id);
 	if ((why = status_skip(st)) != NULL) {
 		hist_skip_add(b, what, "%s", why);
 		return 0;
@@ -218,6 +218,7 @@ int
 hist_parse_mastodon_api(const struct hist_opts *o, const char *data,
     size_t len, struct hist_batch *b, struct error *err)
 {
+	const struct hist_src src = { data, len };
 	const cJSON *st;
 	cJSON *j;
 	int i = 0, rc = 0;
@@ -230,7 +231,7 @@ hist_parse_mastodon_api(const struct hist_opts *o, const char *data,
 		    "statuses", o->name);
 	}
 	cJSON_ArrayForEach(st, j)
-		if ((rc = api_status(o, st, i++, b, err)) != 0)
+		if ((rc = api_status(o, &src, st, i++, b, err)) != 0)
 			break;
 	cJSON_Delete(j);
 	return rc;

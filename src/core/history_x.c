@@ -131,14 +131,8 @@ x_skip_reason(const cJSON *tw, const char *text, const char *user,
 	return buf;
 }
 
-/* The archive being read, for positions in errors. */
-struct x_src {
-	const char	*data;
-	size_t		 len;
-};
-
 static int
-x_tweet(const struct hist_opts *o, const struct x_src *src, const cJSON *tw,
+x_tweet(const struct hist_opts *o, const struct hist_src *src, const cJSON *tw,
     int idx, const char *user, struct hist_batch *b, struct error *err)
 {
 	const char *id = json_str(tw, "id_str"), *at = json_str(tw, "created_at");
@@ -185,7 +179,7 @@ hist_parse_x(const struct hist_opts *o, const char *data, size_t len,
     struct hist_batch *b, struct error *err)
 {
 	const char *eq = NULL, *p;
-	const struct x_src src = { data, len };
+	const struct hist_src src = { data, len };
 	const cJSON *e, *tw;
 	char *user;
 	cJSON *j;

@@ -364,6 +364,18 @@ test_import_dates(void **state)
 	    X_TWEET("7", "Sun Feb 29 08:05:00 +0000 2032", "\"5\"") "]", NULL,
 	    0, false, &b, &err), 0);
 	hist_batch_free(&b);
+	/* the ISO formats too: the field, the value and where it is */
+	assert_int_equal(parse_str(HIST_FMT_MASTODON_API, "[{\"id\": \"1\",\n"
+	    "\"created_at\": \"2026-02-30T08:00:00Z\", \"content\": \"x\"}]",
+	    NULL, now, false, &b, &err), -1);
+	assert_non_null(strstr(err.msg, "line 2, column 16: status 1: "
+	    "created_at \"2026-02-30T08:00:00Z\" is no date"));
+	assert_int_equal(parse_str(HIST_FMT_BLUESKY_FEED, "{\"feed\": [{"
+	    "\"post\": {\"uri\": \"at://did:plc:a/app.bsky.feed.post/1\", "
+	    "\"record\": {\"text\": \"x\", \"createdAt\": "
+	    "\"2026-04-31T00:00:00Z\"}}}]}", NULL, now, false, &b, &err), -1);
+	assert_non_null(strstr(err.msg, "record.createdAt \"2026-04-31"));
+	assert_non_null(strstr(err.msg, "line 1, column"));
 	/* dated 2100: skipped, with the reason; now's own post kept */
 	assert_int_equal(parse_str(HIST_FMT_X, "window.YTD.tweets.part0 = ["
 	    X_TWEET("8", "Fri Jan 01 00:00:00 +0000 2100", "\"5\"") ","
