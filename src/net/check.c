@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "core/timeutil.h"
 #include "net/channel.h"
 #include "net/check.h"
@@ -142,7 +143,7 @@ char *
 check_why(const struct http_response *r, int rc, const struct error *err)
 {
 	char *t, *out, until[40];
-	time_t now = time(NULL);
+	time_t now = clock_now();
 	long wait;
 
 	if (rc != 0)
