@@ -190,7 +190,7 @@ test_wrap(void **state)
 
 /* A 16 MiB paragraph with no newline wraps into 80-cell rows, each row
  * read once (the old wrap searched the whole rest for a newline on every
-  * row: some 1.7 * 10^12 bytes here, 22 s at 8 MiB). */
+ * row: some 1.7 * 10^12 bytes here, 22 s at 8 MiB). */
 static void
 test_wrap_long(void **state)
 {
