@@ -31,6 +31,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../tests/unit/fixture_export.h"
 #include "../tests/unit/fixture_project.h"
 #include "core/search.h"
 #include "core/search_int.h"
@@ -43,34 +44,6 @@ cpu_seconds(void)
 
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* A chain of n waits below the root, every step on the plan. */
-static char *
-chain_export(uint32_t n, int horizon, size_t *len)
-{
-	struct export_head h;
-	struct export_node e;
-	char *buf;
-	uint32_t i;
-
-	memset(&h, 0, sizeof h);
-	h.magic = EXPORT_MAGIC;
-	h.nnodes = n + 1;
-	h.iterations = 1;
-	*len = sizeof h + (size_t)(n + 1) * sizeof e;
-	buf = xcalloc(1, *len);
-	memcpy(buf, &h, sizeof h);
-	for (i = 0; i <= n; i++) {
-		memset(&e, 0, sizeof e);
-		e.parent = i == 0 ? UINT32_MAX : i - 1;
-		e.slot = i == 0 ? -1 : (int)((i - 1) / 2 % (uint32_t)horizon);
-		e.action.kind = ACTION_WAIT;
-		e.visits = e.avail = 1;
-		e.pv = i > 0;
-		memcpy(buf + sizeof h + (size_t)i * sizeof e, &e, sizeof e);
-	}
-	return buf;
 }
 
 static void
@@ -90,7 +63,7 @@ bench_chain(uint32_t n)
 
 	if (n == 0)
 		n = (uint32_t)s->tracecap;
-	buf = chain_export(n, p->horizon_slots, &len);
+	buf = fx_chain_export(n, p->horizon_slots, &len);
 	t0 = cpu_seconds();
 	rc = search_merge(s, buf, len, &err);
 	tm = cpu_seconds();

@@ -5,6 +5,7 @@
 #include "testutil.h"
 #include "fixture_project.h"
 #include "fixture_model.h"
+#include "fixture_export.h"
 #include "core/legal.h"
 #include "core/search.h"
 #include "core/search_int.h"
@@ -1098,35 +1099,6 @@ test_merge_refuses_out_of_order(void **state)
 	fx_free(p);
 }
 
-/* A forged export: a chain of n waits below the root, every one on the
- * exporting tree's plan, one visit each, slots within the horizon. */
-static char *
-chain_export(uint32_t n, int horizon, size_t *len)
-{
-	struct export_head h;
-	struct export_node e;
-	char *buf;
-	uint32_t i;
-
-	memset(&h, 0, sizeof h);
-	h.magic = EXPORT_MAGIC;
-	h.nnodes = n + 1;
-	h.iterations = 1;
-	*len = sizeof h + (size_t)(n + 1) * sizeof e;
-	buf = xcalloc(1, *len);
-	memcpy(buf, &h, sizeof h);
-	for (i = 0; i <= n; i++) {
-		memset(&e, 0, sizeof e);
-		e.parent = i == 0 ? UINT32_MAX : i - 1;
-		e.slot = i == 0 ? -1 : (int)((i - 1) / 2 % (uint32_t)horizon);
-		e.action.kind = ACTION_WAIT;
-		e.visits = e.avail = 1;
-		e.pv = i > 0;
-		memcpy(buf + sizeof h + (size_t)i * sizeof e, &e, sizeof e);
-	}
-	return buf;
-}
-
 /*
  * A forged chain of a million nodes is deeper than any plan of the
  * project, and refused before it is merged. (The old merge took it, and
@@ -1143,7 +1115,7 @@ test_merge_refuses_deep_chain(void **state)
 	struct error err = { 0 };
 	struct search *s = search_new(p, &sp, 0);
 	size_t len;
-	char *buf = chain_export(1000000, p->horizon_slots, &len);
+	char *buf = fx_chain_export(1000000, p->horizon_slots, &len);
 	int rc;
 
 	rc = search_merge(s, buf, len, &err);
@@ -1182,7 +1154,7 @@ test_merge_deepest_chain(void **state)
 	p->horizon_slots = 100000;
 	s = search_new(p, &sp, 0);
 	n = (uint32_t)s->tracecap;
-	buf = chain_export(n, p->horizon_slots, &len);
+	buf = fx_chain_export(n, p->horizon_slots, &len);
 	assert_int_equal(search_merge(s, buf, len, &err), 0);
 	assert_int_equal(s->npref, (int)n);
 	assert_int_equal(search_result(s, 1, &res), 0);
