@@ -24,6 +24,15 @@ if [ ! -x "$B" ]; then
 	exit 1
 fi
 PEAK="python3 $TOP/tests/peak_rss.py $TMPD/peak"
+# Under a sanitizer the resident size measures the sanitizer (shadow
+# memory, quarantine), not fronts, and LeakSanitizer cannot stop a traced
+# process at exit: there the frames are still checked, their peaks not.
+SANITIZED=
+if ldd "$FRONTS" 2>/dev/null | grep -qE 'lib(asan|tsan)'; then
+	SANITIZED=1
+	PEAK=
+	export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+fi
 P=$TMPD/proj
 new_demo "$P"
 
@@ -34,6 +43,10 @@ bound_kib() { echo $((65536 + $1 * 1048576 / 80 * 256 / 1024)); }
 
 # under NAME KIB — the last run's peak is under KIB.
 under() {
+	if [ -n "$SANITIZED" ]; then
+		echo "SKIP: $1 (a sanitizer build: peak memory not measured)"
+		return
+	fi
 	got=$(cat "$TMPD/peak")
 	if [ "$got" -gt 0 ] && [ "$got" -le "$2" ]; then
 		pass "$1 (peak $got KiB <= $2 KiB)"
@@ -171,11 +184,15 @@ while a < 94 and count < N:
 wr(4, b''.join(buf))
 while True:
     pass"
-expect_exit "a valid tree of $n nodes at the bound: planned" 0 $PEAK "$B" \
-    plan -C "$P" --iterations 3 --workers 1 --memory-mb 64 \
-    --call-timeout-ms 10000
-under "a valid tree of $n nodes at the bound: fronts' memory" \
-    "$(bound_kib 64)"
+# (Not under a sanitizer: its allocator's redzones and quarantine do not
+# fit the model's tree in a 64 MiB worker.)
+if [ -z "$SANITIZED" ]; then
+	expect_exit "a valid tree of $n nodes at the bound: planned" 0 $PEAK "$B" \
+	    plan -C "$P" --iterations 3 --workers 1 --memory-mb 64 \
+	    --call-timeout-ms 10000
+	under "a valid tree of $n nodes at the bound: fronts' memory" \
+	    "$(bound_kib 64)"
+fi
 
 # 300 MB sent in full: the old parent buffered it twice over.
 forged "a 300 MB result with a 64 MiB budget" 64 "fill($R, 300000000)" \
@@ -190,7 +207,7 @@ new_demo "$TMPD/demo"
 expect_exit "demo plan: exit 0" 0 $PEAK "$FRONTS" plan -C "$TMPD/demo" \
     --workers 2 --iterations 5000
 under "demo plan: fronts' memory, tens of MiB" 65536
-echo "demo plan: fronts' peak memory $(cat "$TMPD/peak") KiB"
+[ -n "$SANITIZED" ] || echo "demo plan: fronts' peak memory $(cat "$TMPD/peak") KiB"
 
 # ---- 6. nothing the model controls looks like fronts' own output ----------
 for code in 3 5 1; do
