@@ -185,7 +185,7 @@ const char *
 conform_text(const struct conform *c, char *buf, size_t len)
 {
 	if (c->state == CONFORM_PASS)
-		snprintf(buf, len, "passed");
+		snprintf(buf, len, "ok");
 	else if (c->state == CONFORM_FAIL)
 		snprintf(buf, len, "FAILED: %s", c->failed);
 	else

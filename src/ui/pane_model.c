@@ -63,6 +63,22 @@ model_verdict_row(const struct ui *ui, int k, int nlines)
 	return -1;
 }
 
+/* The checks' verdict for these bytes, beside the approval. */
+static void
+model_conformance(struct ui *ui, WINDOW *w, int x, int cw)
+{
+	char buf[320], state[288];
+
+	if (!ui->gate_ran || !ui->gate.accepted || x > cw)
+		return;
+	snprintf(buf, sizeof buf, "  conformance: %s", ui->conform.state ==
+	    CONFORM_UNKNOWN && ui->plan_pending ? "checking…" :
+	    conform_text(&ui->conform, state, sizeof state));
+	ui_put(ui, w, 2, x, cw - x + 1, buf, strlen(buf),
+	    ui->conform.state == CONFORM_PASS ? THEME_OK :
+	    ui->conform.state == CONFORM_FAIL ? THEME_ERROR : THEME_DIM);
+}
+
 static void
 model_head(struct ui *ui, WINDOW *w, int cw)
 {
@@ -93,8 +109,9 @@ model_head(struct ui *ui, WINDOW *w, int cw)
 	appr = ui->approved ? "  approval: approved" :
 	    ui->gate.accepted ? "  approval: NOT approved (a approves)" :
 	    "  approval: impossible";
-	ui_put(ui, w, 2, x, cw - x + 1, appr, strlen(appr),
+	x += ui_put(ui, w, 2, x, cw - x + 1, appr, strlen(appr),
 	    ui->approved ? THEME_OK : THEME_WARN);
+	model_conformance(ui, w, x, cw);
 	ui_accuracy_line(ui, buf, sizeof buf, &role);
 	ui_put(ui, w, 3, 1, cw, buf, strlen(buf), role);
 }
