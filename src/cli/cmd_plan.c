@@ -376,33 +376,44 @@ plan_output(const struct project *p, const struct plan_opts *o,
 	return rc;
 }
 
-/* An approved model that failed the conformance checks is refused
- * (--force: planned, with a warning in the plan's stats); checks never
- * run for these bytes are run first and kept. */
+/* An approved model that failed the conformance checks is refused;
+ * checks never run for these bytes are run first and kept. --force
+ * plans anyway on the operator's word, without running checks that
+ * never ran (a model that hangs in them would hang here too), and says
+ * so in the plan's stats. */
 static int
 plan_conformance(const struct project *p, struct plan_opts *o,
     const char *src, size_t len, struct error *err)
 {
 	struct conform c;
+	char sha[65];
+	const char *s;
 
-	if (conform_ensure(p, o->dir, src, len, o->sp.isolation ==
+	if (o->force) {
+		sha256_hex(src, len, sha);
+		conform_read(o->dir, sha, &c);
+	} else if (conform_ensure(p, o->dir, src, len, o->sp.isolation ==
 	    ISOLATION_THREAD, &c, err) != 0) {
-		error_wrap(err, "the conformance checks could not run");
+		error_wrap(err, "the conformance checks could not run "
+		    "(--force plans without them)");
 		return -1;
 	}
 	if (c.not_kept[0] != '\0')
 		fprintf(stderr, "fronts plan: the conformance result is not "
 		    "kept: %s\n", c.not_kept);
-	if (c.state != CONFORM_FAIL)
-		return 0;
-	if (!o->force)
+	s = strchr(c.failed, ',') != NULL ? "s" : "";
+	if (c.state == CONFORM_FAIL && !o->force)
 		return error_set(err, EXIT_REFUSED, "the approved model fails "
 		    "the conformance check%s %s: %s (`fronts validate` shows "
-		    "every check; --force plans anyway)", strchr(c.failed,
-		    ',') != NULL ? "s" : "", c.failed, c.message);
-	snprintf(o->warning, sizeof o->warning, "planned with --force: the "
-	    "model fails the conformance check%s %s: %s", strchr(c.failed,
-	    ',') != NULL ? "s" : "", c.failed, c.message);
+		    "every check; --force plans anyway)", s, c.failed,
+		    c.message);
+	if (c.state == CONFORM_FAIL)
+		snprintf(o->warning, sizeof o->warning, "planned with --force: "
+		    "the model fails the conformance check%s %s: %s", s,
+		    c.failed, c.message);
+	else if (c.state == CONFORM_UNKNOWN && o->force)
+		snprintf(o->warning, sizeof o->warning, "planned with --force: "
+		    "the conformance checks were never run for this model");
 	return 0;
 }
 

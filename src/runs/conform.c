@@ -180,15 +180,3 @@ conform_ensure(const struct project *p, const char *dir, const char *src,
 	cJSON_Delete(report);
 	return 0;
 }
-
-const char *
-conform_text(const struct conform *c, char *buf, size_t len)
-{
-	if (c->state == CONFORM_PASS)
-		snprintf(buf, len, "ok");
-	else if (c->state == CONFORM_FAIL)
-		snprintf(buf, len, "FAILED: %s", c->failed);
-	else
-		snprintf(buf, len, "not checked yet");
-	return buf;
-}

@@ -48,7 +48,5 @@ int	conform_validate_thread(const struct project *, const char *src,
 	    struct validate_report *, struct error *err);
 /* The names of the failed checks of a report, "a, b" (or ""), into buf. */
 void	conform_failed_names(const cJSON *report, char *buf, size_t len);
-/* "ok", "FAILED: apply-does-not-mutate" or "not checked yet". */
-const char *conform_text(const struct conform *, char *buf, size_t len);
 
 #endif

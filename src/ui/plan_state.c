@@ -32,9 +32,8 @@ ui_plan_conforms(struct ui *ui)
 
 	ui->plan_pending = false;
 	if (ui->conform.state == CONFORM_FAIL) {
-		ui_message(ui, THEME_ERROR, "plan refused: the model fails the "
-		    "conformance check%s %s: %s", s, ui->conform.failed,
-		    ui->conform.message);
+		ui_message(ui, THEME_ERROR, "plan refused: failed check%s %s: "
+		    "%s", s, ui->conform.failed, ui->conform.message);
 		return -1;
 	}
 	if (ui->conform.state == CONFORM_UNKNOWN) {
