@@ -166,6 +166,16 @@ objective_describe(const struct project *p, char *buf, size_t size)
 		return;
 	}
 	off = (size_t)snprintf(buf, size, "default, what history gives: ");
+	for (f = 1; f < p->nfronts; f++)
+		if (memcmp(objective_front(p, f), objective_front(p, 0),
+		    sizeof *o) != 0)
+			break;
+	if (p->nfronts > 1 && f == p->nfronts &&
+	    objective_front(p, 0)->derived) {
+		objective_format(objective_front(p, 0), one, sizeof one);
+		snprintf(buf + off, size - off, "%s on every front", one);
+		return;
+	}
 	for (f = 0; f < p->nfronts && off < size; f++) {
 		o = objective_front(p, f);
 		if (o->derived)

@@ -338,6 +338,12 @@ test_default_objective_per_front(void **state)
 	/* the project-wide one (ctx["objective"]): the union */
 	assert_true(objective_of(p)->weight[METRIC_REPLIES] == 0);
 	assert_true(objective_of(p)->weight[METRIC_LIKES] == 1);
+	/* the same on every front: said once */
+	p->history[3].metrics_set = 0x06;
+	objective_derive(p);
+	objective_describe(p, buf, sizeof buf);
+	assert_string_equal(buf, "default, what history gives: "
+	    "likes + reposts on every front");
 	fx_free(p);
 }
 
