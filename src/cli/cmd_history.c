@@ -132,6 +132,29 @@ history_context_close(struct history_context *hc)
 	memset(hc, 0, sizeof *hc);
 }
 
+/* How many of the posts this run wrote the objective can score. */
+static void
+history_print_scorable(const char *dir, const struct hist_merge *m)
+{
+	struct project *p;
+	struct error err = { 0 };
+	char **ids = xcalloc((size_t)m->nchanges + 1, sizeof *ids), obj[512];
+	int i, n = 0;
+
+	for (i = 0; i < m->nchanges; i++)
+		if (m->changes[i].kind == HIST_ADDED ||
+		    m->changes[i].kind == HIST_UPDATED)
+			ids[n++] = m->changes[i].id;
+	if (n > 0 && project_load(dir, &p, &err) == 0) {
+		objective_describe(p, obj, sizeof obj);
+		termsafe_fprintf(stdout, "%d of the %d posts written can be "
+		    "scored under the objective (%s)\n",
+		    objective_scorable_count(p, ids, n), n, obj);
+		project_free(p);
+	}
+	free(ids);
+}
+
 int
 history_apply(const char *dir, struct history_context *hc, const char *front,
     const struct hist_batch *b, bool dry_run, time_t now, struct error *err)
@@ -156,6 +179,8 @@ history_apply(const char *dir, struct history_context *hc, const char *front,
 	}
 	if (rc == 0)
 		history_print_summary(&m, b, dry_run, false);
+	if (rc == 0 && !dry_run)
+		history_print_scorable(dir, &m);
 	hist_merge_free(&m);
 	return rc;
 }

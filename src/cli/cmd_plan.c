@@ -26,6 +26,7 @@
 #include "core/timeutil.h"
 #include "core/trajectory.h"
 #include "sandbox/approval.h"
+#include "runs/conform.h"
 
 #define EXCERPT_BYTES	40
 
@@ -37,6 +38,8 @@ struct plan_opts {
 	const char		*model;
 	const char		*out;
 	bool			 json;
+	bool			 force;	/* plan with a model that failed */
+	char			 warning[768];	/* into the plan's stats */
 	struct search_params	 sp;
 };
 
@@ -68,6 +71,7 @@ plan_options(struct cli *cli, int argc, char **argv, struct plan_opts *o)
 		{ "time-limit", required_argument, NULL, 'T' },
 		{ "memory-mb", required_argument, NULL, 'M' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "force", no_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 }
 	};
 	uint64_t v;
@@ -84,6 +88,7 @@ plan_options(struct cli *cli, int argc, char **argv, struct plan_opts *o)
 		case 'o': o->out = optarg; break;
 		case 'm': o->model = optarg; break;
 		case 'j': o->json = true; break;
+		case 'F': o->force = true; break;
 		case 'n':
 			if (plan_parse_u64(optarg, 1ULL << 40, &v) != 0 || v == 0)
 				return cli_usage_error("plan", "--iterations: "
@@ -355,8 +360,15 @@ plan_output(const struct project *p, const struct plan_opts *o,
 	struct error terr = { 0 };
 	char why[sizeof err->msg];
 	cJSON *j = plan_to_json(p, pl);
-	char *s = cJSON_Print(j);
+	char *s;
 	int rc = 0;
+
+	if (o->warning[0] != '\0') {
+		cJSON_AddStringToObject(cJSON_GetObjectItemCaseSensitive(j,
+		    "stats"), "warning", o->warning);
+		fprintf(stderr, "fronts plan: warning: %s\n", o->warning);
+	}
+	s = cJSON_Print(j);
 
 	if (o->out != NULL &&
 	    file_write_atomic(o->out, s, strlen(s), err) != 0) {
@@ -393,6 +405,47 @@ plan_output(const struct project *p, const struct plan_opts *o,
 	return rc;
 }
 
+/* An approved model that failed the conformance checks is refused;
+ * checks never run for these bytes are run first and kept. --force
+ * plans anyway on the operator's word, without running checks that
+ * never ran (a model that hangs in them would hang here too), and says
+ * so in the plan's stats. */
+static int
+plan_conformance(const struct project *p, struct plan_opts *o,
+    const char *src, size_t len, struct error *err)
+{
+	struct conform c;
+	char sha[65];
+	const char *s;
+
+	if (o->force) {
+		sha256_hex(src, len, sha);
+		conform_read(o->dir, sha, &c);
+	} else if (conform_ensure(p, o->dir, src, len, o->sp.isolation ==
+	    ISOLATION_THREAD, &c, err) != 0) {
+		error_wrap(err, "the conformance checks could not run "
+		    "(--force plans without them)");
+		return -1;
+	}
+	if (c.not_kept[0] != '\0')
+		fprintf(stderr, "fronts plan: the conformance result is not "
+		    "kept: %s\n", c.not_kept);
+	s = strchr(c.failed, ',') != NULL ? "s" : "";
+	if (c.state == CONFORM_FAIL && !o->force)
+		return error_set(err, EXIT_REFUSED, "the approved model fails "
+		    "the conformance check%s %s: %s (`fronts validate` shows "
+		    "every check; --force plans anyway)", s, c.failed,
+		    c.message);
+	if (c.state == CONFORM_FAIL)
+		snprintf(o->warning, sizeof o->warning, "planned with --force: "
+		    "the model fails the conformance check%s %s: %s", s,
+		    c.failed, c.message);
+	else if (c.state == CONFORM_UNKNOWN && o->force)
+		snprintf(o->warning, sizeof o->warning, "planned with --force: "
+		    "the conformance checks were never run for this model");
+	return 0;
+}
+
 static int
 cmd_plan_exec(struct cli *cli, int argc, char **argv)
 {
@@ -410,7 +463,7 @@ cmd_plan_exec(struct cli *cli, int argc, char **argv)
 	memset(&pl, 0, sizeof pl);
 	rc = -1;
 	if (cli_load_approved(o.dir, o.model, &p, &path, &src, &len,
-	    &err) != 0 ||
+	    &err) != 0 || plan_conformance(p, &o, src, len, &err) != 0 ||
 	    planner_start(p, src, len, &o.sp, &pr, &err) != 0)
 		goto out;
 	if (plan_wait(pr, &pl, &err) != 0) {
@@ -433,7 +486,7 @@ const struct cmd_entry cmd_plan_entry = {
 	.summary = "search for the best posting plan",
 	.usage = "[-C DIR] [--model FILE] [--iterations N | --seconds S] [--workers N]\n"
 	    "               [--isolation process|thread] [--seed N] [--call-timeout-ms MS]\n"
-	    "               [--time-limit S] [--memory-mb MB] [--json] [-o PLAN.json]",
+	    "               [--time-limit S] [--memory-mb MB] [--json] [-o PLAN.json] [--force]",
 	.details = CLI_LIMITS_HELP("3600, or --seconds plus 60 when later;\n"
 	    "                    at it the best plan so far is returned)"),
 	.exec = cmd_plan_exec,

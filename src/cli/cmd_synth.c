@@ -27,6 +27,7 @@
 #include "core/termsafe.h"
 #include "core/project.h"
 #include "net/provider.h"
+#include "runs/conform.h"
 #include "runs/synth.h"
 #include "runs/synth_worker.h"
 
@@ -218,7 +219,8 @@ synth_finish(const struct cli *cli, const struct synth_args *a,
     const struct synth_result *r, char **written, struct error *err)
 {
 	const struct synth_candidate *c;
-	char *out;
+	struct error kerr = { 0 };
+	char *out, sp[32], failed[256] = "";
 
 	*written = NULL;
 	if (r->best < 0)
@@ -236,21 +238,34 @@ synth_finish(const struct cli *cli, const struct synth_args *a,
 	    r->best + 1, r->ncands);
 	if (c->measured)
 		printf("backtest: mae_log %.3f (front_median %.3f, hour_weekday "
-		    "%.3f), spearman %.2f, coverage80 %.0f%%: %s\n",
-		    c->mae_log, c->base_mae[0], c->base_mae[1], c->spearman,
-		    c->coverage80 * 100, c->beats ? "beats both baselines" :
-		    "does NOT beat both baselines");
+		    "%.3f), spearman %s, coverage80 %.0f%%: %s\n",
+		    c->mae_log, c->base_mae[0], c->base_mae[1],
+		    backtest_figure_text(c->spearman, false, false, sp,
+		    sizeof sp), c->coverage80 * 100, c->beats ?
+		    "beats both baselines" : "does NOT beat both baselines");
 	else if (c->validation != NULL)
 		printf("backtest: not measured (no working predict(), or no "
 		    "history to hold out)\n");
+	if (c->validation != NULL) {
+		/* kept by sha256: `plan` after approving needs no new run */
+		conform_failed_names(c->validation, failed, sizeof failed);
+		if (failed[0] != '\0')
+			termsafe_fprintf(stdout, "conformance: FAILED: %s\n",
+			    failed);
+		if (conform_keep(cli->dir, c->sha256, c->validation, NULL,
+		    &kerr) != 0)
+			fprintf(stderr, "fronts synth: the conformance result "
+			    "is not kept: %s\n", kerr.msg);
+	}
 	printf("it is NOT approved: review it, then run `fronts approve%s%s`\n",
 	    a->out != NULL ? " --model " : "", a->out != NULL ? out : "");
 	*written = out;
 	if (!c->all_pass)
 		return error_set(err, EXIT_ERROR, "the best candidate still "
-		    "fails %d validation %s; written for review, not for use",
-		    c->fails - c->losses, c->fails - c->losses == 1 ? "check" :
-		    "checks");
+		    "fails %d validation %s%s%s%s; written for review, not for "
+		    "use", c->fails - c->losses, c->fails - c->losses == 1 ?
+		    "check" : "checks", failed[0] != '\0' ? " (" : "", failed,
+		    failed[0] != '\0' ? ")" : "");
 	return 0;
 }
 

@@ -18,7 +18,7 @@
 #include "core/project.h"
 #include "core/validate.h"
 #include "sandbox/approval.h"
-#include "sandbox/wmodel.h"
+#include "runs/conform.h"
 #include "runs/worker_validate.h"
 
 struct validate_opts {
@@ -132,19 +132,8 @@ validate_in_thread(const struct project *p, const char *src, size_t len,
 {
 	struct validate_params vp = { .rollouts = 20, .seed = 1,
 	    .window = window };
-	struct validate_hooks hooks = wmodel_validate_hooks;
-	struct wmodel *wm;
-	int rc;
 
-	if (wmodel_load(p, src, len, 1000, &wm, err) != 0)
-		return -1;
-	hooks.source = src;
-	hooks.source_len = len;
-	wmodel_enter(wm);
-	rc = validate_run(p, &wmodel_ops, wm, &hooks, &vp, r, err);
-	wmodel_leave(wm);
-	wmodel_free(wm);
-	return rc;
+	return conform_validate_thread(p, src, len, &vp, r, err);
 }
 
 static int
@@ -157,6 +146,23 @@ validate_in_worker(const struct project *p, const struct validate_opts *o,
 	    .memory_mb = o->memory_mb };
 
 	return worker_validate_report(&vj, p, r, err);
+}
+
+/* The checks' verdict, kept by the model's sha256 for `plan`; a file
+ * that cannot be written is a warning: the report stands. */
+static void
+validate_keep(const char *dir, const char *src, size_t len,
+    const struct project *p, const struct validate_report *r)
+{
+	struct error err = { 0 };
+	char sha[65];
+	cJSON *j = validate_report_json(p, r);
+
+	sha256_hex(src, len, sha);
+	if (conform_keep(dir, sha, j, NULL, &err) != 0)
+		fprintf(stderr, "fronts validate: the conformance result is "
+		    "not kept: %s\n", err.msg);
+	cJSON_Delete(j);
 }
 
 static int
@@ -180,6 +186,7 @@ cmd_validate_exec(struct cli *cli, int argc, char **argv)
 	rc = o.thread ? validate_in_thread(p, src, len, o.window, &r, &err) :
 	    validate_in_worker(p, &o, src, len, &r, &err);
 	if (rc == 0) {
+		validate_keep(o.dir, src, len, p, &r);
 		validate_print(p, &r, &o);
 		if (o.backtest && !r.backtest.ran)
 			rc = error_set(&err, EXIT_ERROR, "the model defines no "

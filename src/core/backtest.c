@@ -19,6 +19,10 @@ const char *const backtest_baseline_names[BASE_COUNT] = {
 	"front_median", "hour_weekday"
 };
 
+const char *const backtest_figure_names[FIG_COUNT] = {
+	"spearman", "mae_log", "coverage80"
+};
+
 struct bt {
 	const struct project	*p;
 	const struct objective	*obj;
@@ -100,7 +104,7 @@ backtest_history_grid(const struct project *p, double *out)
 	for (i = 0; i < n; i++)
 		out[i] = 0;
 	for (i = 0; i < p->nhistory; i++) {
-		if (!objective_reward(objective_of(p), &p->history[i], &r))
+		if (!objective_post_reward(p, &p->history[i], &r))
 			continue;
 		c = p->history[i].front * BACKTEST_CELLS +
 		    backtest_cell(p->history[i].posted_at);
@@ -144,8 +148,7 @@ bt_prepare(const struct project *p, const struct backtest_params *bp,
 	double *tmp;
 	int i, n = p->nhistory, nw;
 
-	b.obj = bp != NULL && bp->objective != NULL ? bp->objective :
-	    objective_of(p);
+	b.obj = bp != NULL ? bp->objective : NULL;
 	memset(r, 0, sizeof *r);
 	r->window = bp != NULL && bp->window > 0 ? bp->window : BACKTEST_WINDOW;
 	r->history = n;
@@ -155,8 +158,9 @@ bt_prepare(const struct project *p, const struct backtest_params *bp,
 	tmp = xcalloc(n + 1, sizeof *tmp);
 	for (i = 0; i < n; i++) {
 		b.order[i] = i;
-		b.complete[i] = objective_reward(b.obj, &p->history[i],
-		    &b.reward[i]);
+		b.complete[i] = b.obj != NULL ? objective_reward(b.obj,
+		    &p->history[i], &b.reward[i]) : objective_post_reward(p,
+		    &p->history[i], &b.reward[i]);
 	}
 	bt_sort_p = p;
 	qsort(b.order, n, sizeof *b.order, bt_cmp_time);
@@ -215,14 +219,17 @@ bt_ranks(const double *x, int n, double *rank)
 	free(ix);
 }
 
+/* NAN with *why set when ranks cannot say anything. */
 static double
-bt_spearman(const double *x, const double *y, int n)
+bt_spearman(const double *x, const double *y, int n, enum backtest_why *why)
 {
 	double *rx, *ry, mx = 0, my = 0, sxy = 0, sxx = 0, syy = 0;
 	int i;
 
-	if (n < 2)
-		return 0;
+	if (n < BACKTEST_RANK_MIN) {
+		*why = n == 0 ? WHY_NO_POSTS : WHY_FEW_RANKS;
+		return NAN;
+	}
 	rx = xcalloc(n, sizeof *rx);
 	ry = xcalloc(n, sizeof *ry);
 	bt_ranks(x, n, rx);
@@ -238,7 +245,11 @@ bt_spearman(const double *x, const double *y, int n)
 	}
 	free(rx);
 	free(ry);
-	return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : 0;
+	if (!(sxx > 0 && syy > 0)) {
+		*why = WHY_TIES;
+		return NAN;
+	}
+	return sxy / sqrt(sxx * syy);
 }
 
 /* One predictor's figures: pred (point), plog (its log(1 + ·)). */
@@ -263,9 +274,15 @@ bt_figures(const struct backtest_report *r, int which,
 		cov += bp->lo <= bp->observed && bp->observed <= bp->hi;
 		n++;
 	}
-	s->spearman = bt_spearman(pred, obs, n);
-	s->mae_log = n > 0 ? err / n : 0;
-	s->coverage80 = which < 0 && n > 0 ? (double)cov / n : 0;
+	memset(s, 0, sizeof *s);
+	s->n = n;
+	s->spearman = bt_spearman(pred, obs, n, &s->why[FIG_SPEARMAN]);
+	s->mae_log = n > 0 ? err / n : NAN;
+	s->coverage80 = which < 0 && n > 0 ? (double)cov / n : NAN;
+	if (n == 0)
+		s->why[FIG_MAE_LOG] = s->why[FIG_COVERAGE80] = WHY_NO_POSTS;
+	if (which >= 0)
+		s->why[FIG_COVERAGE80] = WHY_NOT_APPLICABLE;
 	free(pred);
 	free(obs);
 }
@@ -286,7 +303,7 @@ backtest_score(struct backtest_report *r)
 	for (b = 0; b < BASE_COUNT; b++)
 		bt_figures(r, b, &r->base[b]);
 	/* a backtest that stopped measured only part of the window */
-	r->beats_baselines = r->ran && r->scored > 0 && r->error[0] == '\0' &&
+	r->beats_baselines = r->ran && r->model.n > 0 && r->error[0] == '\0' &&
 	    r->model.mae_log < r->base[BASE_FRONT_MEDIAN].mae_log &&
 	    r->model.mae_log < r->base[BASE_HOUR_WEEKDAY].mae_log;
 }

@@ -30,6 +30,12 @@
  * measured in) and coverage80 (share observed within the 10-90%
  * interval). beats_baselines: the model's mae_log is below both
  * baselines'.
+ *
+ * A figure nothing supports is not measured (NAN, with why[] saying
+ * why), never 0: no post scored, or for spearman fewer than
+ * BACKTEST_RANK_MIN posts or ranks that are all ties. A figure resting on
+ * fewer than BACKTEST_MIN_POSTS posts is measured but marked as resting
+ * on too few (backtest_few).
  */
 #ifndef FRONTS_BACKTEST_H
 #define FRONTS_BACKTEST_H
@@ -48,6 +54,10 @@
 #define BACKTEST_HOUR_BLOCK	3
 #define BACKTEST_SHRINK		3.0
 #define BACKTEST_WORST		5
+/* Below this many scored posts a figure is shown as resting on too few. */
+#define BACKTEST_MIN_POSTS	10
+/* A rank correlation of fewer posts says nothing. */
+#define BACKTEST_RANK_MIN	3
 /* Weekday x hour-block cells of the heatmaps, Monday 00-03 first. */
 #define BACKTEST_CELLS		(7 * (24 / BACKTEST_HOUR_BLOCK))
 #define BACKTEST_GRID_DRAWS	20
@@ -78,9 +88,20 @@ struct backtest_post {
 	double	base[BASE_COUNT];	/* each baseline's prediction */
 };
 
+enum { FIG_SPEARMAN, FIG_MAE_LOG, FIG_COVERAGE80, FIG_COUNT };
+
+/* Why a figure is not measured. */
+enum backtest_why { WHY_MEASURED, WHY_NO_POSTS, WHY_FEW_RANKS, WHY_TIES,
+	WHY_NOT_APPLICABLE };
+
 struct backtest_score {
-	double	spearman, mae_log, coverage80;
+	double			spearman, mae_log, coverage80;	/* NAN: not
+								 * measured */
+	int			n;		/* posts the figures rest on */
+	enum backtest_why	why[FIG_COUNT];
 };
+
+extern const char *const backtest_figure_names[FIG_COUNT];
 
 struct backtest_report {
 	bool			 ran;		/* the model has predict() */
@@ -125,6 +146,16 @@ int	backtest_from_json(const struct project *, const cJSON *,
 	    struct backtest_report *out, struct error *err);
 /* The short table: model against the two baselines (malloc'd). */
 char	*backtest_text(const struct project *, const struct backtest_report *);
+/* Why figure fig of s is not measured, in words (into buf); NULL when it
+ * is measured. */
+const char *backtest_why(const struct project *, const struct backtest_report *,
+	    const struct backtest_score *, int fig, char *buf, size_t len);
+/* Does s rest on fewer posts than BACKTEST_MIN_POSTS (but some)? */
+bool	backtest_few(const struct backtest_score *);
+/* A figure as text: "0.681", "48%" (percent), "0.681*" when it rests on
+ * too few posts, "not measured" when NAN. */
+const char *backtest_figure_text(double v, bool percent, bool few, char *buf,
+	    size_t len);
 /* The worst-predicted posts by |log error|, n at most, into ix (indices
  * into r->posts); returns how many. */
 int	backtest_worst(const struct backtest_report *, int *ix, int n);

@@ -12,15 +12,134 @@
 #include "core/backtest_int.h"
 #include "core/json.h"
 
+/* Which weighted metrics the unscored window posts lack, "likes,
+ * clicks", into buf. */
+static void
+bt_missing(const struct project *p, const struct backtest_report *r,
+    char *buf, size_t len)
+{
+	const struct history_post *h;
+	const struct objective *o;
+	unsigned miss = 0;
+	size_t off = 0;
+	int i, m;
+
+	for (i = 0; i < r->nposts; i++) {
+		h = &p->history[r->posts[i].history];
+		o = objective_front(p, h->front);
+		for (m = 0; m < METRIC_COUNT; m++)
+			if (o->weight[m] != 0 && !(h->metrics_set & (1u << m)))
+				miss |= 1u << m;
+	}
+	buf[0] = '\0';
+	for (m = 0; m < METRIC_COUNT && off < len; m++)
+		if (miss & (1u << m))
+			off += (size_t)snprintf(buf + off, len - off, "%s%s",
+			    off > 0 ? ", " : "", objective_metric_names[m]);
+}
+
+static const char *
+bt_why_none(const struct project *p, const struct backtest_report *r,
+    char *buf, size_t len)
+{
+	char miss[96];
+
+	if (!r->ran)
+		snprintf(buf, len, "the model defines no predict()");
+	else if (r->nposts == 0)
+		snprintf(buf, len, "the window holds no post (history has %d; "
+		    "one is kept as context)", r->history);
+	else if (r->unscored == r->nposts) {
+		bt_missing(p, r, miss, sizeof miss);
+		snprintf(buf, len, "none of the %d posts in the window can be "
+		    "scored: %s unknown (never taken as 0)", r->nposts, miss);
+	} else if (r->error[0] != '\0')
+		snprintf(buf, len, "the backtest stopped before a scored post "
+		    "was predicted");
+	else
+		snprintf(buf, len, "no post was both predicted and scored");
+	return buf;
+}
+
+const char *
+backtest_why(const struct project *p, const struct backtest_report *r,
+    const struct backtest_score *s, int fig, char *buf, size_t len)
+{
+	switch (s->why[fig]) {
+	case WHY_MEASURED:
+		return NULL;
+	case WHY_NO_POSTS:
+		return bt_why_none(p, r, buf, len);
+	case WHY_FEW_RANKS:
+		snprintf(buf, len, "a rank correlation needs %d scored posts, "
+		    "there %s %d", BACKTEST_RANK_MIN, s->n == 1 ? "is" : "are",
+		    s->n);
+		return buf;
+	case WHY_TIES:
+		snprintf(buf, len, "every prediction or every observed reward "
+		    "is the same: ranks say nothing");
+		return buf;
+	case WHY_NOT_APPLICABLE:
+		snprintf(buf, len, "a point prediction has no interval");
+		return buf;
+	}
+	return NULL;
+}
+
+bool
+backtest_few(const struct backtest_score *s)
+{
+	return s->n > 0 && s->n < BACKTEST_MIN_POSTS;
+}
+
+const char *
+backtest_figure_text(double v, bool percent, bool few, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "not measured");
+	else if (percent)
+		snprintf(buf, len, "%.0f%%%s", v * 100, few ? "*" : "");
+	else
+		snprintf(buf, len, "%.3f%s", v, few ? "*" : "");
+	return buf;
+}
+
+/* The figures of s into o: a number, or null with its reason under
+ * "not_measured". */
+static void
+bt_figures_into(const struct project *p, const struct backtest_report *r,
+    const struct backtest_score *s, cJSON *o, bool coverage)
+{
+	const double v[FIG_COUNT] = { s->spearman, s->mae_log, s->coverage80 };
+	cJSON *why = NULL;
+	char buf[256];
+	int f;
+
+	for (f = 0; f < FIG_COUNT; f++) {
+		if (f == FIG_COVERAGE80 && !coverage)
+			continue;
+		if (!isnan(v[f])) {
+			cJSON_AddNumberToObject(o, backtest_figure_names[f],
+			    v[f]);
+			continue;
+		}
+		cJSON_AddNullToObject(o, backtest_figure_names[f]);
+		if (why == NULL)
+			why = cJSON_CreateObject();
+		cJSON_AddStringToObject(why, backtest_figure_names[f],
+		    backtest_why(p, r, s, f, buf, sizeof buf));
+	}
+	if (why != NULL)
+		cJSON_AddItemToObject(o, "not_measured", why);
+}
+
 static cJSON *
-bt_figures_json(const struct backtest_score *s, bool coverage)
+bt_figures_json(const struct project *p, const struct backtest_report *r,
+    const struct backtest_score *s)
 {
 	cJSON *o = cJSON_CreateObject();
 
-	cJSON_AddNumberToObject(o, "spearman", s->spearman);
-	cJSON_AddNumberToObject(o, "mae_log", s->mae_log);
-	if (coverage)
-		cJSON_AddNumberToObject(o, "coverage80", s->coverage80);
+	bt_figures_into(p, r, s, o, false);
 	return o;
 }
 
@@ -50,15 +169,18 @@ backtest_json(const struct project *p, const struct backtest_report *r,
 	int ix[BACKTEST_WORST], n, i, b;
 
 	cJSON_AddNumberToObject(o, "window", r->window);
-	cJSON_AddNumberToObject(o, "posts", r->scored);
-	cJSON_AddNumberToObject(o, "spearman", r->model.spearman);
-	cJSON_AddNumberToObject(o, "mae_log", r->model.mae_log);
-	cJSON_AddNumberToObject(o, "coverage80", r->model.coverage80);
+	cJSON_AddNumberToObject(o, "posts", r->model.n);
+	cJSON_AddNumberToObject(o, "min_posts", BACKTEST_MIN_POSTS);
+	cJSON_AddBoolToObject(o, "few", backtest_few(&r->model));
+	bt_figures_into(p, r, &r->model, o, true);
 	base = cJSON_AddObjectToObject(o, "baselines");
 	for (b = 0; b < BASE_COUNT; b++)
 		cJSON_AddItemToObject(base, backtest_baseline_names[b],
-		    bt_figures_json(&r->base[b], false));
-	cJSON_AddBoolToObject(o, "beats_baselines", r->beats_baselines);
+		    bt_figures_json(p, r, &r->base[b]));
+	if (isnan(r->model.mae_log))
+		cJSON_AddNullToObject(o, "beats_baselines");
+	else
+		cJSON_AddBoolToObject(o, "beats_baselines", r->beats_baselines);
 	arr = cJSON_AddArrayToObject(o, "worst");
 	n = backtest_worst(r, ix, BACKTEST_WORST);
 	for (i = 0; i < n; i++) {
@@ -196,32 +318,81 @@ bt_append(char *s, const char *fmt, ...)
 	return next;
 }
 
+/* One row of the table: posts, then each figure or "not measured". */
+static char *
+bt_row(char *s, const char *name, const struct backtest_score *sc,
+    bool coverage)
+{
+	char f[3][32];
+	bool few = backtest_few(sc);
+
+	return bt_append(s, "  %-14s %5d %13s %13s %13s\n", name, sc->n,
+	    backtest_figure_text(sc->spearman, false, few, f[0], sizeof f[0]),
+	    backtest_figure_text(sc->mae_log, false, few, f[1], sizeof f[1]),
+	    coverage ? backtest_figure_text(sc->coverage80, true, few, f[2],
+	    sizeof f[2]) : "-");
+}
+
+/* The reasons behind the model's figures that are not measured, one
+ * line per reason with the figures it holds back (the baselines rest on
+ * the same posts). */
+static char *
+bt_reasons(char *s, const struct project *p, const struct backtest_report *r)
+{
+	char buf[256], names[64];
+	bool done[FIG_COUNT] = { false };
+	int f, g;
+
+	for (f = 0; f < FIG_COUNT; f++) {
+		if (done[f] || backtest_why(p, r, &r->model, f, buf,
+		    sizeof buf) == NULL)
+			continue;
+		names[0] = '\0';
+		for (g = f; g < FIG_COUNT; g++)
+			if (r->model.why[g] == r->model.why[f]) {
+				done[g] = true;
+				snprintf(names + strlen(names), sizeof names -
+				    strlen(names), "%s%s", g > f ? ", " : "",
+				    backtest_figure_names[g]);
+			}
+		s = bt_append(s, "  not measured (%s): %s\n", names, buf);
+	}
+	return s;
+}
+
 char *
 backtest_text(const struct project *p, const struct backtest_report *r)
 {
 	char *s;
 	int b;
-
-	(void)p;
 	if (!r->ran)
 		return xstrdup("backtest: the model defines no predict(), so "
-		    "it cannot be measured on history\n");
+		    "it cannot be measured on history: not measured\n");
+	char obj[512];
+
+	objective_describe(p, obj, sizeof obj);
 	xasprintf(&s, "backtest on the newest %.0f%% of history: %d of %d "
-	    "posts scored\n", r->window * 100, r->scored, r->nposts);
+	    "posts scored\n  reward = %s\n", r->window * 100, r->scored,
+	    r->nposts, obj);
 	if (r->unscored > 0)
 		s = bt_append(s, "  %d left out: a weighted metric is unknown "
 		    "(never taken as 0)\n", r->unscored);
 	if (r->error[0] != '\0')
 		s = bt_append(s, "  stopped: %s\n", r->error);
-	s = bt_append(s, "  %-14s %9s %8s %11s\n", "", "spearman", "mae_log",
-	    "coverage80");
-	s = bt_append(s, "  %-14s %9.3f %8.3f %10.0f%%\n", "model",
-	    r->model.spearman, r->model.mae_log, r->model.coverage80 * 100);
+	s = bt_append(s, "  %-14s %5s %13s %13s %13s\n", "", "posts",
+	    "spearman", "mae_log", "coverage80");
+	s = bt_row(s, "model", &r->model, true);
 	for (b = 0; b < BASE_COUNT; b++)
-		s = bt_append(s, "  %-14s %9.3f %8.3f %11s\n",
-		    backtest_baseline_names[b], r->base[b].spearman,
-		    r->base[b].mae_log, "-");
-	return bt_append(s, "  %s\n", r->beats_baselines ?
+		s = bt_row(s, backtest_baseline_names[b], &r->base[b], false);
+	if (backtest_few(&r->model))
+		s = bt_append(s, "  * rests on %d posts, fewer than %d: "
+		    "indicative only\n", r->model.n, BACKTEST_MIN_POSTS);
+	s = bt_reasons(s, p, r);
+	if (isnan(r->model.mae_log))
+		return bt_append(s, "  whether the model beats the baselines: "
+		    "not measured\n");
+	return bt_append(s, "  %s%s\n", r->beats_baselines ?
 	    "the model beats both baselines (lower mae_log)" :
-	    "the model does NOT beat both baselines on mae_log");
+	    "the model does NOT beat both baselines on mae_log",
+	    backtest_few(&r->model) ? " (indicative only)" : "");
 }

@@ -148,6 +148,7 @@ load_all(struct project *p, struct error *err)
 	}
 	settle_start(p, history);
 	tag_drafts(p);
+	objective_derive(p);
 	instlimits_apply(p, &warning);
 	if (warning != NULL) {
 		p->warnings = xrealloc(p->warnings,
@@ -191,6 +192,7 @@ project_free(struct project *p)
 		cJSON_Delete(p->fronts[i].raw);
 	}
 	free(p->fronts);
+	free(p->front_objective);
 	for (i = 0; i < p->nhistory; i++)
 		project_history_free(&p->history[i]);
 	free(p->history);

@@ -101,6 +101,9 @@ struct project {
 	char			*provider_name;
 	char			*provider_model;
 	struct objective	 objective;	/* given: from fronts.json */
+	/* Without a given one: each front's default, then their union
+	 * (objective_derive); NULL until derived. */
+	struct objective	*front_objective;
 	struct front		*fronts;
 	int			 nfronts;
 	char			*rules;		/* rules.md, whole */

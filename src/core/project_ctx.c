@@ -86,9 +86,8 @@ draft_json(const struct draft *d, const struct project *p)
 /* Every metric with its weight, 0 included: the model need not know
  * the default. */
 static cJSON *
-objective_json(const struct project *p)
+objective_json(const struct objective *obj)
 {
-	const struct objective *obj = objective_of(p);
 	cJSON *o = cJSON_CreateObject();
 	int i;
 
@@ -110,7 +109,7 @@ project_ctx_json(const struct project *p)
 	cJSON_AddStringToObject(ctx, "timezone", p->timezone);
 	cJSON_AddNumberToObject(ctx, "slot_minutes", p->slot_minutes);
 	cJSON_AddNumberToObject(ctx, "horizon_slots", p->horizon_slots);
-	cJSON_AddItemToObject(ctx, "objective", objective_json(p));
+	cJSON_AddItemToObject(ctx, "objective", objective_json(objective_of(p)));
 	a = cJSON_AddArrayToObject(ctx, "fronts");
 	for (i = 0; i < p->nfronts; i++) {
 		f = cJSON_CreateObject();
@@ -118,6 +117,10 @@ project_ctx_json(const struct project *p)
 		cJSON_AddStringToObject(f, "platform",
 		    platform_name(p->fronts[i].platform));
 		cJSON_AddItemToObject(f, "limits", limits_json(&p->fronts[i].limits));
+		/* the default differs by front: what its history gives */
+		if (!p->objective.given)
+			cJSON_AddItemToObject(f, "objective",
+			    objective_json(objective_front(p, i)));
 		cJSON_AddItemToArray(a, f);
 	}
 	a = cJSON_AddArrayToObject(ctx, "drafts");

@@ -21,6 +21,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/backtest.h"
+#include "runs/conform.h"
 #include "runs/synth_int.h"
 #include "sandbox/gate.h"
 
@@ -361,6 +363,8 @@ static void
 synth_say_outcome(const struct synth_options *o, int i,
     const struct synth_candidate *c)
 {
+	char failed[256], sp[32];
+
 	if (c->code == NULL)
 		synth_say(o, "candidate %d: no code: %s", i + 1, c->extract_error);
 	else if (!c->gate_accepted)
@@ -373,14 +377,18 @@ synth_say_outcome(const struct synth_options *o, int i,
 	else if (c->measured)
 		synth_say(o, "candidate %d: gate ok; conforms; backtest mae_log "
 		    "%.3f against front_median %.3f and hour_weekday %.3f, "
-		    "spearman %.2f, coverage80 %.0f%%: %s", i + 1, c->mae_log,
-		    c->base_mae[0], c->base_mae[1], c->spearman,
+		    "spearman %s, coverage80 %.0f%%: %s", i + 1, c->mae_log,
+		    c->base_mae[0], c->base_mae[1], backtest_figure_text(
+		    c->spearman, false, false, sp, sizeof sp),
 		    c->coverage80 * 100, c->beats ? "beats both baselines" :
 		    "does not beat both baselines");
-	else if (c->validation != NULL)
+	else if (c->validation != NULL) {
+		conform_failed_names(c->validation, failed, sizeof failed);
 		synth_say(o, "candidate %d: gate ok; validation %d passed, %d "
-		    "failed", i + 1, c->passes - 1 - c->wins,
-		    c->fails - c->losses);
+		    "failed%s%s", i + 1, c->passes - 1 - c->wins,
+		    c->fails - c->losses, failed[0] != '\0' ? ": " : "",
+		    failed);
+	}
 	else
 		synth_say(o, "candidate %d: gate ok (not validated)", i + 1);
 }

@@ -239,7 +239,7 @@ synth_engagement(const struct project *p, const struct history_post *h)
 {
 	double r;
 
-	return objective_reward(objective_of(p), h, &r) ? r : NAN;
+	return objective_post_reward(p, h, &r) ? r : NAN;
 }
 
 static void
@@ -267,11 +267,11 @@ static void
 synth_by_front(struct sbuf *b, const struct project *p)
 {
 	struct synth_cell eng;
-	char obj[160];
+	char obj[512];
 	double impr;
 	int f, i, n;
 
-	objective_format(objective_of(p), obj, sizeof obj);
+	objective_describe(p, obj, sizeof obj);
 	sb_printf(b, "Per front (engagement in the objective's units: %s; "
 	    "means over posts whose weighted metrics are all known):\n"
 	    "  front        posts  mean impressions  mean engagement\n", obj);
@@ -531,9 +531,9 @@ synth_prompt(const struct project *p, char **system, char **task,
 	char *pre = synth_prebound(), *bi = synth_builtins();
 	char *fronts = synth_fronts(p), *drafts = synth_drafts(p);
 	char *rules = synth_rules(p->rules), *hist = synth_history(p);
-	char slot[16], horizon[16], nd[16], obj[160];
+	char slot[16], horizon[16], nd[16], obj[512];
 
-	objective_format(objective_of(p), obj, sizeof obj);
+	objective_describe(p, obj, sizeof obj);
 	snprintf(slot, sizeof slot, "%d", p->slot_minutes);
 	snprintf(horizon, sizeof horizon, "%d", p->horizon_slots);
 	snprintf(nd, sizeof nd, "%d", p->ndrafts);

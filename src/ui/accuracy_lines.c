@@ -53,30 +53,52 @@ acc_bar(char *buf, size_t len, double frac, int width)
 }
 
 static void
-acc_figures(const struct backtest_report *r, struct acc_lines *o)
+acc_row(struct acc_lines *o, const char *name, const struct backtest_score *sc,
+    bool coverage, double worst)
 {
-	double worst = r->model.mae_log;
-	char bar[128];
-	int b;
+	char f[3][32], bar[128];
+	bool few = backtest_few(sc);
+
+	acc_bar(bar, sizeof bar, worst > 0 && !isnan(sc->mae_log) ?
+	    sc->mae_log / worst : 0, 24);
+	acc_add(o, "  %-13s %5d %13s %13s %13s   %s", name, sc->n,
+	    backtest_figure_text(sc->spearman, false, few, f[0], sizeof f[0]),
+	    backtest_figure_text(sc->mae_log, false, few, f[1], sizeof f[1]),
+	    coverage ? backtest_figure_text(sc->coverage80, true, few, f[2],
+	    sizeof f[2]) : "-", bar);
+}
+
+static void
+acc_figures(const struct project *p, const struct backtest_report *r,
+    struct acc_lines *o)
+{
+	double worst = isnan(r->model.mae_log) ? 0 : r->model.mae_log;
+	char why[256];
+	int b, f;
 
 	for (b = 0; b < BASE_COUNT; b++)
-		worst = fmax(worst, r->base[b].mae_log);
-	acc_add(o, "                spearman  mae_log  coverage80   mae_log "
-	    "(shorter is better)");
-	acc_bar(bar, sizeof bar, worst > 0 ? r->model.mae_log / worst : 0, 24);
-	acc_add(o, "  %-13s %8.3f %8.3f %10.0f%%   %s", "model",
-	    r->model.spearman, r->model.mae_log, r->model.coverage80 * 100,
-	    bar);
-	for (b = 0; b < BASE_COUNT; b++) {
-		acc_bar(bar, sizeof bar, worst > 0 ? r->base[b].mae_log / worst :
-		    0, 24);
-		acc_add(o, "  %-13s %8.3f %8.3f %11s   %s",
-		    backtest_baseline_names[b], r->base[b].spearman,
-		    r->base[b].mae_log, "-", bar);
-	}
-	acc_add(o, "  %s", r->beats_baselines ?
-	    "the model beats both baselines" :
-	    "the model does NOT beat both baselines");
+		if (!isnan(r->base[b].mae_log))
+			worst = fmax(worst, r->base[b].mae_log);
+	acc_add(o, "                posts      spearman       mae_log    "
+	    "coverage80   mae_log (shorter is better)");
+	acc_row(o, "model", &r->model, true, worst);
+	for (b = 0; b < BASE_COUNT; b++)
+		acc_row(o, backtest_baseline_names[b], &r->base[b], false,
+		    worst);
+	if (backtest_few(&r->model))
+		acc_add(o, "  * rests on %d posts, fewer than %d: indicative "
+		    "only", r->model.n, BACKTEST_MIN_POSTS);
+	for (f = 0; f < FIG_COUNT; f++)
+		if (backtest_why(p, r, &r->model, f, why, sizeof why) != NULL &&
+		    (f == 0 || r->model.why[f] != r->model.why[f - 1]))
+			acc_add(o, "  not measured: %s", why);
+	if (isnan(r->model.mae_log))
+		acc_add(o, "  whether the model beats the baselines: not "
+		    "measured");
+	else
+		acc_add(o, "  %s", r->beats_baselines ?
+		    "the model beats both baselines" :
+		    "the model does NOT beat both baselines");
 }
 
 static const char *
@@ -137,8 +159,10 @@ acc_scatter(const struct backtest_report *r, int w, int h,
 		if (++grid[row * w + col] > maxc)
 			maxc = grid[row * w + col];
 	}
-	acc_add(o, "  observed (log scale) against predicted mean; · is "
-	    "predicted = observed");
+	acc_add(o, "  y: observed reward, x: predicted mean reward (both in the "
+	    "objective's units, log scale)");
+	acc_add(o, "  shade: posts in a cell, ░ 1 to █ %d; · on the diagonal: "
+	    "predicted = observed", maxc);
 	line = xcalloc(cap, 1);
 	for (row = h - 1; row >= 0; row--) {
 		off = acc_ylabel(line, cap, row, h, top);
@@ -155,7 +179,8 @@ acc_scatter(const struct backtest_report *r, int w, int h,
 	    col < w && off + 4 < cap; col++)
 		off += (size_t)snprintf(line + off, cap - off, "▔");
 	acc_add(o, "%s", line);
-	acc_add(o, "          0%*.0f  predicted", w - 1, expm1(top));
+	acc_add(o, "          0%*.0f  predicted (objective units)", w - 1,
+	    expm1(top));
 	free(line);
 	free(grid);
 }
@@ -182,7 +207,7 @@ acc_heatmaps(const struct project *p, const struct backtest_report *r,
 	    sizeof *hist), lo, hi, v;
 	const double *model;
 	int f, d, i, per = 24 / BACKTEST_HOUR_BLOCK;
-	char buf[256], hours[64];
+	char buf[256], hours[64], obj[160];
 
 	backtest_history_grid(p, hist);
 	/* every other block labelled: two columns per block */
@@ -207,10 +232,15 @@ acc_heatmaps(const struct project *p, const struct backtest_report *r,
 		}
 		if (!isfinite(lo))
 			lo = 0;
+		objective_format(objective_front(p, f), obj, sizeof obj);
 		acc_add(o, "%s", "");
-		acc_add(o, "  %-12.12s history (mean reward)   model%s  "
-		    "[%.0f to %.0f]", p->fronts[f].id, model != NULL ?
-		    " (its first draft)" : ": none", lo, hi);
+		acc_add(o, "  %-12.12s history (mean reward)   model%s",
+		    p->fronts[f].id, model != NULL ? " (its first draft)" :
+		    ": none");
+		acc_add(o, "  reward = %s per post; shade ░ %.0f to █ %.0f "
+		    "(log scale), · no data", obj, lo, hi);
+		acc_add(o, "  x: local hour (%d-hour blocks), y: weekday",
+		    BACKTEST_HOUR_BLOCK);
 		acc_add(o, "  %-6s%-18s  %s", "", hours, model != NULL ? hours :
 		    "");
 		for (d = 0; d < 7; d++) {
@@ -232,10 +262,10 @@ void
 accuracy_lines(const struct project *p, const struct backtest_report *r,
     int w, int h, struct acc_lines *o)
 {
-	char obj[160];
+	char obj[512];
 
 	memset(o, 0, sizeof *o);
-	objective_format(objective_of(p), obj, sizeof obj);
+	objective_describe(p, obj, sizeof obj);
 	acc_add(o, "Accuracy: the newest %.0f%% of history predicted from "
 	    "the posts before it", r->window * 100);
 	acc_add(o, "  reward = %s", obj);
@@ -251,9 +281,12 @@ accuracy_lines(const struct project *p, const struct backtest_report *r,
 	if (r->error[0] != '\0')
 		acc_add(o, "  stopped: %s", r->error);
 	acc_add(o, "%s", "");
-	acc_figures(r, o);
+	acc_figures(p, r, o);
 	acc_add(o, "%s", "");
-	acc_scatter(r, w > 0 ? w : 48, h > 0 ? h : 14, o);
+	if (r->model.n > 0)
+		acc_scatter(r, w > 0 ? w : 48, h > 0 ? h : 14, o);
+	else
+		acc_add(o, "  scatter: not measured (no post scored)");
 	acc_heatmaps(p, r, o);
 }
 
@@ -271,16 +304,25 @@ accuracy_lines_free(struct acc_lines *o)
 void
 accuracy_summary(const struct backtest_report *r, char *buf, size_t len)
 {
+	char sp[32];
+
 	if (!r->ran)
 		snprintf(buf, len, "backtest: none (the model defines no "
 		    "predict())");
 	else if (r->error[0] != '\0')
 		snprintf(buf, len, "backtest: stopped (%s)", r->error);
+	else if (isnan(r->model.mae_log))
+		snprintf(buf, len, "backtest: not measured (%d of %d posts "
+		    "scored: a weighted metric unknown)", r->scored, r->nposts);
 	else
 		snprintf(buf, len, "backtest: mae_log %.3f (front_median %.3f, "
-		    "hour_weekday %.3f) · spearman %.2f · coverage80 %.0f%% · "
-		    "%s", r->model.mae_log, r->base[BASE_FRONT_MEDIAN].mae_log,
-		    r->base[BASE_HOUR_WEEKDAY].mae_log, r->model.spearman,
-		    r->model.coverage80 * 100, r->beats_baselines ?
-		    "beats both baselines" : "does NOT beat both baselines");
+		    "hour_weekday %.3f) · spearman %s · coverage80 %.0f%% · "
+		    "%d posts%s · %s", r->model.mae_log,
+		    r->base[BASE_FRONT_MEDIAN].mae_log,
+		    r->base[BASE_HOUR_WEEKDAY].mae_log,
+		    backtest_figure_text(r->model.spearman, false, false, sp,
+		    sizeof sp), r->model.coverage80 * 100, r->model.n,
+		    backtest_few(&r->model) ? " (too few: indicative)" : "",
+		    r->beats_baselines ? "beats both baselines" :
+		    "does NOT beat both baselines");
 }

@@ -24,6 +24,8 @@ ui_model_clear(struct ui *ui)
 	ui->gate_error[0] = '\0';
 	ui->model_sha[0] = '\0';
 	ui->approved = false;
+	memset(&ui->conform, 0, sizeof ui->conform);
+	ui->plan_pending = false;
 }
 
 void
@@ -49,6 +51,7 @@ ui_load_model(struct ui *ui, const char *path)
 	else
 		ui->gate_ran = true;
 	ui->approved = approval_is_approved(ui->dir, ui->model_sha);
+	conform_read(ui->dir, ui->model_sha, &ui->conform);
 	ui_accuracy_model(ui);
 }
 

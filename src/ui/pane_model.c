@@ -79,6 +79,23 @@ model_verdict_row(const struct ui *ui, int k, int nlines)
 	return MODEL_HEAD + line - 1 + j;
 }
 
+/* The checks' verdict for these bytes, beside the approval; the names
+ * of the failed checks lead the backtest row, where there is room. */
+static void
+model_conformance(struct ui *ui, WINDOW *w, int x, int cw)
+{
+	const char *v;
+
+	if (!ui->gate_ran || !ui->gate.accepted || x > cw)
+		return;
+	v = ui->conform.state == CONFORM_PASS ? "  checks: ok" :
+	    ui->conform.state == CONFORM_FAIL ? "  checks: FAILED" :
+	    ui->plan_pending ? "  checks: running" : "";
+	ui_put(ui, w, 2, x, cw - x + 1, v, strlen(v),
+	    ui->conform.state == CONFORM_PASS ? THEME_OK :
+	    ui->conform.state == CONFORM_FAIL ? THEME_ERROR : THEME_DIM);
+}
+
 static void
 model_head(struct ui *ui, WINDOW *w, int cw)
 {
@@ -115,10 +132,17 @@ model_head(struct ui *ui, WINDOW *w, int cw)
 	appr = ui->approved ? "  approval: approved" :
 	    ui->gate.accepted ? "  approval: NOT approved (a approves)" :
 	    "  approval: impossible";
-	ui_put(ui, w, 2, x, cw - x + 1, appr, strlen(appr),
+	x += ui_put(ui, w, 2, x, cw - x + 1, appr, strlen(appr),
 	    ui->approved ? THEME_OK : THEME_WARN);
+	model_conformance(ui, w, x, cw);
+	x = 1;
+	if (ui->conform.state == CONFORM_FAIL) {
+		snprintf(buf, sizeof buf, "failed: %s · ", ui->conform.failed);
+		x += ui_put(ui, w, 3, 1, cw, buf, strlen(buf), THEME_ERROR);
+	}
 	ui_accuracy_line(ui, buf, sizeof buf, &role);
-	ui_put(ui, w, 3, 1, cw, buf, strlen(buf), role);
+	if (x <= cw)
+		ui_put(ui, w, 3, x, cw - x + 1, buf, strlen(buf), role);
 }
 
 static void

@@ -22,6 +22,30 @@ ui_plan_waiter(void *arg)
 	return NULL;
 }
 
+/* An approved model that failed its conformance checks is refused, as
+ * `fronts plan` refuses it; one whose checks never ran waits for them
+ * (the accuracy job runs them in the sandbox) and plans when they pass. */
+static int
+ui_plan_conforms(struct ui *ui)
+{
+	const char *s = strchr(ui->conform.failed, ',') != NULL ? "s" : "";
+
+	ui->plan_pending = false;
+	if (ui->conform.state == CONFORM_FAIL) {
+		ui_message(ui, THEME_ERROR, "plan refused: failed check%s %s: "
+		    "%s", s, ui->conform.failed, ui->conform.message);
+		return -1;
+	}
+	if (ui->conform.state == CONFORM_UNKNOWN) {
+		ui->plan_pending = true;
+		ui_accuracy_want(ui);
+		ui_message(ui, THEME_WARN, "running the conformance checks "
+		    "first: the plan starts when they pass");
+		return -1;
+	}
+	return 0;
+}
+
 void
 ui_plan_start(struct ui *ui)
 {
@@ -47,6 +71,8 @@ ui_plan_start(struct ui *ui)
 		    "it, then press a");
 		return;
 	}
+	if (ui_plan_conforms(ui) != 0)
+		return;
 	memset(&ui->job_plan, 0, sizeof ui->job_plan);
 	if (planner_start(ui->proj, ui->model_src, ui->model_len, &ui->params,
 	    &ui->planner, &err) != 0) {

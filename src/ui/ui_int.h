@@ -24,6 +24,7 @@
 #include <curses.h>
 
 #include "core/plan.h"
+#include "runs/conform.h"
 #include "runs/planner.h"
 #include "core/project.h"
 #include "core/search.h"
@@ -167,6 +168,8 @@ struct ui {
 	struct gate_result	 gate;
 	char			 gate_error[512];
 	bool			 approved;
+	struct conform		 conform;	/* its checks, by sha256 */
+	bool			 plan_pending;	/* plan once they pass */
 	/* planner */
 	struct search_params	 params;
 	struct planner		*planner;
@@ -240,6 +243,8 @@ int	view_accuracy_open(struct ui *, struct pane *v);
  * that validated its bytes, or measured in a worker once approved. */
 void	ui_accuracy_model(struct ui *);	/* after the model or approval changed */
 bool	ui_accuracy_poll(struct ui *);
+/* The conformance checks are wanted (a plan waits for them). */
+void	ui_accuracy_want(struct ui *);
 void	ui_accuracy_free(struct ui *);
 /* The Model pane's line about it, and its theme role. */
 const char *ui_accuracy_line(struct ui *, char *buf, size_t len, int *role);

@@ -151,6 +151,49 @@ acc_start(struct ui *ui, struct ui_accuracy *a)
 	}
 }
 
+/* A finished measurement of the model on screen holds its checks: keep
+ * them by sha256 (as `fronts validate` does) and start a plan that
+ * waited for them. */
+static void
+acc_conformance(struct ui *ui, struct ui_accuracy *a)
+{
+	struct error err = { 0 };
+	cJSON *j;
+
+	if (strcmp(a->sha, ui->model_sha) != 0)
+		return;
+	if (a->state == ACC_DONE && a->rep.nchecks > 0 &&
+	    ui->conform.state == CONFORM_UNKNOWN) {
+		j = validate_report_json(a->proj, &a->rep);
+		if (conform_keep(ui->dir, a->sha, j, &ui->conform, &err) != 0)
+			ui_message(ui, THEME_WARN, "conformance not kept: %s",
+			    err.msg);
+		cJSON_Delete(j);
+	}
+	if (!ui->plan_pending)
+		return;
+	if (ui->conform.state != CONFORM_UNKNOWN)
+		ui_plan_start(ui);
+	else if (a->state == ACC_FAILED) {
+		ui->plan_pending = false;
+		ui_message(ui, THEME_ERROR, "plan refused: the conformance "
+		    "checks could not run: %s", a->error);
+	}
+}
+
+void
+ui_accuracy_want(struct ui *ui)
+{
+	struct ui_accuracy *a = ui->accuracy;
+
+	if (a == NULL || !acc_idle(a))
+		return;
+	if (a->state == ACC_DONE && a->rep.nchecks > 0)
+		acc_conformance(ui, a);
+	else
+		a->wanted = true;
+}
+
 bool
 ui_accuracy_poll(struct ui *ui)
 {
@@ -173,6 +216,8 @@ ui_accuracy_poll(struct ui *ui)
 		moved = true;
 	}
 	pthread_mutex_unlock(&a->lock);
+	if (moved)
+		acc_conformance(ui, a);
 	return moved;
 }
 

@@ -58,7 +58,7 @@ blocked() {
 	what="$1 ($2)"; pat=$4
 	rm -f "$MARK"
 	attack "$2" "$3"
-	expect_exit "$what: plan exit 4" 4 "$B" plan -C "$P" --iterations 3 \
+	expect_exit "$what: plan exit 4" 4 "$B" plan --force -C "$P" --iterations 3 \
 	    --workers 1
 	expect_grep "$what: plan says why" "$pat" "$TMPD/err"
 	cat "$TMPD/out" "$TMPD/err" >"$TMPD/all"
@@ -89,12 +89,12 @@ ENV='raise ValueError(ga(breach_os, "environ").get("ANTHROPIC_API_KEY", "no key"
 # ---- the working attacks: in thread mode nothing stops them ----------
 rm -f "$MARK"
 attack top "$OPEN_W"
-expect_exit "thread: the file attack works there" 0 "$B" plan -C "$P" \
+expect_exit "thread: the file attack works there" 0 "$B" plan --force -C "$P" \
     --iterations 3 --isolation thread
 if [ -e "$MARK" ]; then pass "thread: the marker was created"
 else fail "thread: the marker was created"; fi
 attack top "$ENV"
-expect_exit "thread: the environment attack works there" 4 "$B" plan -C "$P" \
+expect_exit "thread: the environment attack works there" 4 "$B" plan --force -C "$P" \
     --iterations 3 --isolation thread
 expect_grep "thread: it reads the key" "$SENTINEL" "$TMPD/err"
 
@@ -117,7 +117,7 @@ done
 # The layers this kernel gives, from the worker's own report.
 new_demo "$TMPD/demo"
 "$FRONTS" approve -C "$TMPD/demo" --yes >/dev/null 2>&1
-"$FRONTS" plan -C "$TMPD/demo" --iterations 20 --workers 1 --json \
+"$FRONTS" plan --force -C "$TMPD/demo" --iterations 20 --workers 1 --json \
     >"$TMPD/layers.json" 2>"$TMPD/err"
 layers=$(sed -n 's/.*"sandbox":[[:space:]]*"\(.*\)".*/\1/p' "$TMPD/layers.json")
 echo "sandbox layers here: $layers"
@@ -174,7 +174,7 @@ expect_grep "no user namespace: reported off" "user namespace +off" "$TMPD/out"
 expect_grep "no user namespace: says why" "not available here: user namespace" "$TMPD/out"
 expect_grep "no user namespace: seccomp still on" "seccomp allowlist +on" "$TMPD/out"
 attack top "$OPEN_W"
-expect_exit "no user namespace: the file attack still fails" 4 "$B" plan \
+expect_exit "no user namespace: the file attack still fails" 4 "$B" plan --force \
     -C "$P" --iterations 3 --workers 1
 expect_grep "no user namespace: stopped by seccomp" "it called openat" "$TMPD/err"
 unset FRONTS_BREACH_SKIP
@@ -189,7 +189,7 @@ then pass "sandbox --json: the mandatory layers"
 else fail "sandbox --json: the mandatory layers" "$(head -c 300 "$TMPD/out")"; fi
 expect_grep "plan --json: stats name the layers" '"sandbox":.*seccomp allowlist' \
     "$TMPD/layers.json"
-expect_exit "plan --isolation thread: no sandbox" 0 "$FRONTS" plan \
+expect_exit "plan --isolation thread: no sandbox" 0 "$FRONTS" plan --force \
     -C "$TMPD/demo" --iterations 20 --isolation thread --json
 expect_grep "plan --isolation thread: says so" '"sandbox":.*none' "$TMPD/out"
 expect_exit "the normal build ignores FRONTS_BREACH_SKIP" 0 env \

@@ -16,12 +16,12 @@ hostile() {
 
 for iso in process thread; do
 	hostile spin
-	expect_exit "spin $iso: exit 4" 4 "$FRONTS" plan -C "$P" --iterations 5 \
+	expect_exit "spin $iso: exit 4" 4 "$FRONTS" plan --force -C "$P" --iterations 5 \
 	    --call-timeout-ms 200 --isolation "$iso"
 	expect_grep "spin $iso: names the timeout" "ran longer than 200 ms" "$TMPD/err"
 
 	hostile recursion
-	expect_exit "recursion $iso: exit 4" 4 "$FRONTS" plan -C "$P" \
+	expect_exit "recursion $iso: exit 4" 4 "$FRONTS" plan --force -C "$P" \
 	    --iterations 5 --isolation "$iso"
 	expect_grep "recursion $iso: names the error" "RecursionError" "$TMPD/err"
 done
@@ -34,14 +34,14 @@ done
 for m in openfile socket fork; do
 	cp "$TOP/tests/hostile/$m.py" "$P/model.py"
 	expect_exit "$m: approval refused" 3 "$FRONTS" approve -C "$P" --yes
-	expect_exit "$m: plan refused" 3 "$FRONTS" plan -C "$P" --iterations 5
+	expect_exit "$m: plan refused" 3 "$FRONTS" plan --force -C "$P" --iterations 5
 done
 
 # A model that swallows the call timeout would outlive it in process; the
 # gate refuses each way of catching it, so it never runs.
 cp "$TOP/tests/hostile/swallow_timeout.py" "$P/model.py"
 expect_exit "swallow_timeout: approval refused" 3 "$FRONTS" approve -C "$P" --yes
-expect_exit "swallow_timeout: plan refused" 3 "$FRONTS" plan -C "$P" \
+expect_exit "swallow_timeout: plan refused" 3 "$FRONTS" plan --force -C "$P" \
     --iterations 5 --isolation thread
 expect_exit "swallow_timeout: gate verdicts" 3 "$FRONTS" gate "$P/model.py"
 for rule in broad-except except-type finally; do
@@ -59,7 +59,7 @@ expect_grep "__worker by hand: says why" "not by hand" "$TMPD/err"
 cp "$TOP/tests/hostile/slice_oob.py" "$P/model.py"
 expect_exit "slice_oob: the gate accepts it" 0 "$FRONTS" gate "$P/model.py"
 "$FRONTS" approve -C "$P" --yes >/dev/null 2>&1
-expect_exit "slice_oob process: exit 4" 4 "$FRONTS" plan -C "$P" \
+expect_exit "slice_oob process: exit 4" 4 "$FRONTS" plan --force -C "$P" \
     --iterations 5 --workers 1
 # (Under AddressSanitizer the overflow is caught first, and its report's
 # own system calls end the worker in the filter: a death all the same.)
@@ -71,11 +71,11 @@ expect_grep "slice_oob process: the crash is named" \
 # codec from disk fails in the worker; in process it works.
 cp "$TOP/tests/hostile/codec_import.py" "$P/model.py"
 "$FRONTS" approve -C "$P" --yes >/dev/null 2>&1
-expect_exit "codec_import process: exit 4" 4 "$FRONTS" plan -C "$P" \
+expect_exit "codec_import process: exit 4" 4 "$FRONTS" plan --force -C "$P" \
     --iterations 5 --workers 1
 expect_grep "codec_import process: the read was refused" \
     "seccomp filter: it called (openat|newfstatat)" "$TMPD/err"
-expect_exit "codec_import thread: works in process" 0 "$FRONTS" plan -C "$P" \
+expect_exit "codec_import thread: works in process" 0 "$FRONTS" plan --force -C "$P" \
     --iterations 5 --isolation thread
 expect_exit "codec_import validate: exit 4 in the worker" 4 "$FRONTS" \
     validate -C "$P"
@@ -90,12 +90,12 @@ for iso in process thread; do
 	cp "$TOP/tests/hostile/patch_random.py" "$P/model.py"
 	"$FRONTS" approve -C "$P" --yes >/dev/null 2>&1
 	expect_exit "patch_random $iso: the host's rng is untouched" 0 \
-	    timeout 60 "$FRONTS" plan -C "$P" --iterations 5 --workers 1 \
+	    timeout 60 "$FRONTS" plan --force -C "$P" --iterations 5 --workers 1 \
 	    --isolation "$iso" --call-timeout-ms 300
 
 	cp "$TOP/tests/hostile/finalizer.py" "$P/model.py"
 	"$FRONTS" approve -C "$P" --yes >/dev/null 2>&1
-	expect_exit "finalizer $iso: exit 4" 4 timeout 60 "$FRONTS" plan \
+	expect_exit "finalizer $iso: exit 4" 4 timeout 60 "$FRONTS" plan --force \
 	    -C "$P" --iterations 5 --workers 1 --isolation "$iso" \
 	    --call-timeout-ms 300
 	expect_grep "finalizer $iso: names the release" \
@@ -110,7 +110,7 @@ cp "$TOP/tests/hostile/bigpow.py" "$P/model.py"
 "$FRONTS" approve -C "$P" --yes >/dev/null 2>&1
 for iso in process thread; do
 	expect_exit "bigpow $iso: the backstop ends it, exit 4" 4 timeout 60 \
-	    "$FRONTS" plan -C "$P" --iterations 5 --workers 1 --isolation "$iso" \
+	    "$FRONTS" plan --force -C "$P" --iterations 5 --workers 1 --isolation "$iso" \
 	    --call-timeout-ms 200
 	expect_grep "bigpow $iso: names the call" \
 	    "apply ran past its deadline of 200 ms and did not stop within 1000 ms more" \

@@ -86,7 +86,7 @@ counting raises_sometimes '    if len(CALLS) > 1000 and len(CALLS) % 100 == 0:
         return state + 1, 1 / 0'
 
 for iso in thread process; do
-	expect_exit "$iso: apply returning 1e308 is exit 4" 4 "$FRONTS" plan \
+	expect_exit "$iso: apply returning 1e308 is exit 4" 4 "$FRONTS" plan --force \
 	    -C "$TMPD/huge_reward" --isolation "$iso" --workers 1 \
 	    --iterations 100
 	expect_grep "$iso: the error names apply, the number and its line" \
@@ -94,14 +94,14 @@ for iso in thread process; do
 	    "$TMPD/err"
 	expect_no_grep "$iso: no plan from huge rewards" "." "$TMPD/out"
 
-	expect_exit "$iso: value returning 1e308 is exit 4" 4 "$FRONTS" plan \
+	expect_exit "$iso: value returning 1e308 is exit 4" 4 "$FRONTS" plan --force \
 	    -C "$TMPD/huge_value" --isolation "$iso" --workers 1 \
 	    --iterations 100
 	expect_grep "$iso: the error names value, the number and its line" \
 	    "value returned value 1e\+308, beyond ±1e12 \(model line 17, in value\)" \
 	    "$TMPD/err"
 
-	expect_exit "$iso: a call timing out late is exit 4" 4 "$FRONTS" plan \
+	expect_exit "$iso: a call timing out late is exit 4" 4 "$FRONTS" plan --force \
 	    -C "$TMPD/hangs_late" --isolation "$iso" --workers 1 \
 	    --iterations 100 --call-timeout-ms 50
 	expect_grep "$iso: the timeout names apply and its line" \
@@ -110,7 +110,7 @@ for iso in thread process; do
 	expect_no_grep "$iso: no plan after a timeout" "." "$TMPD/out"
 
 	expect_exit "$iso: exceptions now and then still plan" 0 "$FRONTS" \
-	    plan -C "$TMPD/raises_sometimes" --isolation "$iso" --workers 1 \
+	    plan --force -C "$TMPD/raises_sometimes" --isolation "$iso" --workers 1 \
 	    --iterations 100
 	expect_grep "$iso: the exceptions are counted" \
 	    "^100 iterations, .*, [1-4]?[0-9] failed iterations" "$TMPD/out"

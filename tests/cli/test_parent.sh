@@ -35,6 +35,9 @@ if ldd "$FRONTS" 2>/dev/null | grep -qE 'lib(asan|tsan)'; then
 fi
 P=$TMPD/proj
 new_demo "$P"
+# Every plan here is --force: its models are broken on purpose, and the
+# conformance checks (test_measure.sh) would refuse them before the parent
+# ever read their frames.
 
 # SECURITY.md's bound on fronts' own memory: 64 MiB plus 256 bytes per node
 # of the exported trees; a worker's export is at most its memory share over
@@ -105,7 +108,7 @@ EOF
 # exits 4 saying PATTERN, fronts' peak under the bound.
 forged() {
 	model "$3"
-	expect_exit "$1: exit 4" 4 $PEAK "$B" plan -C "$P" --iterations 3 \
+	expect_exit "$1: exit 4" 4 $PEAK "$B" plan --force -C "$P" --iterations 3 \
 	    --workers 1 --memory-mb "$2" --call-timeout-ms 10000
 	expect_grep "$1: says why" "$4" "$TMPD/err"
 	under "$1: fronts' memory" "$(bound_kib "$2")"
@@ -119,7 +122,7 @@ learn() {
 	model "hdr($1, 1 << 30)
 while True:
     pass"
-	"$B" plan -C "$P" --iterations 3 --workers 1 --memory-mb 64 \
+	"$B" plan --force -C "$P" --iterations 3 --workers 1 --memory-mb 64 \
 	    >/dev/null 2>"$TMPD/err"
 	sed -n 's/.*more than the \([0-9]*\) bytes it can need.*/\1/p' "$TMPD/err"
 }
@@ -188,7 +191,7 @@ while True:
 # fit the model's tree in a 64 MiB worker.)
 if [ -z "$SANITIZED" ]; then
 	expect_exit "a valid tree of $n nodes at the bound: planned" 0 $PEAK "$B" \
-	    plan -C "$P" --iterations 3 --workers 1 --memory-mb 64 \
+	    plan --force -C "$P" --iterations 3 --workers 1 --memory-mb 64 \
 	    --call-timeout-ms 10000
 	under "a valid tree of $n nodes at the bound: fronts' memory" \
 	    "$(bound_kib 64)"
@@ -204,7 +207,7 @@ forged "an unknown frame type" 64 "fill(81, 100000000)" \
 # (A quarter of the default iterations, for time: 16 MiB either way.)
 new_demo "$TMPD/demo"
 "$FRONTS" approve -C "$TMPD/demo" --yes >/dev/null 2>&1
-expect_exit "demo plan: exit 0" 0 $PEAK "$FRONTS" plan -C "$TMPD/demo" \
+expect_exit "demo plan: exit 0" 0 $PEAK "$FRONTS" plan --force -C "$TMPD/demo" \
     --workers 2 --iterations 5000
 under "demo plan: fronts' memory, tens of MiB" 65536
 [ -n "$SANITIZED" ] || echo "demo plan: fronts' peak memory $(cat "$TMPD/peak") KiB"
@@ -216,7 +219,7 @@ hdr($E, len(m))
 wr(4, m)
 while True:
     pass"
-	expect_exit "forged error code $code: plan exits 4" 4 "$B" plan \
+	expect_exit "forged error code $code: plan exits 4" 4 "$B" plan --force \
 	    -C "$P" --iterations 3 --workers 1
 	expect_grep "forged error code $code: the text after model|" \
 	    'model\| boom\\nsandbox: none' "$TMPD/err"
@@ -228,7 +231,7 @@ while True:
 	    'model\| boom\\nsandbox: none' "$TMPD/err"
 done
 model 'raise ValueError("x\nsandbox: none\nfronts plan: all good")'
-expect_exit "exception with newlines: exit 4" 4 "$B" plan -C "$P" \
+expect_exit "exception with newlines: exit 4" 4 "$B" plan --force -C "$P" \
     --iterations 3 --workers 1
 expect_grep "exception with newlines: one line" \
     'model\| .*ValueError: x\\nsandbox: none\\nfronts plan: all good' \
@@ -254,7 +257,7 @@ def is_terminal(state):
     return state >= 3
 EOF
 "$FRONTS" approve -C "$P" --yes >/dev/null 2>&1
-"$FRONTS" plan -C "$P" --iterations 50 --workers 1 >/dev/null \
+"$FRONTS" plan --force -C "$P" --iterations 50 --workers 1 >/dev/null \
     2>"$TMPD/err"
 expect_grep "model errors: one line after model|" \
     'model error: model\| ValueError: x\\nsandbox: none' "$TMPD/err"
@@ -296,7 +299,7 @@ alive() {
 # and sees every worker gone within 10 s.
 workers_die() {
 	name=$1; n=$2; shift 2
-	"$@" "$FRONTS" plan -C "$TMPD/slow" --workers "$n" --iterations 100000 \
+	"$@" "$FRONTS" plan --force -C "$TMPD/slow" --workers "$n" --iterations 100000 \
 	    --call-timeout-ms 60000 >/dev/null 2>&1 &
 	fpid=$!
 	i=0; ws=
@@ -354,14 +357,14 @@ else
 fi
 
 # ---- 4. every plan and validate has a wall clock ---------------------------
-expect_exit "time limit: the plan so far" 0 "$FRONTS" plan -C "$TMPD/slow" \
+expect_exit "time limit: the plan so far" 0 "$FRONTS" plan --force -C "$TMPD/slow" \
     --workers 2 --iterations 100000 --time-limit 2 --call-timeout-ms 60000
 expect_grep "time limit: names the cause and the time per call" \
     "the time limit of 2 s ended the search after [0-9]+ iterations: the model took [0-9.e+-]+ ms per call" \
     "$TMPD/err"
 expect_grep "time limit: stopped early" "^stopped early" "$TMPD/out"
 expect_grep "time limit: a whole plan" "^[0-9]+ iterations" "$TMPD/out"
-expect_exit "time limit: thread isolation too" 0 "$FRONTS" plan \
+expect_exit "time limit: thread isolation too" 0 "$FRONTS" plan --force \
     -C "$TMPD/slow" --isolation thread --iterations 100000 --time-limit 1 \
     --call-timeout-ms 60000
 expect_grep "time limit: thread isolation names it" "the time limit of 1 s" \
@@ -369,9 +372,9 @@ expect_grep "time limit: thread isolation names it" "the time limit of 1 s" \
 expect_exit "time limit: validate is killed at it" 4 "$FRONTS" validate \
     -C "$TMPD/slow" --time-limit 1
 expect_grep "time limit: validate says so" "deadline of 1.0 s" "$TMPD/err"
-expect_exit "time limit: must be positive" 2 "$FRONTS" plan -C "$TMPD/slow" \
+expect_exit "time limit: must be positive" 2 "$FRONTS" plan --force -C "$TMPD/slow" \
     --time-limit 0
-expect_exit "plan --help names the default" 0 "$FRONTS" plan --help
+expect_exit "plan --help names the default" 0 "$FRONTS" plan --force --help
 expect_grep "plan --help: --time-limit" "time-limit S .*default 3600" \
     "$TMPD/out"
 expect_grep "plan --help: --memory-mb is the total" \
@@ -379,11 +382,11 @@ expect_grep "plan --help: --memory-mb is the total" \
 
 # ---- 5. the memory budget is the total over the workers --------------------
 model 'big = "x" * (100 * 1048576)'
-expect_exit "memory: one worker holds 100 MB of 160 MiB" 0 "$B" plan -C "$P" \
+expect_exit "memory: one worker holds 100 MB of 160 MiB" 0 "$B" plan --force -C "$P" \
     --iterations 3 --workers 1 --memory-mb 160
-expect_exit "memory: two workers get 80 MiB each" 4 "$B" plan -C "$P" \
+expect_exit "memory: two workers get 80 MiB each" 4 "$B" plan --force -C "$P" \
     --iterations 3 --workers 2 --memory-mb 160
 expect_grep "memory: each its share" "out of memory \(limit 80 MiB\)" \
     "$TMPD/err"
-expect_exit "memory: a share under 64 MiB is refused" 2 "$FRONTS" plan \
+expect_exit "memory: a share under 64 MiB is refused" 2 "$FRONTS" plan --force \
     -C "$P" --workers 4 --memory-mb 200

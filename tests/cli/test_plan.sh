@@ -143,8 +143,9 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 assert list(r) == ["backtest"], list(r)
 b = r["backtest"]
-assert list(b) == ["window", "posts", "spearman", "mae_log", "coverage80",
-                   "baselines", "beats_baselines", "worst"], list(b)
+assert list(b) == ["window", "posts", "min_posts", "few", "spearman",
+                   "mae_log", "coverage80", "baselines", "beats_baselines",
+                   "worst"], list(b)
 assert b["window"] == 0.25 and b["posts"] == 65, b["posts"]
 for k in ("front_median", "hour_weekday"):
     assert set(b["baselines"][k]) == {"spearman", "mae_log"}
@@ -207,7 +208,7 @@ def is_terminal(state):
     return state >= 72
 EOF
 expect_exit "plan: a raising model is exit 4" 4 "$FRONTS" plan \
-    -C "$TMPD/raising" --isolation thread --iterations 60
+    -C "$TMPD/raising" --isolation thread --iterations 60 --force
 expect_grep "error names type and line" "NameError.*line 10" "$TMPD/err"
 expect_exit "validate: a raising model fails" 1 \
     "$FRONTS" validate -C "$TMPD/raising"
@@ -231,7 +232,7 @@ def is_terminal(state):
     return state >= 72
 EOF
 expect_exit "plan: a spinning model is exit 4" 4 "$FRONTS" plan \
-    -C "$TMPD/spinning" --isolation thread --iterations 60 \
+    -C "$TMPD/spinning" --isolation thread --iterations 60 --force \
     --call-timeout-ms 20
 
 model greedy <<'EOF'
@@ -310,7 +311,7 @@ assert a["plan"] == b["plan"] and a["alternatives"] == b["alternatives"]
 ' "$TMPD/out" "$TMPD/again2.json"; then pass "same seed and workers, same plan"
 else fail "same seed and workers, same plan"; fi
 expect_exit "process: a raising model is exit 4" 4 "$FRONTS" plan \
-    -C "$TMPD/raising" --workers 1 --iterations 60
+    -C "$TMPD/raising" --workers 1 --iterations 60 --force
 expect_grep "process: error names type and line" "NameError.*line 10" \
     "$TMPD/err"
 
@@ -332,7 +333,7 @@ def is_terminal(state):
 EOF2
 expect_exit "process: an uninterruptible model is killed, exit 4" 4 \
     "$FRONTS" plan -C "$TMPD/cspin" --workers 1 --iterations 10 \
-    --call-timeout-ms 100
+    --call-timeout-ms 100 --force
 expect_grep "stall is explained" \
     "legal_actions ran past its deadline of 100 ms and did not stop" "$TMPD/err"
 
@@ -431,7 +432,7 @@ def sample_hidden(ctx, rng):
 EOF2
 "$FRONTS" approve -C "$TMPD/half" --yes >/dev/null 2>&1
 interrupt "Ctrl-C, one worker stuck" 1 -C "$TMPD/half" --workers 2 --seed 1 \
-    --call-timeout-ms 1500
+    --call-timeout-ms 1500 --force
 if [ "$rc" -eq 0 ]; then pass "Ctrl-C, one worker stuck: exit 0"
 else fail "Ctrl-C, one worker stuck: exit 0" "exit $rc: $(cat "$TMPD/err")"; fi
 expect_grep "Ctrl-C, one worker stuck: its tree was lost" \

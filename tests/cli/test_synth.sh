@@ -220,6 +220,7 @@ EOF
 broken="{\"code_file\":\"$TMPD/broken.py\"}"
 synth validfail 0 "[$broken, $good]"
 expect_grep "validation: round 1 failed checks" "candidate 1: gate ok; validation [0-9]+ passed, [1-9][0-9]* failed" "$TMPD/err-validfail"
+expect_grep "validation: the failed checks are named" "candidate 1: gate ok; validation [0-9]+ passed, [1-9][0-9]* failed: [a-z-]*(random-rollouts|initial-state)" "$TMPD/err-validfail"
 grep -q 'failed validation' "$FAKE_DIR/requests.jsonl" && grep -q 'ZeroDivisionError' "$FAKE_DIR/requests.jsonl" \
     && pass "validation: the next round carries the report" || fail "validation: the next round carries the report"
 cmp -s "$P/model.py" "$MODEL" && pass "validation: the passing candidate is written" \
@@ -230,6 +231,7 @@ cmp -s "$P/model.py" "$MODEL" && pass "validation: the passing candidate is writ
 synth midfail 5 "[$broken, $(err 529 9 overloaded_error Overloaded '')]" --rounds 2
 cmp -s "$P/model.py" "$TMPD/broken.py" && pass "midfail: best candidate kept" || fail "midfail: best candidate kept"
 expect_grep "midfail: says why" "gave up after 4 tries" "$TMPD/err-midfail"
+expect_grep "midfail: names the failed checks" "conformance: FAILED: [a-z-]+" "$TMPD/out-midfail"
 
 # Record against the fake server, then replay offline: same bytes.
 REC=$TMPD/rec

@@ -74,10 +74,13 @@ grep -q 'raise ValueError(chr(27)' "$M/model.py" && pass "raising model prepared
 expect_exit "raising: the gate accepts it" 0 "$FRONTS" gate "$M/model.py"
 "$FRONTS" approve -C "$M" --yes >/dev/null 2>&1
 for iso in process thread; do
-	expect_exit "raising $iso: plan fails" 4 "$FRONTS" plan -C "$M" --iterations 20 --isolation "$iso"
+	expect_exit "raising $iso: plan refuses it (failed checks)" 3 "$FRONTS" plan -C "$M" --iterations 20 --isolation "$iso"
+	expect_grep "raising $iso: the refusal shows the message escaped" '\\x1b\]52;c;cHduZWQ=\\x07\\x1b\[2J<U\+009B>31m' "$TMPD/err"
+	no_raw "raising $iso: the refusal emits no raw control" "$TMPD/out" "$TMPD/err"
+	expect_exit "raising $iso: plan fails" 4 "$FRONTS" plan --force -C "$M" --iterations 20 --isolation "$iso"
 	expect_grep "raising $iso: plan shows the message escaped" '\\x1b\]52;c;cHduZWQ=\\x07\\x1b\[2J<U\+009B>31m' "$TMPD/err"
 	no_raw "raising $iso: plan emits no raw control" "$TMPD/out" "$TMPD/err"
-	"$FRONTS" plan -C "$M" --iterations 20 --isolation "$iso" --json >"$TMPD/out" 2>"$TMPD/err"
+	"$FRONTS" plan --force -C "$M" --iterations 20 --isolation "$iso" --json >"$TMPD/out" 2>"$TMPD/err"
 	no_raw "raising $iso: plan --json emits no raw control" "$TMPD/out" "$TMPD/err"
 done
 for iso in process thread; do

@@ -64,6 +64,7 @@ tui_cmd "workers 2"
 check_screen "tui: :workers sets the workers" "workers: 2 (next plan)"
 tui_cmd "plan 100"
 check_screen "tui: :plan runs the planner to the end" "planner done"
+check_screen "tui: the Model pane shows the checks passed" "approval: approved  checks: ok"
 check_screen "tui: Search pane shows root children" "reward±95%"
 tui_wait "post d"
 if grep -qE '^│[▾▸ ] +(Mon|Tue|Wed|Thu|Fri|Sat|Sun) [0-9]{2} [0-9:]{5} (wait|post d[0-9]+ → [a-z]+) +[0-9.k]+ ' "$TMPD/screen" ||
@@ -198,7 +199,7 @@ check_screen "tui: its line is on screen" " 100▶ a._"
 tui_keys q
 tui_stop
 
-# --- a model that fails every call: an error on screen, not a crash ----------
+# --- a model that fails its conformance checks: the planner refuses it ------
 F="$TMPD/failing"
 new_demo "$F"
 sed 's/^def apply(state, action, rng):$/def apply(state, action, rng):\n    return 1 \/ 0/' "$D/model.py" >"$F/model.py"
@@ -208,12 +209,26 @@ else fail "tui: failing model prepared" "no 'def apply(state, action, rng):' lin
 tui_start 120 40 "$FRONTS tui -C $F; echo EXIT=\$? >$TMPD/exit2"
 check_screen "tui: failing model is approved" "model approved"
 tui_cmd "plan 200"
-check_screen "tui: a failing model shows as a planner error" "planner failed"
-check_screen "tui: the error names the model's exception" "ZeroDivisionError"
+check_screen "tui: a model that fails its checks is refused" "plan refused: failed check"
+if tui_wait "plan refused: failed checks? [a-z]+-[a-z-]+" E; then pass "tui: the refusal names the failed check"
+else fail "tui: the refusal names the failed check" "$(cat "$TMPD/screen")"; fi
+check_screen "tui: the Model pane shows the verdict beside the approval" "approval: approved  checks: FAILED"
+if tui_wait "│failed: [a-z]+-[a-z-]+" E; then pass "tui: the Model pane names the failed checks"
+else fail "tui: the Model pane names the failed checks" "$(cat "$TMPD/screen")"; fi
+check_no_screen "tui: no planner ran" "planner done"
 tui_keys '?'
-check_screen "tui: still responsive after the failure" "P: publish the selected post"
+check_screen "tui: still responsive after the refusal" "P: publish the selected post"
 tui_keys x q
-check_file "tui: quits cleanly after a planner failure" "EXIT=0" "$TMPD/exit2"
+check_file "tui: quits cleanly after a refusal" "EXIT=0" "$TMPD/exit2"
+tui_stop
+FSHA=$(sha256sum "$F/model.py" | cut -d' ' -f1)
+if [ -f "$F/.fronts/conformance/$FSHA.json" ]; then pass "tui: the checks are kept by sha256"
+else fail "tui: the checks are kept by sha256" "$(ls "$F/.fronts")"; fi
+tui_start 120 40 "$FRONTS tui -C $F"
+check_screen "tui: the kept verdict shows at once" "checks: FAILED"
+tui_keys p
+check_screen "tui: p refuses it from the kept verdict" "plan refused: failed check"
+tui_keys q
 tui_stop
 
 # --- synthesis in the background: the new model arrives unapproved -----------

@@ -106,6 +106,7 @@ fx_free(struct project *p)
 	}
 	free(p->history);
 	free(p->fronts);
+	free(p->front_objective);
 	free(p->drafts);
 	free(p->dir);
 	free(p->name);

@@ -57,11 +57,46 @@ test_lines(void **state)
 	assert_true(has(&l, "f0"));
 	assert_true(has(&l, "f1"));
 	assert_true(has(&l, "  Sun   "));
+	/* a legend for every shading, the axes' units, the objective */
+	assert_true(has(&l, "shade: posts in a cell"));
+	assert_true(has(&l, "in the objective's units, log scale"));
+	assert_true(has(&l, "predicted (objective units)"));
+	assert_true(has(&l, "reward = likes + reposts + replies + clicks per "
+	    "post; shade ░"));
+	assert_true(has(&l, "x: local hour (3-hour blocks), y: weekday"));
 	/* only block elements and the middle dot draw */
 	for (i = 0; i < l.n; i++)
 		assert_null(strstr(l.line[i], "─"));
 	accuracy_summary(&r, sum, sizeof sum);
 	assert_non_null(strstr(sum, "beats both baselines"));
+	accuracy_lines_free(&l);
+	backtest_report_free(&r);
+	fx_free(p);
+}
+
+/* No post with counts: the view says "not measured" and why, draws no
+ * scatter, and shows no 0.000 or 0%. */
+static void
+test_not_measured(void **state)
+{
+	struct project *p = fh_project(1);
+	struct backtest_report r;
+	struct acc_lines l;
+	char sum[256];
+	int i;
+
+	for (i = 0; i < p->nhistory; i++)
+		p->history[i].metrics_set = 0;
+	objective_derive(p);
+	run(p, FH_TRUE, &r);
+	accuracy_lines(p, &r, 40, 10, &l);
+	assert_true(has(&l, "not measured: none of the"));
+	assert_true(has(&l, "scatter: not measured"));
+	assert_true(has(&l, "f0: no counts yet"));
+	assert_false(has(&l, "0.000"));
+	assert_false(has(&l, " 0%"));
+	accuracy_summary(&r, sum, sizeof sum);
+	assert_non_null(strstr(sum, "not measured"));
 	accuracy_lines_free(&l);
 	backtest_report_free(&r);
 	fx_free(p);
@@ -149,6 +184,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_not_measured),
 		cmocka_unit_test(test_without_predict),
 		cmocka_unit_test(test_from_synth_report),
 	};

@@ -191,8 +191,9 @@ test_json_round_trip(void **state)
 	struct backtest_report r, back;
 	struct error err = { 0 };
 	cJSON *j, *k;
-	const char *keys[] = { "window", "posts", "spearman", "mae_log",
-	    "coverage80", "baselines", "beats_baselines", "worst" };
+	const char *keys[] = { "window", "posts", "min_posts", "few",
+	    "spearman", "mae_log", "coverage80", "baselines",
+	    "beats_baselines", "worst" };
 	size_t i;
 
 	backtest(p, FH_TRUE, &r);
@@ -206,7 +207,7 @@ test_json_round_trip(void **state)
 	backtest_report_free(&back);
 	cJSON_Delete(j);
 	j = backtest_json(p, &r, false);
-	assert_int_equal(cJSON_GetArraySize(j), 8);
+	assert_int_equal(cJSON_GetArraySize(j), 10);
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		assert_non_null(cJSON_GetObjectItemCaseSensitive(j, keys[i]));
 	k = cJSON_GetObjectItemCaseSensitive(j, "worst");
@@ -227,6 +228,125 @@ test_json_round_trip(void **state)
 	fx_free(p);
 }
 
+/* A project whose posts have no counts: every figure is not measured,
+ * with its reason, in the text and the JSON; never 0.000 or 0%. */
+static void
+test_no_counts_not_measured(void **state)
+{
+	struct project *p = fh_project(1);
+	struct backtest_report r;
+	cJSON *j, *why;
+	char *text;
+	int i, f;
+
+	for (i = 0; i < p->nhistory; i++)
+		p->history[i].metrics_set = 0;
+	objective_derive(p);
+	backtest(p, FH_TRUE, &r);
+	assert_int_equal(r.scored, 0);
+	assert_int_equal(r.model.n, 0);
+	assert_true(isnan(r.model.spearman) && isnan(r.model.mae_log) &&
+	    isnan(r.model.coverage80));
+	assert_false(r.beats_baselines);
+	text = backtest_text(p, &r);
+	print_message("%s", text);
+	assert_non_null(strstr(text, "not measured"));
+	assert_non_null(strstr(text, "can be scored"));
+	assert_null(strstr(text, "0.000"));
+	assert_null(strstr(text, " 0%"));
+	free(text);
+	j = backtest_json(p, &r, false);
+	for (f = 0; f < FIG_COUNT; f++) {
+		assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j,
+		    backtest_figure_names[f])));
+		why = cJSON_GetObjectItemCaseSensitive(j, "not_measured");
+		assert_true(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(why,
+		    backtest_figure_names[f])));
+	}
+	assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j,
+	    "beats_baselines")));
+	cJSON_Delete(j);
+	backtest_report_free(&r);
+	fx_free(p);
+}
+
+/* Two scored posts: mae_log and coverage80 are measured but marked as
+ * resting on too few; spearman needs three. */
+static void
+test_few_posts(void **state)
+{
+	struct project *p = fh_project(1);
+	struct backtest_report r;
+	char *text;
+	int i;
+
+	backtest(p, FH_TRUE, &r);
+	for (i = 2; i < r.nposts; i++)
+		p->history[r.posts[i].history].metrics_set = 0;
+	backtest_report_free(&r);
+	backtest(p, FH_TRUE, &r);
+	assert_int_equal(r.model.n, 2);
+	assert_true(backtest_few(&r.model));
+	assert_true(isnan(r.model.spearman));
+	assert_int_equal(r.model.why[FIG_SPEARMAN], WHY_FEW_RANKS);
+	assert_false(isnan(r.model.mae_log));
+	text = backtest_text(p, &r);
+	assert_non_null(strstr(text, "rests on 2 posts, fewer than 10"));
+	assert_non_null(strstr(text, "needs 3 scored posts"));
+	free(text);
+	backtest_report_free(&r);
+	fx_free(p);
+}
+
+/* Without an objective each front is scored on the interactions its
+ * history gives: an X archive's likes and reposts, while a front
+ * without counts weighs every interaction and scores nothing. */
+static void
+test_default_objective_per_front(void **state)
+{
+	struct project *p = fx_project("UTC", "2026-12-01T08:00:00Z", 60, 4,
+	    2, 1);
+	char *ids[] = { "h0", "h1", "h2", "h3" };
+	char buf[256];
+	double rew;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		fx_history(p, i < 3 ? 0 : 1, "2026-11-02T10:00:00Z");
+		p->history[i].likes = 10;
+		p->history[i].reposts = 2;
+		p->history[i].replies = 1;
+	}
+	p->history[0].metrics_set = 0x06;	/* likes, reposts: archive */
+	p->history[1].metrics_set = 0x0f;	/* a pull: + replies, impr. */
+	p->history[2].metrics_set = 0;		/* no counts */
+	p->history[3].metrics_set = 0;
+	objective_derive(p);
+	assert_true(objective_front(p, 0)->derived);
+	assert_true(objective_front(p, 0)->weight[METRIC_LIKES] == 1);
+	assert_true(objective_front(p, 0)->weight[METRIC_REPOSTS] == 1);
+	assert_true(objective_front(p, 0)->weight[METRIC_REPLIES] == 0);
+	assert_true(objective_front(p, 0)->weight[METRIC_CLICKS] == 0);
+	assert_true(objective_front(p, 0)->weight[METRIC_IMPRESSIONS] == 0);
+	assert_false(objective_front(p, 1)->derived);
+	assert_true(objective_post_reward(p, &p->history[1], &rew));
+	assert_true(rew == 12);
+	assert_int_equal(objective_scorable_count(p, ids, 4), 2);
+	objective_describe(p, buf, sizeof buf);
+	assert_string_equal(buf, "default, what history gives: "
+	    "f0: likes + reposts; f1: no counts yet");
+	/* the project-wide one (ctx["objective"]): the union */
+	assert_true(objective_of(p)->weight[METRIC_REPLIES] == 0);
+	assert_true(objective_of(p)->weight[METRIC_LIKES] == 1);
+	/* the same on every front: said once */
+	p->history[3].metrics_set = 0x06;
+	objective_derive(p);
+	objective_describe(p, buf, sizeof buf);
+	assert_string_equal(buf, "default, what history gives: "
+	    "likes + reposts on every front");
+	fx_free(p);
+}
+
 int
 main(void)
 {
@@ -237,6 +357,9 @@ main(void)
 		cmocka_unit_test(test_slow_predict),
 		cmocka_unit_test(test_baselines_and_unknown_metrics),
 		cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_no_counts_not_measured),
+		cmocka_unit_test(test_few_posts),
+		cmocka_unit_test(test_default_objective_per_front),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,182 @@
+/*
+ * conform — the conformance verdict of a model's exact bytes, kept by
+ * sha256 (see conform.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runs/conform.h"
+#include "runs/worker_validate.h"
+#include "sandbox/wmodel.h"
+
+static char *
+conform_path(const char *dir, const char *sha256)
+{
+	char name[128];
+
+	snprintf(name, sizeof name, ".fronts/conformance/%.64s.json", sha256);
+	return path_join(dir, name);
+}
+
+void
+conform_failed_names(const cJSON *report, char *buf, size_t len)
+{
+	const cJSON *checks, *c, *st, *name;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	checks = cJSON_GetObjectItemCaseSensitive(report, "checks");
+	cJSON_ArrayForEach(c, checks) {
+		st = cJSON_GetObjectItemCaseSensitive(c, "status");
+		name = cJSON_GetObjectItemCaseSensitive(c, "name");
+		if (!cJSON_IsString(st) || strcmp(st->valuestring, "fail") != 0 ||
+		    !cJSON_IsString(name) || off >= len)
+			continue;
+		off += (size_t)snprintf(buf + off, len - off, "%s%s",
+		    off > 0 ? ", " : "", name->valuestring);
+	}
+}
+
+/* The state a report gives: its "conformant", the failed checks' names
+ * and the first failure's message. */
+static void
+conform_from_json(const cJSON *report, struct conform *out)
+{
+	const cJSON *checks, *c, *msg, *st;
+
+	memset(out, 0, sizeof *out);
+	out->state = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(report,
+	    "conformant")) ? CONFORM_PASS : CONFORM_FAIL;
+	conform_failed_names(report, out->failed, sizeof out->failed);
+	checks = cJSON_GetObjectItemCaseSensitive(report, "checks");
+	cJSON_ArrayForEach(c, checks) {
+		msg = cJSON_GetObjectItemCaseSensitive(c, "message");
+		st = cJSON_GetObjectItemCaseSensitive(c, "status");
+		if (cJSON_IsString(st) && strcmp(st->valuestring, "fail") == 0 &&
+		    cJSON_IsString(msg)) {
+			snprintf(out->message, sizeof out->message, "%s",
+			    msg->valuestring);
+			break;
+		}
+	}
+	if (out->state == CONFORM_FAIL && out->failed[0] == '\0')
+		snprintf(out->failed, sizeof out->failed, "(unnamed)");
+}
+
+void
+conform_read(const char *dir, const char *sha256, struct conform *out)
+{
+	struct error err = { 0 };
+	char *path = conform_path(dir, sha256), *text;
+	const cJSON *sha;
+	cJSON *j;
+	size_t len;
+
+	memset(out, 0, sizeof *out);
+	if (file_read(path, &text, &len, &err) != 0) {
+		free(path);
+		return;
+	}
+	free(path);
+	j = cJSON_ParseWithLength(text, len);
+	free(text);
+	sha = cJSON_GetObjectItemCaseSensitive(j, "sha256");
+	if (cJSON_IsObject(j) && cJSON_IsString(sha) &&
+	    strcmp(sha->valuestring, sha256) == 0 &&
+	    cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(j, "conformant")))
+		conform_from_json(j, out);
+	cJSON_Delete(j);
+}
+
+int
+conform_keep(const char *dir, const char *sha256, const cJSON *report,
+    struct conform *out, struct error *err)
+{
+	char *sub, *path, *text;
+	cJSON *j;
+	int rc;
+
+	if (out != NULL)
+		conform_from_json(report, out);
+	j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, "sha256", sha256);
+	cJSON_AddBoolToObject(j, "conformant", cJSON_IsTrue(
+	    cJSON_GetObjectItemCaseSensitive(report, "conformant")));
+	cJSON_AddItemToObject(j, "checks", cJSON_Duplicate(
+	    cJSON_GetObjectItemCaseSensitive(report, "checks"), true));
+	text = cJSON_Print(j);
+	cJSON_Delete(j);
+	sub = path_join(dir, ".fronts/conformance");
+	path = conform_path(dir, sha256);
+	rc = dir_ensure(sub, err) != 0 ? -1 :
+	    file_write_atomic(path, text, strlen(text), err);
+	free(sub);
+	free(path);
+	free(text);
+	return rc;
+}
+
+int
+conform_validate_thread(const struct project *p, const char *src, size_t len,
+    const struct validate_params *vp, struct validate_report *r,
+    struct error *err)
+{
+	struct validate_hooks hooks = wmodel_validate_hooks;
+	struct wmodel *wm;
+	int rc;
+
+	if (wmodel_load(p, src, len, 1000, &wm, err) != 0)
+		return -1;
+	hooks.source = src;
+	hooks.source_len = len;
+	wmodel_enter(wm);
+	rc = validate_run(p, &wmodel_ops, wm, &hooks, vp, r, err);
+	wmodel_leave(wm);
+	wmodel_free(wm);
+	return rc;
+}
+
+/* The checks in this process (the operator chose thread isolation);
+ * one backtest draw per post, since only the checks are kept. */
+static cJSON *
+conform_run_thread(const struct project *p, const char *src, size_t len,
+    struct error *err)
+{
+	struct validate_params vp = { .rollouts = 20, .seed = 1, .draws = 1 };
+	struct validate_report r;
+	cJSON *j = NULL;
+
+	memset(&r, 0, sizeof r);
+	if (conform_validate_thread(p, src, len, &vp, &r, err) == 0)
+		j = validate_report_json(p, &r);
+	validate_report_free(&r);
+	return j;
+}
+
+int
+conform_ensure(const struct project *p, const char *dir, const char *src,
+    size_t len, bool thread, struct conform *out, struct error *err)
+{
+	struct worker_validate_job vj = { .project_dir = dir, .src = src,
+	    .len = len };
+	struct error kerr = { 0 };
+	char sha[65];
+	cJSON *report = NULL;
+
+	sha256_hex(src, len, sha);
+	conform_read(dir, sha, out);
+	if (out->state != CONFORM_UNKNOWN)
+		return 0;
+	if (thread)
+		report = conform_run_thread(p, src, len, err);
+	else if (worker_validate(&vj, &report, err) != 0)
+		report = NULL;
+	if (report == NULL)
+		return -1;
+	/* a verdict that cannot be kept still stands for this run */
+	if (conform_keep(dir, sha, report, out, &kerr) != 0)
+		snprintf(out->not_kept, sizeof out->not_kept, "%s", kerr.msg);
+	cJSON_Delete(report);
+	return 0;
+}
