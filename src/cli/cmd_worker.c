@@ -10,20 +10,22 @@
 #include "cli/cli.h"
 #include "sandbox/worker.h"
 
-/* The parent hands over pipes; any other open descriptor 3 or 4 (a
- * shell's redirection, a preloaded library's file) is not a job. */
+/* The job may come from any readable descriptor 3, but frames go to a
+ * pipe: the worker's file-size limit of 0 makes a write to a file fatal,
+ * and a descriptor 4 that is a file (a preloaded library's) is no parent. */
 static bool
-cmd_worker_is_pipe(int fd)
+cmd_worker_has_parent(void)
 {
 	struct stat st;
 
-	return fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
+	return fstat(3, &st) == 0 && fstat(4, &st) == 0 &&
+	    S_ISFIFO(st.st_mode);
 }
 
 static int
 cmd_worker_exec(struct cli *cli, int argc, char **argv)
 {
-	if (!cmd_worker_is_pipe(3) || !cmd_worker_is_pipe(4)) {
+	if (!cmd_worker_has_parent()) {
 		fprintf(stderr, "fronts __worker: the sandbox worker is started "
 		    "by fronts itself (plan, validate, synth, tui), not by hand\n");
 		return EXIT_USAGE;
