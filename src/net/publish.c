@@ -16,6 +16,7 @@
 #include "core/hook.h"
 #include "core/hist_predict.h"
 #include "core/legal.h"
+#include "core/statedir.h"
 #include "core/timeutil.h"
 #include "net/publish.h"
 
@@ -275,7 +276,7 @@ publish_trajectory(const struct publish *pub, const char *event,
     const struct ledger_entry *e, const struct channel_result *r,
     time_t now, struct error *err)
 {
-	char *dir, *path, *line, t[32];
+	char *line, t[32];
 	cJSON *o = cJSON_CreateObject();
 	int rc;
 
@@ -300,13 +301,8 @@ publish_trajectory(const struct publish *pub, const char *event,
 	}
 	line = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
-	dir = path_join(pub->project->dir, ".fronts/trajectories");
-	path = path_join(dir, "publish.jsonl");
-	rc = dir_ensure(dir, err);
-	if (rc == 0)
-		rc = file_append_sync(path, line, err);
-	free(dir);
-	free(path);
+	rc = statedir_append(pub->project->dir, "trajectories/publish.jsonl",
+	    line, err);
 	free(line);
 	return rc;
 }
@@ -382,7 +378,13 @@ publish_send_locked(struct publish *pub, int i, time_t now, bool future,
 	if (channel_open(item.front, post->text, item.entry, post->at, now,
 	    pub->timeout_ms, &c, err) != 0)
 		return -1;
-	if (channel_ready(&c, err) != 0) {
+	/* Every file the attempt appends to is the project's own, or
+	 * nothing is sent. */
+	if (channel_ready(&c, err) != 0 ||
+	    statedir_probe(pub->project->dir, "ledger.jsonl", err) != 0 ||
+	    statedir_probe(pub->project->dir, "predictions.jsonl", err) != 0 ||
+	    statedir_probe(pub->project->dir, "trajectories/publish.jsonl",
+	    err) != 0) {
 		channel_close(&c);
 		return -1;
 	}

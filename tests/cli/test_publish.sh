@@ -448,6 +448,62 @@ printf '\nnot json\n' >>"$P/.fronts/ledger.jsonl"
 expect_exit "corrupt ledger line: exit 1" 1 "$FRONTS" ledger -C "$P"
 expect_grep "corrupt ledger line: file and line" 'ledger.jsonl:2: not a JSON object' "$TMPD/err"
 check "damaged ledger: zero connections" "$(count '"ev": "connect"')" 0
+# A hand repair that lost a newline: two records on one line.
+start_fake sealed ok
+proj twoline 5 x:d1:1 mastodon:d3:1
+drive twoline0 "expect:$PROMPT" send:y "expect:$PROMPT" send:n end
+expect_grep "ledger lines carry a checksum" '"record":"sent",.*,"sum":"[0-9a-f]{16}"\}$' "$P/.fronts/ledger.jsonl"
+tr -d '\n' <"$P/.fronts/ledger.jsonl" >"$TMPD/one" && printf '\n' >>"$TMPD/one"
+cp "$TMPD/one" "$P/.fronts/ledger.jsonl"
+expect_exit "two records on one line: fronts ledger exits 1" 1 "$FRONTS" ledger -C "$P"
+expect_grep "two records on one line: file and line" 'ledger.jsonl:1: .*(text after the record|checksum)' "$TMPD/err"
+expect_exit "two records on one line: publish refuses" 1 "$FRONTS" publish "$P/plan.json" -C "$P"
+# A hand edit of a sealed line.
+proj edited 5 x:d1:1
+drive edited0 "expect:$PROMPT" send:y end
+sed -i '1s/"draft":"d1"/"draft":"d2"/' "$P/.fronts/ledger.jsonl"
+expect_exit "edited ledger line: fronts ledger exits 1" 1 "$FRONTS" ledger -C "$P"
+expect_grep "edited ledger line: checksum mismatch by file and line" 'ledger.jsonl:1: checksum mismatch' "$TMPD/err"
+
+# --- files under .fronts are the project's own ------------------------------
+# A symlinked predictions or trajectory file, or a dangling ledger symlink,
+# is refused naming the path, before anything is sent; nothing outside the
+# project is written.
+start_fake links ok
+OUT=$TMPD/outside
+for f in predictions.jsonl trajectories/publish.jsonl; do
+	ln=ln$(echo "$f" | tr '/.' '__')
+	proj "$ln" 5 mastodon:d3:1
+	mkdir -p "$P/.fronts/trajectories"
+	rm -f "$OUT"
+	ln -s "$OUT" "$P/.fronts/$f"
+	drive "$ln" "expect:$PROMPT" send:y end
+	check "symlinked $f: exit 1" "$RC" 1
+	expect_grep "symlinked $f: refused, naming the path" "not sent: .*/\\.fronts/$f is a symlink" "$TMPD/$ln.out"
+	[ -e "$OUT" ] && fail "symlinked $f: nothing written outside" || pass "symlinked $f: nothing written outside"
+done
+check "symlinked files: zero posts" "$(count '"ev": "post"')" 0
+proj lndangle 5 mastodon:d3:1
+mkdir -p "$P/.fronts"
+ln -s "$OUT.ledger" "$P/.fronts/ledger.jsonl"
+expect_exit "dangling ledger symlink: publish exits 1" 1 "$FRONTS" publish "$P/plan.json" -C "$P"
+expect_grep "dangling ledger symlink: names the path" '\.fronts/ledger\.jsonl is a symlink' "$TMPD/err"
+expect_exit "dangling ledger symlink: ledger resolve exits 1" 1 "$FRONTS" ledger resolve e0000000000000000 --failed -C "$P"
+[ -e "$OUT.ledger" ] && fail "dangling ledger symlink: no ledger elsewhere" || pass "dangling ledger symlink: no ledger elsewhere"
+# A .fronts another user could write (as ssh refuses such a ~/.ssh).
+proj perm 5 mastodon:d3:1
+mkdir -p "$P/.fronts"
+chmod 777 "$P/.fronts"
+expect_exit "world-writable .fronts: publish exits 1" 1 "$FRONTS" publish "$P/plan.json" -C "$P"
+expect_grep "world-writable .fronts: names the path and the fix" "$P/\\.fronts can be written by others \\(mode 0777\\).*chmod go-w $P/\\.fronts" "$TMPD/err"
+chmod 755 "$P/.fronts"
+if [ "$(id -u)" = 0 ]; then
+	chown nobody "$P/.fronts"
+	expect_exit "another user's .fronts: ledger exits 1" 1 "$FRONTS" ledger -C "$P"
+	expect_grep "another user's .fronts: names the owner and the fix" "$P/\\.fronts is owned by uid [0-9]+, not by you \\(uid 0\\).*chown 0 $P/\\.fronts" "$TMPD/err"
+	chown 0 "$P/.fronts"
+fi
+expect_exit "a private .fronts is used" 0 "$FRONTS" ledger -C "$P"
 
 # --- no credential anywhere ----------------------------------------------------
 stop_fake
