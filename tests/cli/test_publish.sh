@@ -262,6 +262,37 @@ for mode in stall reset; do
 	check "$mode: re-run sends nothing" "$(requests /api/v3.1/tools/execute/)" 1
 done
 
+# --- a redirect or an unreadable 2xx after the post was made: unknown --------
+# A publishing request never follows a redirect; a 3xx (like a 5xx, a
+# broken connection or a 2xx that does not parse) may come after the post
+# exists, so it is unknown, never "failed (not posted)", and the re-run
+# sends nothing until it is settled.
+for mode in redirect303 garbled200; do
+	for front in x mastodon; do
+		case $front in x) d=d1 ;; mastodon) d=d3 ;; esac
+		start_fake "$mode$front" "$mode"
+		proj "$mode$front" 5 "$front:$d:1"
+		drive "$mode$front" "expect:$PROMPT" send:y end
+		O=$TMPD/$mode$front.out
+		check "$mode ($front): exit 5" "$RC" 5
+		expect_grep "$mode ($front): UNKNOWN, not failed" 'UNKNOWN: ' "$O"
+		check "$mode ($front): never FAILED (not posted)" "$(grep -c 'FAILED (not posted)' "$O")" 0
+		expect_grep "$mode ($front): ledger unknown" '"record":"unknown"' "$P/.fronts/ledger.jsonl"
+		check "$mode ($front): the redirect is not followed" "$(requests /created/)" 0
+		drive "$mode$front-again" end
+		check "$mode ($front): re-run refuses (exit 3)" "$RC" 3
+		check "$mode ($front): one post" "$(count '"ev": "post"')" 1
+	done
+done
+expect_grep "redirect303 (x): says why" 'HTTP 303: an answer after which the post may exist \(redirects are never followed\)' "$TMPD/redirect303x.out"
+# Bluesky looks the record up under its key: there, so sent.
+start_fake redirect303bs redirect303
+proj redirect303bs 5 bluesky:d4:1
+drive redirect303bs "expect:$PROMPT" send:y end
+check "redirect303 (bluesky): exit 0" "$RC" 0
+expect_grep "redirect303 (bluesky): the record under the key is the post" 'SENT: .*createRecord answered HTTP 303, but the record under this key is this post' "$TMPD/redirect303bs.out"
+check "redirect303 (bluesky): the redirect is not followed" "$(requests /created/)" 0
+
 # --- kill -9 at each step, then re-run -----------------------------------------
 # after the intent: nothing sent; the re-run stops at the unknown entry.
 start_fake k1 ok
