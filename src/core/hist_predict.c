@@ -22,10 +22,18 @@ hist_prediction_save(const char *dir, const char *entry, double reward,
 	int rc;
 
 	cJSON_AddStringToObject(o, "entry", entry);
-	cJSON_AddNumberToObject(o, "reward", isfinite(reward) ? reward : 0);
-	ci = cJSON_AddArrayToObject(o, "ci95");
-	cJSON_AddItemToArray(ci, cJSON_CreateNumber(isfinite(lo) ? lo : 0));
-	cJSON_AddItemToArray(ci, cJSON_CreateNumber(isfinite(hi) ? hi : 0));
+	if (!isfinite(reward)) {
+		/* The plan predicted nothing: recorded as unknown, never as
+		 * a prediction of 0 in [0, 0]. */
+		cJSON_AddNullToObject(o, "reward");
+	} else {
+		cJSON_AddNumberToObject(o, "reward", reward);
+		ci = cJSON_AddArrayToObject(o, "ci95");
+		cJSON_AddItemToArray(ci, cJSON_CreateNumber(isfinite(lo) ?
+		    lo : reward));
+		cJSON_AddItemToArray(ci, cJSON_CreateNumber(isfinite(hi) ?
+		    hi : reward));
+	}
 	line = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
 	rc = statedir_append(dir, PREDICTIONS, line, err);

@@ -134,6 +134,8 @@ ledger_apply_intent(struct ledger *l, const cJSON *rec, int line)
 	e->attempts++;
 	e->state = LEDGER_PENDING;
 	e->settled = false;
+	e->edited = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec,
+	    "edited"));
 	e->line = line;
 	return NULL;
 }
@@ -405,6 +407,8 @@ ledger_intent(struct ledger *l, const struct ledger_intent *in,
 	cJSON_AddStringToObject(rec, "draft", in->draft);
 	cJSON_AddStringToObject(rec, "at", at);
 	cJSON_AddStringToObject(rec, "text_sha256", sha);
+	if (in->edited)
+		cJSON_AddTrueToObject(rec, "edited");
 	cJSON_AddStringToObject(rec, "channel", in->channel);
 	cJSON_AddStringToObject(rec, "key", in->key != NULL ? in->key : id);
 	rc = ledger_append(l, rec, err);

@@ -57,6 +57,7 @@ struct ledger_entry {
 	char		*post_id;	/* sent: the platform's id, if known */
 	char		*url;		/* sent: the post's URL, if known */
 	char		*reason;	/* failed / unknown: why */
+	bool		 edited;	/* the text sent was edited from the draft's */
 	int		 line;		/* line of the entry's latest record */
 };
 
@@ -82,6 +83,7 @@ struct ledger_intent {
 	const char	*key;		/* NULL: derived from the entry id */
 	time_t		 at;
 	time_t		 now;
+	bool		 edited;	/* the text is not the draft's */
 };
 
 /* A post the ledger says went out, for the legality engine's history. */

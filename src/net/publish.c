@@ -3,6 +3,7 @@
  * against the ledger and the legality engine, and sending one post with
  * its intent and outcome synced to the ledger around the request.
  */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -394,6 +395,7 @@ publish_send_locked(struct publish *pub, int i, time_t now, bool future,
 	in.front = item.front->id;
 	in.draft = pub->project->drafts[post->draft].id;
 	in.text = post->text;
+	in.edited = plan_post_edited(pub->project, post);
 	in.channel = c.name;
 	in.key = c.key;
 	in.at = post->at;
@@ -404,8 +406,8 @@ publish_send_locked(struct publish *pub, int i, time_t now, bool future,
 		return -1;
 	}
 	publish_trajectory(pub, "publish-intent", e, NULL, now, &terr);
-	hist_prediction_save(pub->project->dir, e->id, post->expected_reward,
-	    post->ci_lo, post->ci_hi, &terr);
+	hist_prediction_save(pub->project->dir, e->id, post->reward_known ?
+	    post->expected_reward : NAN, post->ci_lo, post->ci_hi, &terr);
 	publish_test_pause("after-intent");
 	channel_send(&c, out);
 	channel_close(&c);

@@ -203,6 +203,7 @@ cmdline_open(struct ui *ui, const char *arg)
 	struct error err = { 0 };
 	struct plan pl;
 	cJSON *json;
+	char warn[512];
 	char *text;
 	size_t len;
 
@@ -230,14 +231,21 @@ cmdline_open(struct ui *ui, const char *arg)
 		return -1;
 	}
 	memset(&pl, 0, sizeof pl);
-	if (plan_from_json(ui->proj, json, &pl, &err) != 0) {
+	if (plan_from_json(ui->proj, json, &pl, &err) != 0 ||
+	    plan_identity_check(ui->proj, &pl, warn, sizeof warn, &err) != 0) {
 		cJSON_Delete(json);
+		plan_free(&pl);
 		ui_message(ui, THEME_ERROR, "%s: %s", arg, err.msg);
 		return -1;
 	}
 	cJSON_Delete(json);
 	ui_set_plan(ui, &pl);
-	ui_message(ui, THEME_OK, "opened %s: %d posts", arg, ui->plan.nposts);
+	if (warn[0] != '\0')
+		ui_message(ui, THEME_WARN, "opened %s: %d posts; %s", arg,
+		    ui->plan.nposts, warn);
+	else
+		ui_message(ui, THEME_OK, "opened %s: %d posts", arg,
+		    ui->plan.nposts);
 	return 0;
 }
 

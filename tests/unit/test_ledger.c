@@ -36,7 +36,7 @@ intent_for(const char *front, const char *draft, int slot, time_t now)
 {
 	struct ledger_intent in = { "plan1", slot, front, draft,
 	    "Launch day: fronts ships.", "composio/TWITTER_CREATION_OF_A_POST",
-	    NULL, 1796112000, now };
+	    NULL, 1796112000, now, false };
 
 	return in;
 }
