@@ -536,6 +536,55 @@ if [ "$(id -u)" = 0 ]; then
 fi
 expect_exit "a private .fronts is used" 0 "$FRONTS" ledger -C "$P"
 
+# --- plans: an edited text, an unknown prediction, another project's plan ----
+start_fake plans ok
+proj edit 5 mastodon:d3:1
+$PY - "$P/plan.json" <<'PYEOF'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["plan"][0]["text"] = "Field teams: what breaks first? (my words)"
+p["plan"][0].pop("expected_reward", None)
+p["plan"][0].pop("ci95", None)
+json.dump(p, open(sys.argv[1], "w"))
+PYEOF
+drive edit "expect:Send this post now \\(edited from draft d3\\)\\?" send:y end
+check "edited text: exit 0" "$RC" 0
+expect_grep "edited text: shown with the post" '^-- edited from draft d3: this text is not the draft' "$TMPD/edit.out"
+expect_grep "edited text: the ledger intent records the edit" '"record":"intent".*"edited":true' "$P/.fronts/ledger.jsonl"
+expect_exit "edited text: fronts ledger" 0 "$FRONTS" ledger -C "$P"
+expect_grep "edited text: fronts ledger says so" 'text edited from the draft' "$TMPD/out"
+expect_grep "no expected_reward: the prediction is unknown, not 0" '"reward":null' "$P/.fronts/predictions.jsonl"
+check "no expected_reward: no [0, 0] interval" "$(grep -c ci95 "$P/.fronts/predictions.jsonl")" 0
+proj other 5 mastodon:d3:1
+$PY - "$P/plan.json" <<'PYEOF'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["project"] = {"name": "someone-else", "fronts_sha256": "0" * 16,
+                "drafts_sha256": "0" * 16}
+json.dump(p, open(sys.argv[1], "w"))
+PYEOF
+expect_exit "another project's plan: publish exits 1" 1 "$FRONTS" publish "$P/plan.json" -C "$P"
+expect_grep "another project's plan: says whose it is" 'plan.json: project: the plan was made for project "someone-else"' "$TMPD/err"
+$PY - "$P/plan.json" "$P/fronts.json" <<'PYEOF'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["project"]["name"] = json.load(open(sys.argv[2]))["name"]
+json.dump(p, open(sys.argv[1], "w"))
+PYEOF
+expect_exit "a plan older than the drafts: publish runs" 0 "$FRONTS" publish "$P/plan.json" -C "$P"
+expect_grep "a plan older than the drafts: warned" 'warning: .*plan.json: the plan was made before the drafts changed' "$TMPD/err"
+$PY - "$P/plan.json" "$P/fronts.json" <<'PYEOF'
+import json, sys
+p = json.load(open(sys.argv[1]))
+f = json.load(open(sys.argv[2]))
+post = p["plan"][0]
+p["plan"] = [dict(post, slot=0)] * (f["horizon_slots"] * len(f["fronts"]) + 1)
+json.dump(p, open(sys.argv[1], "w"))
+PYEOF
+expect_exit "a plan larger than the project: refused" 1 "$FRONTS" publish "$P/plan.json" -C "$P"
+expect_grep "a plan larger than the project: named, with the bound" 'plan.json: plan: [0-9]+ posts, more than this project can produce' "$TMPD/err"
+check "plans: zero posts but the edited one" "$(count '"ev": "post"')" 1
+
 # --- no credential anywhere ----------------------------------------------------
 stop_fake
 expect_no_grep "no sentinel key in any file or output" "$SENTINEL" "$TMPD"
