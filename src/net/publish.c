@@ -31,18 +31,20 @@ publish_open(struct publish *pub, const struct project *p,
 	pub->timeout_ms = timeout_ms;
 	snprintf(pub->plan_id, sizeof pub->plan_id, "%s", plan->id);
 	if (pub->plan_id[0] == '\0') {
-		/* A plan without an id is named by its posts. */
-		char *s = xstrdup(""), *next;
+		/* A plan without an id is named by its posts (one pass). */
+		char *s = NULL;
+		size_t n = 0;
+		FILE *f = open_memstream(&s, &n);
 		int i;
 
-		for (i = 0; i < plan->nposts; i++) {
-			xasprintf(&next, "%s%d\n%d\n%d\n%s\n", s,
-			    plan->posts[i].slot, plan->posts[i].front,
-			    plan->posts[i].draft, plan->posts[i].text);
-			free(s);
-			s = next;
-		}
-		sha256_hex(s, strlen(s), pub->plan_id);
+		if (f == NULL)
+			abort();
+		for (i = 0; i < plan->nposts; i++)
+			fprintf(f, "%d\n%d\n%d\n%s\n", plan->posts[i].slot,
+			    plan->posts[i].front, plan->posts[i].draft,
+			    plan->posts[i].text);
+		fclose(f);
+		sha256_hex(s != NULL ? s : "", n, pub->plan_id);
 		pub->plan_id[16] = '\0';
 		free(s);
 	}
