@@ -461,6 +461,8 @@ A=$!
 while [ ! -e "$TMPD/lockr.paused" ]; do sleep 0.05; done
 expect_exit "lock: ledger resolve refuses while a publisher holds it" 1 "$FRONTS" ledger resolve e0000000000000000 --failed -C "$P"
 expect_grep "lock: ledger resolve names the holder" 'held by pid [0-9]+ \(fronts publish --live\)' "$TMPD/err"
+expect_exit "lock: history pull refuses while a publisher holds it" 1 "$FRONTS" history pull -C "$P"
+expect_grep "lock: history pull names the holder" 'held by pid [0-9]+ \(fronts publish --live\)' "$TMPD/err"
 echo done >"$TMPD/lockr.done"
 wait $A
 expect_exit "lock: a killed holder leaves the lock free" 2 "$FRONTS" ledger resolve e0000000000000000 --failed -C "$P"
