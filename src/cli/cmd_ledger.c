@@ -55,6 +55,10 @@ ledger_list(struct ledger *l)
 	for (i = 0; i < l->nproblems; i++)
 		termsafe_fprintf(stderr, "fronts ledger: %s\n",
 		    l->problems[i]);
+	if (l->nunsealed > 0)
+		printf("%d line%s written before ledger lines carried a checksum: "
+		    "read as they are, unverified\n", l->nunsealed,
+		    l->nunsealed == 1 ? "" : "s");
 	if (ledger_unresolved(l) > 0)
 		printf("\n%d unresolved: check the platform, then `fronts ledger "
 		    "resolve ID --sent URL` or `--failed`\n", ledger_unresolved(l));

@@ -218,8 +218,11 @@ ledger_unseal(struct ledger *l, char *text)
 			    "line was edited)";
 		/* Lines written before records carried a checksum are read
 		 * as they are; after the first sealed line, all must be. */
-		return l->sealed ? "no checksum (\"sum\"): the line was "
-		    "added or edited by hand" : NULL;
+		if (l->sealed)
+			return "no checksum (\"sum\"): the line was added or "
+			    "edited by hand";
+		l->nunsealed++;
+		return NULL;
 	}
 	at[0] = '}';
 	at[1] = '\0';

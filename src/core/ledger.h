@@ -70,6 +70,7 @@ struct ledger {
 	int			 nproblems;
 	int			 nlines;	/* lines read or appended */
 	bool			 sealed;	/* a line with a checksum was read */
+	int			 nunsealed;	/* older lines read without one */
 };
 
 /* What the caller knows before a request. */

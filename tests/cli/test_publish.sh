@@ -497,6 +497,12 @@ drive edited0 "expect:$PROMPT" send:y end
 sed -i '1s/"draft":"d1"/"draft":"d2"/' "$P/.fronts/ledger.jsonl"
 expect_exit "edited ledger line: fronts ledger exits 1" 1 "$FRONTS" ledger -C "$P"
 expect_grep "edited ledger line: checksum mismatch by file and line" 'ledger.jsonl:1: checksum mismatch' "$TMPD/err"
+# Lines from before checksums are read as they are, and said to be.
+sed -i '1s/,"sum":"[0-9a-f]*"}$/}/' "$P/.fronts/ledger.jsonl"
+sed -i '1s/"draft":"d2"/"draft":"d1"/' "$P/.fronts/ledger.jsonl"
+sed -i '2,$d' "$P/.fronts/ledger.jsonl"
+expect_exit "a ledger from before checksums: read" 0 "$FRONTS" ledger -C "$P"
+expect_grep "a ledger from before checksums: said to be unverified" '^1 line written before ledger lines carried a checksum: read as they are, unverified' "$TMPD/out"
 
 # --- files under .fronts are the project's own ------------------------------
 # A symlinked predictions or trajectory file, or a dangling ledger symlink,

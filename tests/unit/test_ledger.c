@@ -296,6 +296,7 @@ test_checksum(void **state)
 	append_raw(dir, LEGACY_INTENT "\n");
 	assert_int_equal(ledger_open(dir, &l, &err), 0);
 	assert_int_equal(l.nproblems, 0);		/* legacy: accepted */
+	assert_int_equal(l.nunsealed, 1);
 	assert_int_equal(ledger_intent(&l, &in, &e, &err), 0);
 	ledger_free(&l);
 	xasprintf(&path, "%s/.fronts/ledger.jsonl", dir);
