@@ -79,8 +79,8 @@ project_lock_take_noting(const char *dir, const char *command, bool wait,
 		lock_holder(fd, holder, sizeof holder);
 		if (!wait) {
 			error_set(err, EXIT_ERROR, "the project is locked: %s "
-			    "is held by %s; wait for it to finish, or run again "
-			    "with --wait", path, holder);
+			    "is held by %s; wait for it to finish (on the "
+			    "command line, --wait waits for it)", path, holder);
 			close(fd);
 			free(path);
 			return -1;

@@ -418,7 +418,7 @@ touch "$TMPD/resumeA"
 wait $A
 check "lock: the second publisher exits 1" "$RC" 1
 expect_grep "lock: it names the holder's pid and command" 'not sent: the project is locked: .*/\.fronts/lock is held by pid [0-9]+ \(fronts publish --live\) since 2026-' "$TMPD/lockB.out"
-expect_grep "lock: it says how to wait" 'run again with --wait' "$TMPD/lockB.out"
+expect_grep "lock: it says how to wait" 'wait for it to finish \(on the command line, --wait waits for it\)' "$TMPD/lockB.out"
 expect_grep "lock: the holder sends" 'SENT: ' "$TMPD/lockA.out"
 check "lock: exactly one post" "$(count '"ev": "post"')" 1
 check "lock: one intent in the ledger" "$(grep -c '"record":"intent"' "$P/.fronts/ledger.jsonl")" 1
