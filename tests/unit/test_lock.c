@@ -21,6 +21,17 @@ tmpproj(void)
 }
 
 static void
+rmproj(char *dir)
+{
+	char *cmd;
+
+	xasprintf(&cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(dir);
+}
+
+static void
 test_lock_second_taker_named_refusal(void **state)
 {
 	char *dir = tmpproj(), pid[32];
@@ -44,7 +55,7 @@ test_lock_second_taker_named_refusal(void **state)
 	    &b, &err), 0);
 	project_lock_release(b);
 	project_lock_release(NULL);
-	free(dir);
+	rmproj(dir);
 }
 
 static void
@@ -64,7 +75,7 @@ test_lock_symlink_refused(void **state)
 	unlink(lock);
 	free(lock);
 	free(fdir);
-	free(dir);
+	rmproj(dir);
 }
 
 static void
@@ -84,7 +95,7 @@ test_statedir_group_writable_refused(void **state)
 	assert_int_equal(statedir_open(dir, false, &dfd, &err), 0);
 	close(dfd);
 	free(fdir);
-	free(dir);
+	rmproj(dir);
 }
 
 static void
@@ -113,7 +124,7 @@ test_statedir_append_through_symlinked_dir_refused(void **state)
 	unlink(sub);
 	free(sub);
 	free(fdir);
-	free(dir);
+	rmproj(dir);
 }
 
 int
