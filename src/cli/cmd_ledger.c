@@ -2,7 +2,9 @@
  * cmd_ledger — `fronts ledger`: lists the publish ledger, and
  * `fronts ledger resolve ID --sent URL|--failed` records the operator's
  * word on a post whose outcome is unknown, which is what lets publishing
- * continue after a crash or a broken connection.
+ * continue after a crash or a broken connection. A resolve holds the
+ * project lock (core/lock.h) from reading the ledger to its settle record;
+ * --wait waits for another holder instead of exiting 1.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include "core/clock.h"
 #include "cli/cli.h"
 #include "core/ledger.h"
+#include "core/lock.h"
 #include "core/termsafe.h"
 #include "core/timeutil.h"
 
@@ -26,9 +29,10 @@ ledger_print_entry(const struct ledger_entry *e)
 	    "planned %s\n", e->id,
 	    ledger_state_name(e->state), e->front, e->draft, e->slot, at);
 	termsafe_fprintf(stdout, "    plan %s  channel %s  attempts %d  "
-	    "last attempt %s%s\n",
+	    "last attempt %s%s%s\n",
 	    e->plan, e->channel, e->attempts, tried,
-	    e->settled ? "  (settled by the operator)" : "");
+	    e->settled ? "  (settled by the operator)" : "",
+	    e->edited ? "  (text edited from the draft)" : "");
 	if (e->state == LEDGER_SENT && (e->url != NULL || e->post_id != NULL))
 		termsafe_fprintf(stdout, "    %s\n", e->url != NULL ? e->url :
 		    e->post_id);
@@ -51,6 +55,10 @@ ledger_list(struct ledger *l)
 	for (i = 0; i < l->nproblems; i++)
 		termsafe_fprintf(stderr, "fronts ledger: %s\n",
 		    l->problems[i]);
+	if (l->nunsealed > 0)
+		printf("%d line%s written before ledger lines carried a checksum: "
+		    "read as they are, unverified\n", l->nunsealed,
+		    l->nunsealed == 1 ? "" : "s");
 	if (ledger_unresolved(l) > 0)
 		printf("\n%d unresolved: check the platform, then `fronts ledger "
 		    "resolve ID --sent URL` or `--failed`\n", ledger_unresolved(l));
@@ -78,12 +86,14 @@ cmd_ledger_exec(struct cli *cli, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "sent", required_argument, NULL, 's' },
 		{ "failed", no_argument, NULL, 'f' },
+		{ "wait", no_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct project_lock *lock = NULL;
 	struct ledger l;
 	struct error err = { 0 };
 	const char *url = NULL;
-	int c, failed = 0, rc;
+	int c, failed = 0, wait = 0, rc;
 
 	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
 		switch (c) {
@@ -95,6 +105,9 @@ cmd_ledger_exec(struct cli *cli, int argc, char **argv)
 			break;
 		case 'f':
 			failed = 1;
+			break;
+		case 'w':
+			wait = 1;
 			break;
 		default:
 			return cli_usage_error("ledger", "unknown option");
@@ -110,19 +123,25 @@ cmd_ledger_exec(struct cli *cli, int argc, char **argv)
 	if (argc > 0 && (url == NULL) == !failed)
 		return cli_usage_error("ledger", "resolve needs exactly one of "
 		    "--sent URL or --failed");
-	if (ledger_open(cli->dir, &l, &err) != 0)
+	if (argc > 0 && project_lock_take(cli->dir, "fronts ledger resolve",
+	    wait, &lock, &err) != 0)
 		return cli_report("ledger", &err);
+	if (ledger_open(cli->dir, &l, &err) != 0) {
+		project_lock_release(lock);
+		return cli_report("ledger", &err);
+	}
 	if (argc == 0)
 		rc = ledger_list(&l);
 	else
 		rc = ledger_resolve(&l, argv[1], url != NULL, url);
 	ledger_free(&l);
+	project_lock_release(lock);
 	return rc;
 }
 
 const struct cmd_entry cmd_ledger_entry = {
 	.name = "ledger",
 	.summary = "list or settle the publish ledger",
-	.usage = "[-C DIR] | resolve ID --sent URL|--failed [-C DIR]",
+	.usage = "[-C DIR] | resolve ID --sent URL|--failed [--wait] [-C DIR]",
 	.exec = cmd_ledger_exec,
 };
