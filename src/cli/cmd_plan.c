@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/clock.h"
 #include "core/plan.h"
 #include "runs/planner.h"
 #include "core/project.h"
@@ -364,6 +365,16 @@ plan_output(const struct project *p, const struct plan_opts *o,
 	return rc;
 }
 
+/* A start that passed moves to the next slot from now, with a warning. */
+static void
+plan_settle_start(struct project *p, char *warning, size_t len)
+{
+	if (!project_start_at(p, clock_now()))
+		return;
+	project_passed_text(p->start_passed, p->start, warning, len);
+	fprintf(stderr, "fronts plan: warning: %s\n", warning);
+}
+
 static int
 cmd_plan_exec(struct cli *cli, int argc, char **argv)
 {
@@ -372,7 +383,7 @@ cmd_plan_exec(struct cli *cli, int argc, char **argv)
 	struct planner *pr = NULL;
 	struct error err = { 0 };
 	struct plan pl;
-	char *path, *src;
+	char *path, *src, warning[256] = "";
 	size_t len;
 	int rc;
 
@@ -381,14 +392,17 @@ cmd_plan_exec(struct cli *cli, int argc, char **argv)
 	memset(&pl, 0, sizeof pl);
 	rc = -1;
 	if (cli_load_approved(o.dir, o.model, &p, &path, &src, &len,
-	    &err) != 0 ||
-	    planner_start(p, src, len, &o.sp, &pr, &err) != 0)
+	    &err) != 0)
+		goto out;
+	plan_settle_start(p, warning, sizeof warning);
+	if (planner_start(p, src, len, &o.sp, &pr, &err) != 0)
 		goto out;
 	if (plan_wait(pr, &pl, &err) != 0) {
 		plan_report_side(pr);
 		goto out;
 	}
 	plan_report_side(pr);
+	snprintf(pl.stats.warning, sizeof pl.stats.warning, "%s", warning);
 	rc = plan_output(p, &o, pr, path, &pl, &err);
 out:
 	plan_free(&pl);

@@ -49,6 +49,7 @@ struct plan_stats {
 	uint64_t	seed;
 	bool		stopped;	/* stopped early: the search so far */
 	char		sandbox[256];	/* the worker's layers; "": none */
+	char		warning[256];	/* e.g. the start moved; "": none */
 };
 
 struct plan {

@@ -123,6 +123,7 @@ planner_spawn(struct planner *pl)
 		memset(&job, 0, sizeof job);
 		job.kind = WORKER_JOB_PLAN;
 		job.project_dir = pl->p->dir;
+		job.start = pl->p->start;
 		job.model_src = pl->src;
 		job.model_len = pl->len;
 		job.params = pl->params;
@@ -399,7 +400,9 @@ planner_start(const struct project *p, const char *model_src,
 	pl->nworkers = params->isolation == ISOLATION_THREAD ? 1 :
 	    (params->workers > 0 ? params->workers : 1);
 	pl->params.workers = pl->nworkers;
-	if (legal_past_load(p, &pl->past, &pl->npast, err) != 0) {
+	if (legal_past_load(p, &pl->past, &pl->npast, err) != 0 ||
+	    legal_pins_check(p, pl->past, pl->npast, err) != 0) {
+		free(pl->past);
 		free(pl->src);
 		free(pl);
 		return -1;

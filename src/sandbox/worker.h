@@ -35,6 +35,8 @@ struct worker_job {
 	long			 memory_mb;	/* address-space limit; 0: default */
 	time_t			 now;		/* the parent's clock (set by the
 						 * wire; read by the worker) */
+	time_t			 start;		/* the plan's slot 0; 0: the
+						 * project's own */
 };
 
 enum worker_event {

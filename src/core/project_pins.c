@@ -1,0 +1,134 @@
+/*
+ * project_pins — pins.jsonl, the operator's fixed decisions: a draft kept
+ * out of every plan ({"draft": "d4", "drop": true}), kept on one front
+ * ({"draft": "d3", "front": "x"}) or put there at a time ({"draft": "d3",
+ * "front": "x", "at": "2026-12-02T10:00:00+01:00"}).
+ *
+ * The file is optional. Loading checks what needs no plan: the draft and
+ * the front exist, a draft is not both dropped and pinned, and no draft is
+ * pinned twice to one front. Whether a pin's time and front are legal
+ * (slot boundary, horizon, caps, gaps, quiet hours) depends on the plan's
+ * start and the posts already made: legal_pins_check() decides that
+ * before any search.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/project_int.h"
+#include "core/timeutil.h"
+
+static int
+pin_front(const struct json_loc *l, const struct project *p,
+    const cJSON *obj, struct pin *pin)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, "front");
+
+	if (v == NULL)
+		return json_fail(l, "front", NULL, "missing (a pin names "
+		    "a front, or \"drop\": true)");
+	if (!cJSON_IsString(v) ||
+	    (pin->front = project_front_index(p, v->valuestring)) < 0)
+		return json_fail(l, "front", v,
+		    "expected the id of a front in fronts.json");
+	return 0;
+}
+
+static int
+pin_at(const struct json_loc *l, const cJSON *obj, struct pin *pin)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, "at");
+
+	if (v == NULL)
+		return 0;
+	if (!cJSON_IsString(v) || time_parse_iso(v->valuestring, &pin->at) != 0)
+		return json_fail(l, "at", v, "expected an ISO-8601 time "
+		    "with offset, like \"2026-12-02T10:00:00+01:00\"");
+	pin->has_at = true;
+	pin->at_text = xstrdup(v->valuestring);
+	return 0;
+}
+
+/* A second pin of the same draft: the same front twice, or a drop beside
+ * anything else, contradict each other. */
+static int
+pin_conflict(const struct json_loc *l, const struct project *p,
+    const struct pin *pin)
+{
+	const struct pin *o;
+	int i;
+
+	for (i = 0; i < p->npins; i++) {
+		o = &p->pins[i];
+		if (o->draft != pin->draft)
+			continue;
+		if (o->drop || pin->drop)
+			return json_fail(l, "draft", NULL, "draft \"%s\" is "
+			    "both dropped and pinned (first on line %d)",
+			    p->drafts[pin->draft].id, o->line);
+		if (o->front == pin->front)
+			return json_fail(l, "front", NULL, "draft \"%s\" "
+			    "pinned to front \"%s\" twice (first on line %d)",
+			    p->drafts[pin->draft].id,
+			    p->fronts[pin->front].id, o->line);
+	}
+	return 0;
+}
+
+static int
+load_pin_line(const struct json_loc *l, const cJSON *obj, void *arg)
+{
+	static const char *known[] = { "draft", "front", "at", "drop", NULL };
+	struct project *p = arg;
+	const cJSON *v;
+	struct pin pin;
+	char *id = NULL;
+
+	memset(&pin, 0, sizeof pin);
+	pin.line = l->line;
+	pin.front = -1;
+	if (json_get_string(l, obj, "", "draft", JSON_FILLED, &id) != 0)
+		return -1;
+	pin.draft = project_draft_index(p, id);
+	free(id);
+	if (pin.draft < 0)
+		return json_fail(l, "draft", cJSON_GetObjectItemCaseSensitive(
+		    obj, "draft"), "expected the id of a draft in drafts.jsonl");
+	v = cJSON_GetObjectItemCaseSensitive(obj, "drop");
+	if (v != NULL && !cJSON_IsBool(v))
+		return json_fail(l, "drop", v, "expected true or false");
+	pin.drop = cJSON_IsTrue(v);
+	if (pin.drop && (cJSON_GetObjectItemCaseSensitive(obj, "front") !=
+	    NULL || cJSON_GetObjectItemCaseSensitive(obj, "at") != NULL))
+		return json_fail(l, "drop", v, "a dropped draft takes no "
+		    "\"front\" or \"at\"");
+	if (!pin.drop && (pin_front(l, p, obj, &pin) != 0 ||
+	    pin_at(l, obj, &pin) != 0))
+		return -1;
+	if (pin_conflict(l, p, &pin) != 0) {
+		free(pin.at_text);
+		return -1;
+	}
+	json_warn_unknown(l, obj, "", known);
+	p->pins = xrealloc(p->pins, (p->npins + 1) * sizeof *p->pins);
+	p->pins[p->npins++] = pin;
+	return 0;
+}
+
+int
+project_load_pins(struct project *p, const char *path, struct error *err)
+{
+	struct json_loc l = project_loc(p, path, err);
+	size_t len;
+	char *text;
+	int rc;
+
+	if (access(path, F_OK) != 0)
+		return 0;
+	if (file_read(path, &text, &len, err) != 0)
+		return -1;
+	rc = json_each_line(&l, text, len, load_pin_line, p);
+	free(text);
+	return rc;
+}
