@@ -1,8 +1,8 @@
 /*
  * cmd_plan — `fronts plan`: searches for the best posting plan with the
  * approved world model and prints it (a table in the project's time zone,
- * or DESIGN.md's JSON object), optionally writes PLAN.json, and keeps a
- * trajectory record of the run under .fronts/trajectories/.
+ * its calendar, or DESIGN.md's JSON object), optionally writes PLAN.json,
+ * and keeps a trajectory record of the run under .fronts/trajectories/.
  *
  * Ctrl-C (SIGINT) stops the search gracefully: the plan found so far is
  * printed, marked as stopped early, and the exit status is 0. A second
@@ -38,6 +38,7 @@ struct plan_opts {
 	const char		*model;
 	const char		*out;
 	bool			 json;
+	bool			 calendar;
 	struct search_params	 sp;
 };
 
@@ -67,6 +68,7 @@ plan_options(struct cli *cli, int argc, char **argv, struct plan_opts *o)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "call-timeout-ms", required_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "calendar", no_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 }
 	};
 	uint64_t v;
@@ -83,6 +85,7 @@ plan_options(struct cli *cli, int argc, char **argv, struct plan_opts *o)
 		case 'o': o->out = optarg; break;
 		case 'm': o->model = optarg; break;
 		case 'j': o->json = true; break;
+		case 'c': o->calendar = true; break;
 		case 'n':
 			if (plan_parse_u64(optarg, 1ULL << 40, &v) != 0 || v == 0)
 				return cli_usage_error("plan", "--iterations: "
@@ -134,6 +137,9 @@ plan_options(struct cli *cli, int argc, char **argv, struct plan_opts *o)
 	if (optind != argc)
 		return cli_usage_error("plan", "unexpected argument %s",
 		    argv[optind]);
+	if (o->json && o->calendar)
+		return cli_usage_error("plan", "--json and --calendar exclude "
+		    "each other");
 	if (counted && o->sp.seconds > 0)
 		return cli_usage_error("plan", "--iterations and --seconds "
 		    "exclude each other");
@@ -358,6 +364,8 @@ plan_output(const struct project *p, const struct plan_opts *o,
 		    "plan the search had found so far\n");
 	if (o->json)
 		termsafe_json_puts(s, stdout);
+	else if (o->calendar)
+		cli_print_calendar(p, pl);
 	else
 		plan_print(p, pl);
 	free(s);
@@ -418,6 +426,6 @@ const struct cmd_entry cmd_plan_entry = {
 	.summary = "search for the best posting plan",
 	.usage = "[-C DIR] [--model FILE] [--iterations N | --seconds S] [--workers N]\n"
 	    "               [--isolation process|thread] [--seed N] [--call-timeout-ms MS]\n"
-	    "               [--json] [-o PLAN.json]",
+	    "               [--json | --calendar] [-o PLAN.json]",
 	.exec = cmd_plan_exec,
 };

@@ -535,3 +535,26 @@ plan_build(const struct project *p, const struct legal *lg,
 	legal_path_free(lp);
 	return 0;
 }
+
+int
+plan_read_file(const struct project *p, const char *path, struct plan *out,
+    struct error *err)
+{
+	char *data;
+	size_t len;
+	cJSON *j;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if (file_read(path, &data, &len, err) != 0)
+		return -1;
+	j = cJSON_ParseWithLength(data, len);
+	free(data);
+	if (j == NULL)
+		return error_set(err, EXIT_ERROR, "%s: not valid JSON", path);
+	rc = plan_from_json(p, j, out, err);
+	cJSON_Delete(j);
+	if (rc != 0)
+		return error_wrap(err, "%s", path);
+	return 0;
+}

@@ -74,6 +74,10 @@ cJSON	*plan_to_json(const struct project *, const struct plan *);
 int	plan_from_json(const struct project *p, const cJSON *json,
 	    struct plan *out, struct error *err);
 
+/* Reads a PLAN.json file against p (errors name the file). */
+int	plan_read_file(const struct project *p, const char *path,
+	    struct plan *out, struct error *err);
+
 /* The plan of a finished search: the principal variation's posts replayed
  * through lg (this process's legality engine); a step it refuses is left
  * out and described in *dropped (*ndropped strings, the caller frees). The

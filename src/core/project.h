@@ -150,6 +150,18 @@ bool	project_start_at(struct project *, time_t now);
 void	project_passed_text(time_t was, time_t next, char *buf, size_t len);
 /* The pins of draft d (indices into p->pins, at most max). */
 int	project_draft_pins(const struct project *, int d, int *out, int max);
+/* Edits of p->pins in memory, which keep the file's invariants: a draft's
+ * pin to a front replaces its earlier pin there and any drop of it; a
+ * drop replaces every pin of the draft; a clear removes them. at_text NULL:
+ * no time. Lines are renumbered as project_pins_save() writes them. */
+void	project_pin_set(struct project *, int d, int f, const char *at_text,
+	    time_t at);
+void	project_pin_drop(struct project *, int d);
+void	project_pin_clear(struct project *, int d);
+/* A pin as its pins.jsonl object (caller frees). */
+cJSON	*project_pin_json(const struct project *, const struct pin *);
+/* Writes p->pins to DIR/pins.jsonl (temp file, fsync, rename). */
+int	project_pins_save(const struct project *, struct error *err);
 /* Start of slot k. */
 time_t	project_slot_time(const struct project *, int slot);
 /* The plain-data ctx of the world-model contract, as JSON (caller frees). */

@@ -132,3 +132,122 @@ project_load_pins(struct project *p, const char *path, struct error *err)
 	free(text);
 	return rc;
 }
+
+static void
+pin_remove(struct project *p, int d)
+{
+	int i, n = 0;
+
+	for (i = 0; i < p->npins; i++) {
+		if (p->pins[i].draft == d) {
+			free(p->pins[i].at_text);
+			continue;
+		}
+		p->pins[n++] = p->pins[i];
+	}
+	p->npins = n;
+}
+
+static void
+pin_renumber(struct project *p)
+{
+	int i;
+
+	for (i = 0; i < p->npins; i++)
+		p->pins[i].line = i + 1;
+}
+
+static struct pin *
+pin_append(struct project *p, int d)
+{
+	struct pin *pin;
+
+	p->pins = xrealloc(p->pins, (p->npins + 1) * sizeof *p->pins);
+	pin = &p->pins[p->npins++];
+	memset(pin, 0, sizeof *pin);
+	pin->draft = d;
+	pin->front = -1;
+	return pin;
+}
+
+void
+project_pin_set(struct project *p, int d, int f, const char *at_text,
+    time_t at)
+{
+	struct pin *pin = NULL;
+	int i, n = 0;
+
+	for (i = 0; i < p->npins; i++) {
+		if (p->pins[i].draft == d && (p->pins[i].drop ||
+		    p->pins[i].front == f)) {
+			free(p->pins[i].at_text);
+			continue;
+		}
+		p->pins[n++] = p->pins[i];
+	}
+	p->npins = n;
+	pin = pin_append(p, d);
+	pin->front = f;
+	if (at_text != NULL) {
+		pin->has_at = true;
+		pin->at = at;
+		pin->at_text = xstrdup(at_text);
+	}
+	pin_renumber(p);
+}
+
+void
+project_pin_drop(struct project *p, int d)
+{
+	pin_remove(p, d);
+	pin_append(p, d)->drop = true;
+	pin_renumber(p);
+}
+
+void
+project_pin_clear(struct project *p, int d)
+{
+	pin_remove(p, d);
+	pin_renumber(p);
+}
+
+cJSON *
+project_pin_json(const struct project *p, const struct pin *pin)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "draft", p->drafts[pin->draft].id);
+	if (pin->drop) {
+		cJSON_AddBoolToObject(o, "drop", true);
+		return o;
+	}
+	cJSON_AddStringToObject(o, "front", p->fronts[pin->front].id);
+	if (pin->has_at)
+		cJSON_AddStringToObject(o, "at", pin->at_text);
+	return o;
+}
+
+int
+project_pins_save(const struct project *p, struct error *err)
+{
+	char *path = path_join(p->dir, "pins.jsonl"), *line;
+	size_t len = 0, cap = 256;
+	char *buf = xmalloc(cap);
+	cJSON *o;
+	int i, rc;
+
+	buf[0] = '\0';
+	for (i = 0; i < p->npins; i++) {
+		o = project_pin_json(p, &p->pins[i]);
+		line = cJSON_PrintUnformatted(o);
+		cJSON_Delete(o);
+		while (len + strlen(line) + 2 > cap)
+			buf = xrealloc(buf, cap *= 2);
+		len += (size_t)sprintf(buf + len, "%s\n", line);
+		free(line);
+	}
+	rc = file_write_atomic(path, buf, len, err);
+	free(buf);
+	free(path);
+	return rc;
+}
