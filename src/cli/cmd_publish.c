@@ -375,6 +375,7 @@ cmd_publish_exec(struct cli *cli, int argc, char **argv)
 	struct plan plan;
 	struct publish pub;
 	struct error err = { 0 };
+	char warn[256];
 	int rc;
 
 	if ((rc = publish_parse(cli, argc, argv, &o)) != EXIT_OK)
@@ -390,6 +391,8 @@ cmd_publish_exec(struct cli *cli, int argc, char **argv)
 		project_free(p);
 		return cli_report("publish", &err);
 	}
+	if (plan_align_start(p, &plan, clock_now(), warn, sizeof warn))
+		fprintf(stderr, "fronts publish: warning: %s\n", warn);
 	if (publish_open(&pub, p, &plan, o.timeout_ms, &err) != 0)
 		rc = cli_report("publish", &err);
 	else {

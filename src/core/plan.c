@@ -558,3 +558,17 @@ plan_read_file(const struct project *p, const char *path, struct plan *out,
 		return error_wrap(err, "%s", path);
 	return 0;
 }
+
+bool
+plan_align_start(struct project *p, const struct plan *pl, time_t now,
+    char *warn, size_t len)
+{
+	if (pl->nposts > 0)
+		p->start = pl->posts[0].at - (time_t)pl->posts[0].slot *
+		    p->slot_minutes * 60;
+	if (p->start >= now)
+		return false;
+	project_passed_text(p->start, project_next_slot(p, p->start, now),
+	    warn, len);
+	return true;
+}

@@ -78,6 +78,12 @@ int	plan_from_json(const struct project *p, const cJSON *json,
 int	plan_read_file(const struct project *p, const char *path,
 	    struct plan *out, struct error *err);
 
+/* Takes the plan's slot 0 (from its posts' times) as p's start, so slots
+ * mean what they meant when it was made; true, with the warning `plan`
+ * gives (project_passed_text) in warn, when that start lies before now. */
+bool	plan_align_start(struct project *p, const struct plan *pl,
+	    time_t now, char *warn, size_t len);
+
 /* The plan of a finished search: the principal variation's posts replayed
  * through lg (this process's legality engine); a step it refuses is left
  * out and described in *dropped (*ndropped strings, the caller frees). The

@@ -251,17 +251,23 @@ project_slot_time(const struct project *p, int slot)
 	return p->start + (time_t)slot * p->slot_minutes * 60;
 }
 
+time_t
+project_next_slot(const struct project *p, time_t start, time_t now)
+{
+	time_t slot = (time_t)p->slot_minutes * 60;
+
+	if (start >= now || slot <= 0)
+		return start;
+	return start + (now - start + slot - 1) / slot * slot;
+}
+
 bool
 project_start_at(struct project *p, time_t now)
 {
-	time_t slot = (time_t)p->slot_minutes * 60;
-	time_t k;
-
-	if (p->start >= now || slot <= 0)
+	if (p->start >= now || p->slot_minutes <= 0)
 		return false;
-	k = (now - p->start + slot - 1) / slot;
 	p->start_passed = p->start;
-	p->start += k * slot;
+	p->start = project_next_slot(p, p->start, now);
 	return true;
 }
 

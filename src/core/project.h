@@ -145,6 +145,8 @@ bool	project_draft_allows(const struct project *, int d, int f);
  * old one. Returns whether it moved. Called where plans are made, never by
  * project_load (publishing reads an old plan against its own start). */
 bool	project_start_at(struct project *, time_t now);
+/* The first slot at or after now on the grid of slots from start. */
+time_t	project_next_slot(const struct project *, time_t start, time_t now);
 /* "the plan's start, WAS, has passed: the next slot from now is NEXT"
  * (times in the project's zone): what `plan` and `publish` warn. */
 void	project_passed_text(time_t was, time_t next, char *buf, size_t len);
