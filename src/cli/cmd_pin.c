@@ -107,15 +107,8 @@ pin_list(const struct project *p, bool json)
 static int
 pin_check(struct project *p, struct error *err)
 {
-	struct legal_past *past;
-	int npast, rc;
-
 	project_start_at(p, clock_now());
-	if (legal_past_load(p, &past, &npast, err) != 0)
-		return -1;
-	rc = legal_pins_check(p, past, npast, err);
-	free(past);
-	return rc;
+	return legal_pins_verify(p, err);
 }
 
 static int

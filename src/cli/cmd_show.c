@@ -49,7 +49,7 @@ show_calendar_lines(const struct project *p, const struct plan *pl,
 	char **lines;
 	int n, i;
 
-	calendar_build(p, pl, l, clock_now(), &c);
+	calendar_build(p, pl, l, clock_now(), false, &c);
 	n = calendar_render(p, pl, &c, show_width(), &lines);
 	for (i = 0; i < n; i++) {
 		termsafe_fprintf(stdout, "%s\n", lines[i]);
@@ -98,7 +98,7 @@ show_json(const struct project *p, const struct plan *pl,
 	int i;
 
 	if (calendar) {
-		calendar_build(p, pl, l, clock_now(), &c);
+		calendar_build(p, pl, l, clock_now(), false, &c);
 		o = calendar_json(p, pl, &c);
 		calendar_free(&c);
 	} else {

@@ -10,7 +10,6 @@
 #include "core/calendar.h"
 #include "core/timeutil.h"
 
-#define CAL_TIME_WIDTH	6	/* "11:00 " */
 #define CAL_MIN_COLUMN	8
 
 static const char *cal_names[] = {
@@ -100,9 +99,44 @@ cal_post_cmp(const struct plan *pl, int a, int b)
 	return (a > b) - (a < b);
 }
 
+/* Empty rows for the slots no post holds, in slot order. */
+static void
+cal_every_slot(const struct project *p, struct calendar *c)
+{
+	struct calendar all;
+	struct plan_post pp;
+	long lastday = -1;
+	int k, i = 0;
+
+	memset(&all, 0, sizeof all);
+	all.nfronts = c->nfronts;
+	memset(&pp, 0, sizeof pp);
+	for (k = 0; k < p->horizon_slots; k++) {
+		pp.at = project_slot_time(p, k);
+		pp.slot = k;
+		for (; i < c->nrows && c->rows[i].at <= pp.at; i++) {
+			all.rows = xrealloc(all.rows, (all.nrows + 1) *
+			    sizeof *all.rows);
+			all.rows[all.nrows] = c->rows[i];
+			all.rows[all.nrows++].day_start =
+			    time_local_day(c->rows[i].at) != lastday;
+			lastday = time_local_day(c->rows[i].at);
+		}
+		if (all.nrows == 0 || all.rows[all.nrows - 1].at != pp.at)
+			cal_add_row(&all, &pp, &lastday);
+	}
+	for (; i < c->nrows; i++) {
+		all.rows = xrealloc(all.rows, (all.nrows + 1) *
+		    sizeof *all.rows);
+		all.rows[all.nrows++] = c->rows[i];
+	}
+	free(c->rows);
+	*c = all;
+}
+
 void
 calendar_build(const struct project *p, const struct plan *pl,
-    const struct ledger *l, time_t now, struct calendar *out)
+    const struct ledger *l, time_t now, bool every, struct calendar *out)
 {
 	const struct plan_post *pp;
 	struct cal_row *r = NULL;
@@ -133,6 +167,8 @@ calendar_build(const struct project *p, const struct plan *pl,
 		    now);
 	}
 	free(order);
+	if (every)
+		cal_every_slot(p, out);
 }
 
 void
@@ -267,13 +303,24 @@ cal_row_line(const struct project *p, const struct plan *pl,
 
 	localtime_r(&r->at, &tm);
 	strftime(hm, sizeof hm, "%H:%M", &tm);
-	cal_put(&line, &len, hm, CAL_TIME_WIDTH);
+	cal_put(&line, &len, hm, CALENDAR_TIME_WIDTH);
 	for (f = 0; f < p->nfronts; f++) {
 		calendar_cell_text(p, pl, &r->cells[f], colw - 1, cell,
 		    sizeof cell);
 		cal_put(&line, &len, cell, colw);
 	}
 	return line;
+}
+
+int
+calendar_column_width(const struct project *p, int width)
+{
+	int colw = p->nfronts > 0 ? (width - CALENDAR_TIME_WIDTH) /
+	    p->nfronts : 0;
+
+	if (colw < CAL_MIN_COLUMN)
+		colw = CAL_MIN_COLUMN;
+	return colw > CALENDAR_MAX_COLUMN ? CALENDAR_MAX_COLUMN : colw;
 }
 
 int
@@ -285,13 +332,9 @@ calendar_render(const struct project *p, const struct plan *pl,
 	int colw, total, n = 0, i, f;
 
 	*out = NULL;
-	colw = p->nfronts > 0 ? (width - CAL_TIME_WIDTH) / p->nfronts : 0;
-	if (colw < CAL_MIN_COLUMN)
-		colw = CAL_MIN_COLUMN;
-	if (colw > CALENDAR_MAX_COLUMN)
-		colw = CALENDAR_MAX_COLUMN;
-	total = CAL_TIME_WIDTH + colw * p->nfronts;
-	cal_put(&line, &len, "", CAL_TIME_WIDTH);
+	colw = calendar_column_width(p, width);
+	total = CALENDAR_TIME_WIDTH + colw * p->nfronts;
+	cal_put(&line, &len, "", CALENDAR_TIME_WIDTH);
 	for (f = 0; f < p->nfronts; f++) {
 		cal_fit(p->fronts[f].id, colw - 1, cell, sizeof cell);
 		cal_put(&line, &len, cell, colw);

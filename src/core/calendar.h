@@ -8,6 +8,7 @@
 #ifndef FRONTS_CALENDAR_H
 #define FRONTS_CALENDAR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -54,9 +55,12 @@ const char	*calendar_mark_name(enum cal_mark);	/* "sent", … */
 /* One character per mark in the text form (' ' for planned). */
 char		 calendar_mark_char(enum cal_mark);
 
-/* The rows of pl (two posts of one slot on one front take two rows). */
+/* The rows of pl (two posts of one slot on one front take two rows);
+ * every: a row for every slot of the horizon too, empty where no post is
+ * (for a cursor that places a post in a free slot). */
 void	calendar_build(const struct project *, const struct plan *,
-	    const struct ledger *, time_t now, struct calendar *out);
+	    const struct ledger *, time_t now, bool every,
+	    struct calendar *out);
 void	calendar_free(struct calendar *);
 
 /* The calendar as lines of text at most width columns wide where it can
@@ -64,6 +68,9 @@ void	calendar_free(struct calendar *);
  * CALENDAR_MAX_COLUMN each). *out is the caller's (free each line, then
  * the array). */
 #define CALENDAR_MAX_COLUMN 40
+#define CALENDAR_TIME_WIDTH 6	/* "11:00 " */
+/* The width of each front's column in a calendar width columns wide. */
+int	calendar_column_width(const struct project *, int width);
 int	calendar_render(const struct project *, const struct plan *,
 	    const struct calendar *, int width, char ***out);
 /* One cell's text (mark, draft id, expected reward) in at most w

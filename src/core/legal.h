@@ -128,6 +128,11 @@ int		 legal_pins_check(const struct project *p,
 		    const struct legal_past *past, int npast,
 		    struct error *err);
 
+/* legal_pins_check() against the posts already made (history and the
+ * ledger, as the planner counts them). */
+int		 legal_pins_verify(const struct project *p,
+		    struct error *err);
+
 /* Paths: allocated once, reset at the start of every simulated path. */
 struct legal_path	*legal_path_new(const struct legal *);
 void			 legal_path_free(struct legal_path *);

@@ -372,3 +372,16 @@ legal_pins_check(const struct project *p, const struct legal_past *past,
 	legal_free(lg);
 	return 0;
 }
+
+int
+legal_pins_verify(const struct project *p, struct error *err)
+{
+	struct legal_past *past;
+	int npast, rc;
+
+	if (legal_past_load(p, &past, &npast, err) != 0)
+		return -1;
+	rc = legal_pins_check(p, past, npast, err);
+	free(past);
+	return rc;
+}

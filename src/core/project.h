@@ -162,6 +162,9 @@ void	project_pin_drop(struct project *, int d);
 void	project_pin_clear(struct project *, int d);
 /* A pin as its pins.jsonl object (caller frees). */
 cJSON	*project_pin_json(const struct project *, const struct pin *);
+/* Reads DIR/pins.jsonl again in place of p->pins (an edit undone); on an
+ * error p keeps no pins. */
+int	project_reload_pins(struct project *, struct error *err);
 /* Writes p->pins to DIR/pins.jsonl (temp file, fsync, rename). */
 int	project_pins_save(const struct project *, struct error *err);
 /* Start of slot k. */

@@ -251,3 +251,19 @@ project_pins_save(const struct project *p, struct error *err)
 	free(path);
 	return rc;
 }
+
+int
+project_reload_pins(struct project *p, struct error *err)
+{
+	char *path = path_join(p->dir, "pins.jsonl");
+	int i, rc;
+
+	for (i = 0; i < p->npins; i++)
+		free(p->pins[i].at_text);
+	free(p->pins);
+	p->pins = NULL;
+	p->npins = 0;
+	rc = project_load_pins(p, path, err);
+	free(path);
+	return rc;
+}

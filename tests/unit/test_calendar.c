@@ -79,7 +79,7 @@ test_rows_and_marks(void **state)
 	e.state = LEDGER_SENT;
 	l.entries = &e;
 	l.nentries = 1;
-	calendar_build(p, &pl, &l, now, &c);
+	calendar_build(p, &pl, &l, now, false, &c);
 	assert_int_equal(c.nrows, 4);
 	assert_int_equal(c.rows[0].slot, 0);
 	assert_true(c.rows[0].day_start);
@@ -114,7 +114,7 @@ test_render_widths(void **state)
 	char **lines;
 	int n, i, wide = 0, days = 0;
 
-	calendar_build(p, &pl, NULL, p->start - 1, &c);
+	calendar_build(p, &pl, NULL, p->start - 1, false, &c);
 	n = calendar_render(p, &pl, &c, 80, &lines);
 	for (i = 0; i < n; i++) {
 		assert_true(width(lines[i]) <= 80);
@@ -154,7 +154,7 @@ test_json(void **state)
 	struct calendar c;
 	cJSON *j, *rows, *cell;
 
-	calendar_build(p, &pl, NULL, p->start - 1, &c);
+	calendar_build(p, &pl, NULL, p->start - 1, false, &c);
 	j = calendar_json(p, &pl, &c);
 	rows = cJSON_GetObjectItem(j, "rows");
 	assert_int_equal(cJSON_GetArraySize(rows), 4);
@@ -174,6 +174,32 @@ test_json(void **state)
 	fx_free(p);
 }
 
+/* Every slot: the posts' rows in place, an empty row for each other. */
+static void
+test_every_slot(void **state)
+{
+	struct plan pl;
+	struct project *p = cal_fixture(&pl);
+	struct calendar c;
+	int i, days = 0;
+
+	calendar_build(p, &pl, NULL, p->start - 1, true, &c);
+	assert_int_equal(c.nrows, p->horizon_slots + 1);
+	assert_int_equal(c.rows[1].cells[1].post, 2);
+	assert_int_equal(c.rows[2].slot, 1);
+	assert_int_equal(c.rows[2].cells[0].post, -1);
+	assert_int_equal(c.rows[6].slot, 5);
+	assert_int_equal(c.rows[6].cells[3].post, 3);
+	for (i = 0; i < c.nrows; i++) {
+		assert_true(i == 0 || c.rows[i].at >= c.rows[i - 1].at);
+		days += c.rows[i].day_start;
+	}
+	assert_int_equal(days, 2);
+	calendar_free(&c);
+	plan_free(&pl);
+	fx_free(p);
+}
+
 int
 main(void)
 {
@@ -181,6 +207,7 @@ main(void)
 		cmocka_unit_test(test_rows_and_marks),
 		cmocka_unit_test(test_render_widths),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_every_slot),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
