@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "ui/ui_int.h"
 
 static void *
@@ -48,6 +49,8 @@ ui_plan_start(struct ui *ui)
 		return;
 	}
 	memset(&ui->job_plan, 0, sizeof ui->job_plan);
+	/* A start that passed: from the next slot, as `fronts plan`. */
+	project_start_at(ui->proj, clock_now());
 	if (planner_start(ui->proj, ui->model_src, ui->model_len, &ui->params,
 	    &ui->planner, &err) != 0) {
 		ui->planner = NULL;
