@@ -74,15 +74,21 @@ show_ledger(const struct project *p, struct ledger *l)
 	return false;
 }
 
+static void
+show_header(const struct project *p, const struct plan *pl)
+{
+	termsafe_fprintf(stdout, "plan %s%sfor %s: %d post%s, expected total "
+	    "%.1f\n\n", pl->id, pl->id[0] != '\0' ? " " : "", p->name,
+	    pl->nposts, pl->nposts == 1 ? "" : "s", pl->expected_total);
+}
+
 void
 cli_print_calendar(const struct project *p, const struct plan *pl)
 {
 	struct ledger l;
 	bool have = show_ledger(p, &l);
 
-	termsafe_fprintf(stdout, "plan for %s: %d post%s, expected total "
-	    "%.1f\n\n", p->name, pl->nposts, pl->nposts == 1 ? "" : "s",
-	    pl->expected_total);
+	show_header(p, pl);
 	show_calendar_lines(p, pl, have ? &l : NULL);
 	if (have)
 		ledger_free(&l);
@@ -134,9 +140,7 @@ show_list(const struct project *p, const struct plan *pl,
 	struct tm tm;
 	int i;
 
-	termsafe_fprintf(stdout, "plan %s for %s: %d post%s, expected total "
-	    "%.1f\n\n", pl->id, p->name, pl->nposts, pl->nposts == 1 ? "" :
-	    "s", pl->expected_total);
+	show_header(p, pl);
 	for (i = 0; i < pl->nposts; i++) {
 		pp = &pl->posts[i];
 		localtime_r(&pp->at, &tm);
@@ -190,9 +194,7 @@ show_print(const struct project *p, const struct plan *pl,
 		free(s);
 		cJSON_Delete(j);
 	} else if (o->calendar) {
-		termsafe_fprintf(stdout, "plan %s for %s: %d post%s, expected "
-		    "total %.1f\n\n", pl->id, p->name, pl->nposts,
-		    pl->nposts == 1 ? "" : "s", pl->expected_total);
+		show_header(p, pl);
 		show_calendar_lines(p, pl, have ? &l : NULL);
 	} else
 		show_list(p, pl, have ? &l : NULL);
