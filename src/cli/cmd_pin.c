@@ -156,12 +156,16 @@ cmd_pin_exec(struct cli *cli, int argc, char **argv)
 	struct pin_opts o;
 	struct project *p = NULL;
 	struct error err = { 0 };
-	int rc;
+	int rc, i;
 
 	if ((rc = pin_options(cli, argc, argv, &o)) != 0)
 		return rc;
 	if (project_load(cli->dir, &p, &err) != 0)
 		return cli_report("pin", &err);
+	for (i = 0; i < p->nwarnings; i++)
+		if (strstr(p->warnings[i], "pins.jsonl:") != NULL)
+			termsafe_fprintf(stderr, "fronts pin: warning: %s\n",
+			    p->warnings[i]);
 	if (o.mode == PIN_LIST)
 		rc = pin_list(p, o.json);
 	else

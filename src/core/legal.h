@@ -110,8 +110,9 @@ enum legal_verdict	legal_static(const struct legal *, const struct action *);
  * (the wait too is refused), and the other posts of a pinned front keep
  * off the pins' gaps and leave their day's cap room for them, so a path
  * can always make every pin. A pin whose time is before the start is
- * ignored; one that is not on a slot of the horizon is not forced (the
- * planner refuses it first: legal_pins_check).
+ * ignored; one that is not on a slot of the horizon, or that the text or
+ * the quiet hours rule out there, is not forced (the planner refuses it
+ * first: legal_pins_check).
  */
 /* The pinned posts due at the path's slot and not yet made, in the
  * search's (draft, front) order; returns the count (at most

@@ -146,7 +146,11 @@ legal_pins_build(struct legal *lg, const struct project *p)
 			continue;
 		pinned[pin->draft] = true;
 		mask[pin->draft] |= (uint64_t)1 << pin->front;
-		if (slot < 0)
+		/* Only a pin that can be made there is forced: the planner
+		 * refuses the others first (legal_pins_check). */
+		if (slot < 0 || lg->verdict[(size_t)pin->draft * lg->nfronts +
+		    pin->front] != LEGAL_OK ||
+		    lg->quiet[(size_t)pin->front * lg->horizon + slot])
 			continue;
 		lg->pinslot[(size_t)pin->draft * lg->nfronts + pin->front] =
 		    slot;

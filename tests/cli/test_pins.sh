@@ -22,6 +22,13 @@ expect_grep "list: the timed pin" "d3 +on mastodon +2026-12-02T10:00:00\+01:00" 
 expect_grep "list: the drop" "d1 +dropped" "$TMPD/out"
 expect_no_grep "list: the cleared pin is gone" "d5" "$TMPD/out"
 expect_exit "pin --list --json" 0 "$FRONTS" pin -C "$D" --list --json
+cp "$D/pins.jsonl" "$TMPD/pins.saved"
+echo '{"draft": "d9", "front": "x", "why": "launch"}' >>"$D/pins.jsonl"
+expect_exit "pin --list with an unknown field" 0 "$FRONTS" pin -C "$D" --list
+expect_grep "an unknown field warns with file and line" \
+    "warning: .*pins.jsonl:4: .*why" "$TMPD/err"
+cp "$TMPD/pins.saved" "$D/pins.jsonl"
+"$FRONTS" pin -C "$D" --list --json >"$TMPD/out"
 if $PY -c 'import json,sys; v=json.load(open(sys.argv[1])); assert len(v)==3 and v[2]=={"draft":"d1","drop":True,"line":3}, v' "$TMPD/out"
 then pass "list --json: three pins, by line"; else fail "list --json"; fi
 cp "$D/pins.jsonl" "$TMPD/pins.good"
