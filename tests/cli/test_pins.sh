@@ -49,7 +49,7 @@ PYEOF
 }
 for iso in thread process; do
 	expect_exit "plan with pins ($iso)" 0 "$FRONTS" plan -C "$D" \
-	    --isolation $iso --workers 2 --iterations 1500 --seed 2 --json \
+	    --isolation $iso --workers 1 --iterations 1500 --seed 2 --json \
 	    -o "$TMPD/plan-$iso.json"
 	expect_grep "start passed: warned ($iso)" \
 	    "warning: the plan's start, 2026-12-01T09:00:00\+01:00, has passed: the next slot from now is 2026-12-01T11:00:00\+01:00" "$TMPD/err"
