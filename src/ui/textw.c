@@ -104,18 +104,16 @@ size_t
 textw_wrap(const char *s, size_t n, int width, size_t *next)
 {
 	struct textw_unit u;
-	size_t i = 0, before, brk = 0, nl;
-	const char *p;
+	size_t i = 0, before, brk = 0;
 	int c = 0;
 	bool brk_seen = false;
 
-	if ((p = memchr(s, '\n', n)) != NULL)
-		nl = (size_t)(p - s);
-	else
-		nl = n;
-	while (i < nl) {
+	/* The newline is looked for only as far as the row reaches: a search
+	 * of the whole rest for every row would make wrapping a long
+	 * paragraph quadratic. */
+	while (i < n && s[i] != '\n') {
 		before = i;
-		textw_unit(s + i, nl - i, &u);
+		textw_unit(s + i, n - i, &u);
 		i += u.bytes;
 		if (s[before] == ' ') {
 			brk = before;
@@ -133,6 +131,6 @@ textw_wrap(const char *s, size_t n, int width, size_t *next)
 		}
 		c += u.cells;
 	}
-	*next = nl < n ? nl + 1 : n;
-	return nl;
+	*next = i < n ? i + 1 : n;
+	return i;
 }

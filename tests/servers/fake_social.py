@@ -52,15 +52,45 @@ BSKY_DID = "did:plc:fakefakefake"
 BSKY_HANDLE = "tidewater.dev"
 # Handles resolveHandle knows (the fake's own account and one other).
 HANDLES = {BSKY_HANDLE: BSKY_DID, "alice.bsky.social": "did:plc:alicealicealice"}
-# Composio tools and their versions, oldest first (the last is "latest").
+# Composio tools: their versions, in no particular order (Composio does
+# not promise one; the newest is "latest"), and their input parameters as
+# Composio's toolkit reference lists them.
 TOOLS = {
-    "TWITTER_CREATION_OF_A_POST": {"toolkit": "twitter",
-                                   "versions": ["00000000_00", "20260301_00", "20260403_00"]},
-    "LINKEDIN_CREATE_LINKED_IN_POST": {"toolkit": "linkedin",
-                                       "versions": ["00000000_00", "20260403_00"]},
-    "REDDIT_CREATE_REDDIT_POST": {"toolkit": "reddit",
-                                  "versions": ["00000000_00", "20260410_00"]},
+    "TWITTER_CREATION_OF_A_POST": {
+        "toolkit": "twitter",
+        "versions": ["20260403_00", "00000000_00", "20260301_00"],
+        "params": ["text", "media__media_ids", "media__tagged_user_ids",
+                   "reply__in_reply_to_tweet_id", "quote_tweet_id",
+                   "reply_settings", "community_id", "nullcast"]},
+    "TWITTER_POST_LOOKUP_BY_POST_ID": {
+        "toolkit": "twitter",
+        "versions": ["20260403_00", "00000000_00", "20260301_00"],
+        "params": ["expansions", "id", "media__fields", "place__fields",
+                   "poll__fields", "tweet__fields", "user__fields"]},
+    "LINKEDIN_CREATE_LINKED_IN_POST": {
+        "toolkit": "linkedin",
+        "versions": ["00000000_00", "20260403_00"],
+        "params": ["author", "commentary", "visibility", "lifecycleState",
+                   "isReshareDisabledByAuthor"]},
+    "REDDIT_CREATE_REDDIT_POST": {
+        "toolkit": "reddit",
+        "versions": ["20260410_00", "00000000_00"],
+        "params": ["subreddit", "title", "kind", "text", "url", "flair_id",
+                   "flair_text", "nsfw", "spoiler"]},
 }
+
+
+def newest(versions):
+    """The latest version: by date, then number ("20251201_00")."""
+    return max(versions, key=lambda v: tuple(int(x) for x in v.split("_")))
+
+
+def unknown_arguments(slug, arguments):
+    """The arguments the tool does not take (Composio validates them)."""
+    params = TOOLS.get(slug, {}).get("params", [])
+    return sorted(k for k in (arguments or {}) if k not in params)
+
+
 TID_RE = re.compile(r"^[234567abcdefghij][234567abcdefghijklmnopqrstuvwxyz]{12}$")
 
 
@@ -234,6 +264,14 @@ class Handler(BaseHTTPRequestHandler):
                                              "request_id": "req_" + next_id(),
                                              "suggested_fix": fix}})
 
+    def composio_validation(self, errors):
+        # The validation error Composio documents (its troubleshooting
+        # page): HTTP 400 with the payload's faults listed.
+        return self.reply(400, {"error": {"message": "Validation error while processing request",
+                                          "error_code": 10400,
+                                          "suggested_fix": "Please check the payload.",
+                                          "errors": errors}})
+
     def tool_version(self, api, slug, want):
         """The version a v3 or v3.1 call runs: v3 defaults to the initial
         00000000_00, v3.1 to the latest; None when slug or want is unknown."""
@@ -243,7 +281,7 @@ class Handler(BaseHTTPRequestHandler):
         if want in (None, ""):
             want = "00000000_00" if api == "v3" else "latest"
         if want == "latest":
-            return versions[-1]
+            return newest(versions)
         return want if want in versions else None
 
     def composio_api(self, method, api, rest, body):
@@ -256,6 +294,11 @@ class Handler(BaseHTTPRequestHandler):
                                            (slug, (body or {}).get("version")),
                                            "Use one of the tool's available versions")
             log(self.server.args, ev="tool-run", tool=slug, version=version)
+            bad = unknown_arguments(slug, (body or {}).get("arguments"))
+            if bad:
+                return self.composio_validation(
+                    ["Error in payload.arguments: unexpected argument '%s' "
+                     "(not among the tool's input parameters)" % a for a in bad])
             return self.composio(slug, body)
         if method == "GET" and rest.startswith("tools/"):
             slug = rest[len("tools/"):]
@@ -267,7 +310,12 @@ class Handler(BaseHTTPRequestHandler):
                                     "description": "", "toolkit": {"slug": t["toolkit"],
                                                                    "name": t["toolkit"],
                                                                    "logo": ""},
-                                    "input_parameters": {}, "output_parameters": {},
+                                    "input_parameters": {
+                                        "type": "object",
+                                        "properties": {p: {"type": "string", "title": p}
+                                                       for p in t["params"]},
+                                        "required": t["params"][:1]},
+                                    "output_parameters": {},
                                     "no_auth": False, "version": version,
                                     "available_versions": t["versions"],
                                     "scopes": [], "tags": [], "is_deprecated": False})
@@ -331,6 +379,15 @@ class Handler(BaseHTTPRequestHandler):
 
     def mastodon_read(self, path, auth):
         args = self.server.args
+        if path == "/api/v2/instance" and args.instance_retry_after is not None:
+            body = json.dumps({"error": "Too many requests"}).encode()
+            self.send_response(429)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Retry-After", args.instance_retry_after)
+            self.end_headers()
+            self.wfile.write(body)
+            return log(args, ev="responded", path=self.path, status=429)
         if path == "/api/v2/instance":
             # Public; the Instance entity's configuration (docs.joinmastodon.org).
             return self.reply(200, {
@@ -467,7 +524,8 @@ def main():
                              "created-500", "other-record", "stall", "reset"])
     ap.add_argument("--account-status", default="ACTIVE",
                     help="status of every Composio connected account")
-    ap.add_argument("--mastodon-max-characters", type=int, default=500)
+    ap.add_argument("--mastodon-max-characters", type=json.loads, default=500,
+                    help="as JSON: 5000, 1e12, 1.5, -1, '\"500\"'")
     ap.add_argument("--mastodon-url-characters", type=int, default=23)
     ap.add_argument("--x-managed", action="store_true",
                     help="the X account's auth config is Composio-managed")
@@ -477,7 +535,13 @@ def main():
                     help="the app's scopes, space-separated")
     ap.add_argument("--resolve-delay", type=float, default=0,
                     help="seconds Bluesky's resolveHandle takes to answer")
+    ap.add_argument("--instance-retry-after", default=None,
+                    help="/api/v2/instance answers 429 with this Retry-After")
+    ap.add_argument("--drop-param", action="append", default=[],
+                    help="a Composio input parameter no tool lists any more")
     args = ap.parse_args()
+    for t in TOOLS.values():
+        t["params"] = [p for p in t["params"] if p not in args.drop_param]
     srv = Server(("127.0.0.1", 0), Handler)
     srv.args = args
     tmp = args.port_file + ".tmp"

@@ -188,6 +188,27 @@ test_wrap(void **state)
 	assert_int_equal(next, 3);
 }
 
+/* A 16 MiB paragraph with no newline wraps into 80-cell rows, each row
+ * read once (the old wrap searched the whole rest for a newline on every
+ * row: some 1.7 * 10^12 bytes here, 22 s at 8 MiB). */
+static void
+test_wrap_long(void **state)
+{
+	size_t n = 16u << 20, off = 0, len, next, rows = 0;
+	char *s = malloc(n);
+
+	assert_non_null(s);
+	memset(s, 'w', n);
+	while (off < n) {
+		len = textw_wrap(s + off, n - off, 80, &next);
+		assert_int_equal(len, n - off < 80 ? n - off : 80);
+		off += next;
+		rows++;
+	}
+	assert_int_equal(rows, (n + 79) / 80);
+	free(s);
+}
+
 static void
 test_pyhl(void **state)
 {
@@ -224,6 +245,7 @@ main(void)
 		cmocka_unit_test(test_search_header),
 		cmocka_unit_test(test_widths),
 		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_wrap_long),
 		cmocka_unit_test(test_pyhl),
 	};
 
