@@ -28,6 +28,8 @@ static const struct cmd_entry *cli_commands[] = {
 	&cmd_validate_entry,
 	&cmd_drafts_entry,
 	&cmd_plan_entry,
+	&cmd_pin_entry,
+	&cmd_show_entry,
 	&cmd_publish_entry,
 	&cmd_ledger_entry,
 	&cmd_check_entry,

@@ -54,6 +54,11 @@ int	cli_load_approved(const char *dir, const char *model,
 	    struct project **p, char **path, char **src, size_t *len,
 	    struct error *err);
 
+struct plan;
+/* The calendar of a plan on stdout (see core/calendar.h): 80 columns, or
+ * the terminal's width (or $COLUMNS) where that is wider. */
+void	cli_print_calendar(const struct project *, const struct plan *);
+
 /* Each command, defined in its cmd_*.c file. */
 extern const struct cmd_entry cmd_init_entry;
 extern const struct cmd_entry cmd_synth_entry;
@@ -63,6 +68,8 @@ extern const struct cmd_entry cmd_validate_entry;
 extern const struct cmd_entry cmd_drafts_entry;
 extern const struct cmd_entry cmd_plan_entry;
 extern const struct cmd_entry cmd_publish_entry;
+extern const struct cmd_entry cmd_pin_entry;
+extern const struct cmd_entry cmd_show_entry;
 extern const struct cmd_entry cmd_ledger_entry;
 extern const struct cmd_entry cmd_check_entry;
 extern const struct cmd_entry cmd_history_entry;

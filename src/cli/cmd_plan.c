@@ -1,8 +1,8 @@
 /*
  * cmd_plan — `fronts plan`: searches for the best posting plan with the
  * approved world model and prints it (a table in the project's time zone,
- * or DESIGN.md's JSON object), optionally writes PLAN.json, and keeps a
- * trajectory record of the run under .fronts/trajectories/.
+ * its calendar, or DESIGN.md's JSON object), optionally writes PLAN.json,
+ * and keeps a trajectory record of the run under .fronts/trajectories/.
  *
  * Ctrl-C (SIGINT) stops the search gracefully: the plan found so far is
  * printed, marked as stopped early, and the exit status is 0. A second
@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/clock.h"
 #include "core/plan.h"
 #include "runs/planner.h"
 #include "core/project.h"
@@ -40,6 +41,7 @@ struct plan_opts {
 	bool			 json;
 	bool			 force;	/* plan with a model that failed */
 	char			 warning[768];	/* into the plan's stats */
+	bool			 calendar;
 	struct search_params	 sp;
 };
 
@@ -72,6 +74,7 @@ plan_options(struct cli *cli, int argc, char **argv, struct plan_opts *o)
 		{ "memory-mb", required_argument, NULL, 'M' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "force", no_argument, NULL, 'F' },
+		{ "calendar", no_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 }
 	};
 	uint64_t v;
@@ -89,6 +92,7 @@ plan_options(struct cli *cli, int argc, char **argv, struct plan_opts *o)
 		case 'm': o->model = optarg; break;
 		case 'j': o->json = true; break;
 		case 'F': o->force = true; break;
+		case 'c': o->calendar = true; break;
 		case 'n':
 			if (plan_parse_u64(optarg, 1ULL << 40, &v) != 0 || v == 0)
 				return cli_usage_error("plan", "--iterations: "
@@ -149,6 +153,9 @@ plan_options(struct cli *cli, int argc, char **argv, struct plan_opts *o)
 	if (optind != argc)
 		return cli_usage_error("plan", "unexpected argument %s",
 		    argv[optind]);
+	if (o->json && o->calendar)
+		return cli_usage_error("plan", "--json and --calendar exclude "
+		    "each other");
 	if (counted && o->sp.seconds > 0)
 		return cli_usage_error("plan", "--iterations and --seconds "
 		    "exclude each other");
@@ -350,6 +357,18 @@ plan_report_side(struct planner *pr)
  * of them: a finished search is never lost to a full disk or a bad path.
  * The first write error is returned in err (exit 1), a second one is
  * printed here. */
+/* One more line in the plan's stats.warnings. */
+static void
+plan_add_warning(cJSON *plan, const char *text)
+{
+	cJSON *st = cJSON_GetObjectItemCaseSensitive(plan, "stats");
+	cJSON *w = cJSON_GetObjectItemCaseSensitive(st, "warnings");
+
+	if (!cJSON_IsArray(w))
+		w = cJSON_AddArrayToObject(st, "warnings");
+	cJSON_AddItemToArray(w, cJSON_CreateString(text));
+}
+
 static int
 plan_output(const struct project *p, const struct plan_opts *o,
     struct planner *pr, const char *model_path, const struct plan *pl,
@@ -364,8 +383,7 @@ plan_output(const struct project *p, const struct plan_opts *o,
 	int rc = 0;
 
 	if (o->warning[0] != '\0') {
-		cJSON_AddStringToObject(cJSON_GetObjectItemCaseSensitive(j,
-		    "stats"), "warning", o->warning);
+		plan_add_warning(j, o->warning);
 		fprintf(stderr, "fronts plan: warning: %s\n", o->warning);
 	}
 	s = cJSON_Print(j);
@@ -398,6 +416,8 @@ plan_output(const struct project *p, const struct plan_opts *o,
 		    "plan the search had found so far\n");
 	if (o->json)
 		termsafe_json_puts(s, stdout);
+	else if (o->calendar)
+		cli_print_calendar(p, pl);
 	else
 		plan_print(p, pl);
 	free(s);
@@ -446,6 +466,16 @@ plan_conformance(const struct project *p, struct plan_opts *o,
 	return 0;
 }
 
+/* A start that passed moves to the next slot from now, with a warning. */
+static void
+plan_settle_start(struct project *p, char *warning, size_t len)
+{
+	if (!project_start_at(p, clock_now()))
+		return;
+	project_passed_text(p->start_passed, p->start, warning, len);
+	fprintf(stderr, "fronts plan: warning: %s\n", warning);
+}
+
 static int
 cmd_plan_exec(struct cli *cli, int argc, char **argv)
 {
@@ -454,7 +484,7 @@ cmd_plan_exec(struct cli *cli, int argc, char **argv)
 	struct planner *pr = NULL;
 	struct error err = { 0 };
 	struct plan pl;
-	char *path, *src;
+	char *path, *src, warning[256] = "";
 	size_t len;
 	int rc;
 
@@ -463,14 +493,17 @@ cmd_plan_exec(struct cli *cli, int argc, char **argv)
 	memset(&pl, 0, sizeof pl);
 	rc = -1;
 	if (cli_load_approved(o.dir, o.model, &p, &path, &src, &len,
-	    &err) != 0 || plan_conformance(p, &o, src, len, &err) != 0 ||
-	    planner_start(p, src, len, &o.sp, &pr, &err) != 0)
+	    &err) != 0 || plan_conformance(p, &o, src, len, &err) != 0)
+		goto out;
+	plan_settle_start(p, warning, sizeof warning);
+	if (planner_start(p, src, len, &o.sp, &pr, &err) != 0)
 		goto out;
 	if (plan_wait(pr, &pl, &err) != 0) {
 		plan_report_side(pr);
 		goto out;
 	}
 	plan_report_side(pr);
+	snprintf(pl.stats.warning, sizeof pl.stats.warning, "%s", warning);
 	rc = plan_output(p, &o, pr, path, &pl, &err);
 out:
 	plan_free(&pl);
@@ -486,7 +519,8 @@ const struct cmd_entry cmd_plan_entry = {
 	.summary = "search for the best posting plan",
 	.usage = "[-C DIR] [--model FILE] [--iterations N | --seconds S] [--workers N]\n"
 	    "               [--isolation process|thread] [--seed N] [--call-timeout-ms MS]\n"
-	    "               [--time-limit S] [--memory-mb MB] [--json] [-o PLAN.json] [--force]",
+	    "               [--time-limit S] [--memory-mb MB] [--json | --calendar]\n"
+	    "               [-o PLAN.json] [--force]",
 	.details = CLI_LIMITS_HELP("3600, or --seconds plus 60 when later;\n"
 	    "                    at it the best plan so far is returned)"),
 	.exec = cmd_plan_exec,

@@ -444,6 +444,8 @@ cmd_publish_exec(struct cli *cli, int argc, char **argv)
 	if (warn[0] != '\0')
 		termsafe_fprintf(stderr, "fronts publish: warning: %s: %s\n",
 		    o.plan_path, warn);
+	if (plan_align_start(p, &plan, clock_now(), warn, sizeof warn))
+		fprintf(stderr, "fronts publish: warning: %s\n", warn);
 	if (publish_open(&pub, p, &plan, o.timeout_ms, &err) != 0)
 		rc = cli_report("publish", &err);
 	else {

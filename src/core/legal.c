@@ -10,43 +10,14 @@
 
 #include "core/ledger.h"
 #include "core/legal.h"
+#include "core/legal_int.h"
 #include "core/text.h"
 #include "core/timeutil.h"
-
-#define NO_POST	INT64_MIN
-
-/* A path's record of one front. */
-struct legal_front {
-	int64_t	last;		/* seconds after start of the last post */
-	long	day;		/* local day the count below belongs to */
-	int	count;		/* path posts on that day */
-};
-
-struct legal_path {
-	int			 slot;
-	struct legal_front	*fronts;	/* nfronts */
-	uint8_t			*posted;	/* bit per draft × front */
-};
-
-struct legal {
-	int		 nfronts;
-	int		 ndrafts;
-	int		 horizon;
-	int		 slot_seconds;
-	time_t		 start;
-	struct limits	*limits;	/* nfronts */
-	uint8_t		*verdict;	/* ndrafts × nfronts: static verdict */
-	long		*day;		/* horizon: local day of each slot */
-	uint8_t		*quiet;		/* nfronts × horizon */
-	uint8_t		*pastgap;	/* nfronts × horizon: a past post too near */
-	int		*pastcount;	/* nfronts × horizon: past posts that day */
-	size_t		 postedbytes;
-};
 
 static const char *legal_names[] = {
 	"ok", "bad-kind", "unknown-draft", "unknown-front", "not-allowed",
 	"too-long", "too-many-links", "too-many-hashtags", "bad-text",
-	"horizon", "posted", "cap", "gap", "quiet"
+	"horizon", "posted", "cap", "gap", "quiet", "dropped", "pinned"
 };
 
 const char *
@@ -101,7 +72,7 @@ legal_text(const struct front *f, const char *text, struct text_measure *m)
 	return legal_caps(&f->limits, m);
 }
 
-static enum legal_verdict
+enum legal_verdict
 legal_measure(const struct project *p, int d, int f)
 {
 	struct text_measure m;
@@ -180,6 +151,7 @@ legal_new(const struct project *p, const struct legal_past *past, int npast,
 	for (i = 0; i < npast; i++)
 		legal_add_past(lg, &past[i]);
 	lg->postedbytes = ((size_t)p->ndrafts * p->nfronts + 7) / 8 + 1;
+	legal_pins_build(lg, p);
 	return lg;
 }
 
@@ -194,6 +166,7 @@ legal_free(struct legal *lg)
 	free(lg->quiet);
 	free(lg->pastgap);
 	free(lg->pastcount);
+	legal_pins_free(lg);
 	free(lg);
 }
 
@@ -312,6 +285,7 @@ legal_path_reset(const struct legal *lg, struct legal_path *lp)
 		lp->fronts[f].last = NO_POST;
 		lp->fronts[f].day = LONG_MIN;
 		lp->fronts[f].count = 0;
+		lp->fronts[f].pins = 0;
 	}
 	memset(lp->posted, 0, lg->postedbytes);
 }
@@ -337,8 +311,8 @@ legal_path_done(const struct legal *lg, const struct legal_path *lp)
 	return lp->slot >= lg->horizon;
 }
 
-static bool
-legal_posted(const struct legal *lg, const struct legal_path *lp,
+bool
+legal_is_posted(const struct legal *lg, const struct legal_path *lp,
     const struct action *a)
 {
 	size_t bit = (size_t)a->draft * lg->nfronts + a->front;
@@ -355,10 +329,14 @@ legal_check_post(const struct legal *lg, const struct legal_path *lp,
 	const struct legal_front *fs = &lp->fronts[a->front];
 	size_t i = (size_t)a->front * lg->horizon + lp->slot;
 	int64_t now = (int64_t)lp->slot * lg->slot_seconds;
+	enum legal_verdict v;
+	bool pinned;
 	int count;
 
-	if (legal_posted(lg, lp, a))
+	if (legal_is_posted(lg, lp, a))
 		return LEGAL_POSTED;
+	if ((v = legal_pins_post(lg, lp, a, &pinned)) != LEGAL_OK)
+		return v;
 	if (lg->quiet[i])
 		return LEGAL_QUIET;
 	if (l->min_gap_minutes != LIMIT_UNSET) {
@@ -390,7 +368,7 @@ legal_check(const struct legal *lg, const struct legal_path *lp,
 	if (lp->slot >= lg->horizon)
 		return LEGAL_HORIZON;
 	if (a->kind == ACTION_WAIT)
-		return LEGAL_OK;
+		return legal_pins_wait(lg, lp);
 	return legal_check_post(lg, lp, a);
 }
 
@@ -411,8 +389,12 @@ legal_apply(const struct legal *lg, struct legal_path *lp,
 	if (fs->day != day) {
 		fs->day = day;
 		fs->count = 0;
+		fs->pins = 0;
 	}
 	fs->count++;
+	if (lg->pinslot[(size_t)a->draft * lg->nfronts + a->front] ==
+	    lp->slot)
+		fs->pins++;
 	fs->last = (int64_t)lp->slot * lg->slot_seconds;
 	bit = (size_t)a->draft * lg->nfronts + a->front;
 	lp->posted[bit / 8] |= (uint8_t)(1u << (bit % 8));
@@ -430,7 +412,7 @@ legal_enumerate(const struct legal *lg, const struct legal_path *lp,
 	out[n].kind = ACTION_WAIT;
 	out[n].front = 0;
 	out[n].draft = 0;
-	n++;
+	n += legal_pins_wait(lg, lp) == LEGAL_OK;
 	for (d = 0; d < lg->ndrafts; d++)
 		for (f = 0; f < lg->nfronts; f++) {
 			a.kind = ACTION_POST;

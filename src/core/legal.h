@@ -47,7 +47,10 @@ enum legal_verdict {
 	LEGAL_POSTED,		/* this draft is already posted on that front */
 	LEGAL_CAP,		/* daily cap of the front reached */
 	LEGAL_GAP,		/* too soon after another post on the front */
-	LEGAL_QUIET		/* inside the front's quiet hours */
+	LEGAL_QUIET,		/* inside the front's quiet hours */
+	/* The operator's pins (pins.jsonl), filtered without counting. */
+	LEGAL_DROPPED,		/* the draft is dropped from every plan */
+	LEGAL_PINNED		/* a pin puts it (or its slot) elsewhere */
 };
 
 /* True for the verdicts that count as illegal proposals. */
@@ -98,6 +101,38 @@ enum legal_verdict	legal_text(const struct front *f, const char *text,
 
 /* The verdict of an action regardless of any path (never-legal reasons). */
 enum legal_verdict	legal_static(const struct legal *, const struct action *);
+
+/*
+ * Pins (project.pins): a dropped draft is never legal (LEGAL_DROPPED); a
+ * draft pinned to some fronts is legal on those only, and one pinned to a
+ * time only at that slot (LEGAL_PINNED). At a slot that holds a pinned
+ * post the only legal actions are its pinned posts until they are made
+ * (the wait too is refused), and the other posts of a pinned front keep
+ * off the pins' gaps and leave their day's cap room for them, so a path
+ * can always make every pin. A pin whose time is before the start is
+ * ignored; one that is not on a slot of the horizon, or that the text or
+ * the quiet hours rule out there, is not forced (the planner refuses it
+ * first: legal_pins_check).
+ */
+/* The pinned posts due at the path's slot and not yet made, in the
+ * search's (draft, front) order; returns the count (at most
+ * legal_max_actions()). */
+int		 legal_pins_due(const struct legal *,
+		    const struct legal_path *, struct action *out);
+/* Is a pinned (to a time) at slot? */
+bool		 legal_pinned_at(const struct legal *, const struct action *a,
+		    int slot);
+/* Every pin of p against the rules, with the posts already made: the
+ * first one refused is an error (EXIT_REFUSED) naming pins.jsonl, its
+ * line and the rule. */
+int		 legal_pins_check(const struct project *p,
+		    const struct legal_past *past, int npast,
+		    struct error *err);
+
+/* legal_pins_check() against the posts already made (history and the
+ * ledger, as the planner counts them). */
+int		 legal_pins_verify(const struct project *p,
+		    struct error *err);
 
 /* Paths: allocated once, reset at the start of every simulated path. */
 struct legal_path	*legal_path_new(const struct legal *);

@@ -240,6 +240,9 @@ plan_to_json(const struct project *p, const struct plan *pl)
 	cJSON_AddBoolToObject(st, "stopped", pl->stats.stopped);
 	if (pl->stats.sandbox[0] != '\0')
 		cJSON_AddStringToObject(st, "sandbox", pl->stats.sandbox);
+	if (pl->stats.warning[0] != '\0')
+		cJSON_AddItemToArray(cJSON_AddArrayToObject(st, "warnings"),
+		    cJSON_CreateString(pl->stats.warning));
 	return o;
 }
 
@@ -439,6 +442,7 @@ static int
 plan_parse_stats(const cJSON *st, struct plan_stats *s, struct error *err)
 {
 	const char *iso, *sb;
+	const cJSON *it;
 	double v;
 
 	if (st == NULL)
@@ -469,6 +473,10 @@ plan_parse_stats(const cJSON *st, struct plan_stats *s, struct error *err)
 	    "stopped"));
 	if ((sb = json_str(st, "sandbox")) != NULL)
 		snprintf(s->sandbox, sizeof s->sandbox, "%s", sb);
+	it = cJSON_GetObjectItemCaseSensitive(st, "warnings");
+	it = cJSON_IsArray(it) ? cJSON_GetArrayItem(it, 0) : NULL;
+	if (cJSON_IsString(it) && (sb = it->valuestring) != NULL)
+		snprintf(s->warning, sizeof s->warning, "%s", sb);
 	iso = json_str(st, "isolation");
 	s->isolation = iso != NULL && strcmp(iso, "thread") == 0 ?
 	    ISOLATION_THREAD : ISOLATION_PROCESS;
@@ -581,6 +589,35 @@ plan_build_alts(const struct search_result *r, const int *post_of_step,
 	}
 }
 
+/* A principal variation that ends before the horizon still makes every
+ * pin after its end (the search never valued them: no reward). */
+static void
+plan_add_pins(const struct project *p, const struct legal *lg,
+    struct legal_path *lp, struct plan *out)
+{
+	struct action *due = xcalloc(legal_max_actions(lg), sizeof *due);
+	struct action wait = { ACTION_WAIT, 0, 0 };
+	struct plan_post *pp;
+	int n, i;
+
+	for (; !legal_path_done(lg, lp); legal_apply(lg, lp, &wait)) {
+		n = legal_pins_due(lg, lp, due);
+		for (i = 0; i < n; i++) {
+			out->posts = xrealloc(out->posts, (out->nposts + 1) *
+			    sizeof *out->posts);
+			pp = &out->posts[out->nposts++];
+			memset(pp, 0, sizeof *pp);
+			pp->slot = legal_path_slot(lp);
+			pp->at = project_slot_time(p, pp->slot);
+			pp->front = due[i].front;
+			pp->draft = due[i].draft;
+			pp->text = xstrdup(p->drafts[pp->draft].text);
+			legal_apply(lg, lp, &due[i]);
+		}
+	}
+	free(due);
+}
+
 int
 plan_build(const struct project *p, const struct legal *lg,
     const struct search_result *r, struct plan *out, char ***dropped,
@@ -635,10 +672,48 @@ plan_build(const struct project *p, const struct legal *lg,
 		}
 		legal_apply(lg, lp, &e->action);
 	}
+	plan_add_pins(p, lg, lp, out);
 	out->expected_total = r->expected_total;
 	plan_build_alts(r, post_of_step, out);
 	plan_compute_id(out, p);
 	free(post_of_step);
 	legal_path_free(lp);
 	return 0;
+}
+
+int
+plan_read_file(const struct project *p, const char *path, struct plan *out,
+    struct error *err)
+{
+	char *data;
+	size_t len;
+	cJSON *j;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if (file_read(path, &data, &len, err) != 0)
+		return -1;
+	j = cJSON_ParseWithLength(data, len);
+	free(data);
+	if (j == NULL)
+		return error_set(err, EXIT_ERROR, "%s: not valid JSON", path);
+	rc = plan_from_json(p, j, out, err);
+	cJSON_Delete(j);
+	if (rc != 0)
+		return error_wrap(err, "%s", path);
+	return 0;
+}
+
+bool
+plan_align_start(struct project *p, const struct plan *pl, time_t now,
+    char *warn, size_t len)
+{
+	if (pl->nposts > 0)
+		p->start = pl->posts[0].at - (time_t)pl->posts[0].slot *
+		    p->slot_minutes * 60;
+	if (p->start >= now)
+		return false;
+	project_passed_text(p->start, project_next_slot(p, p->start, now),
+	    warn, len);
+	return true;
 }

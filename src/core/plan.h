@@ -52,6 +52,7 @@ struct plan_stats {
 	uint64_t	seed;
 	bool		stopped;	/* stopped early: the search so far */
 	char		sandbox[256];	/* the worker's layers; "": none */
+	char		warning[256];	/* e.g. the start moved; "": none */
 };
 
 struct plan {
@@ -94,6 +95,16 @@ cJSON	*plan_to_json(const struct project *, const struct plan *);
  * (refused before any post is read), no text over its front's limit. */
 int	plan_from_json(const struct project *p, const cJSON *json,
 	    struct plan *out, struct error *err);
+
+/* Reads a PLAN.json file against p (errors name the file). */
+int	plan_read_file(const struct project *p, const char *path,
+	    struct plan *out, struct error *err);
+
+/* Takes the plan's slot 0 (from its posts' times) as p's start, so slots
+ * mean what they meant when it was made; true, with the warning `plan`
+ * gives (project_passed_text) in warn, when that start lies before now. */
+bool	plan_align_start(struct project *p, const struct plan *pl,
+	    time_t now, char *warn, size_t len);
 
 /* The plan of a finished search: the principal variation's posts replayed
  * through lg (this process's legality engine); a step it refuses is left

@@ -10,6 +10,7 @@
  * project_fronts.c and project_jsonl.c.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -133,13 +134,15 @@ load_all(struct project *p, struct error *err)
 	char *rules = path_join(p->dir, "rules.md");
 	char *history = path_join(p->dir, "history.jsonl");
 	char *drafts = path_join(p->dir, "drafts.jsonl");
+	char *pins = path_join(p->dir, "pins.jsonl");
 	char *warning;
 	int rc = -1;
 
 	if (project_load_fronts(p, fronts, err) != 0 ||
 	    load_rules(p, rules, err) != 0 ||
 	    project_load_history(p, history, err) != 0 ||
-	    project_load_drafts(p, drafts, err) != 0)
+	    project_load_drafts(p, drafts, err) != 0 ||
+	    project_load_pins(p, pins, err) != 0)
 		goto out;
 	if (timeutil_set_zone(p->timezone) != 0) {
 		error_set(err, EXIT_ERROR, "%s: field \"timezone\": cannot use "
@@ -161,6 +164,7 @@ out:
 	free(rules);
 	free(history);
 	free(drafts);
+	free(pins);
 	return rc;
 }
 
@@ -199,6 +203,9 @@ project_free(struct project *p)
 	for (i = 0; i < p->ndrafts; i++)
 		project_draft_free(&p->drafts[i]);
 	free(p->drafts);
+	for (i = 0; i < p->npins; i++)
+		free(p->pins[i].at_text);
+	free(p->pins);
 	json_strings_free(p->warnings, p->nwarnings);
 	topics_free(&p->topics);
 	free(p->dir);
@@ -244,4 +251,46 @@ time_t
 project_slot_time(const struct project *p, int slot)
 {
 	return p->start + (time_t)slot * p->slot_minutes * 60;
+}
+
+time_t
+project_next_slot(const struct project *p, time_t start, time_t now)
+{
+	time_t slot = (time_t)p->slot_minutes * 60;
+
+	if (start >= now || slot <= 0)
+		return start;
+	return start + (now - start + slot - 1) / slot * slot;
+}
+
+bool
+project_start_at(struct project *p, time_t now)
+{
+	if (p->start >= now || p->slot_minutes <= 0)
+		return false;
+	p->start_passed = p->start;
+	p->start = project_next_slot(p, p->start, now);
+	return true;
+}
+
+int
+project_draft_pins(const struct project *p, int d, int *out, int max)
+{
+	int i, n = 0;
+
+	for (i = 0; i < p->npins && n < max; i++)
+		if (p->pins[i].draft == d)
+			out[n++] = i;
+	return n;
+}
+
+void
+project_passed_text(time_t was, time_t next, char *buf, size_t len)
+{
+	char a[40], b[40];
+
+	time_format_local(was, a, sizeof a);
+	time_format_local(next, b, sizeof b);
+	snprintf(buf, len, "the plan's start, %s, has passed: the next slot "
+	    "from now is %s", a, b);
 }

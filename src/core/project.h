@@ -90,6 +90,20 @@ struct draft {
 	int		 line;		/* in drafts.jsonl */
 };
 
+/* A line of pins.jsonl: the operator's fixed decisions, which every plan
+ * honours. A drop keeps the draft out of every plan; a pin without a time
+ * keeps the draft on that front (whenever the plan likes); a pin with a
+ * time puts it there then. A draft may be pinned to several fronts. */
+struct pin {
+	int	 draft;		/* index into project.drafts */
+	int	 front;		/* index into project.fronts; -1 for a drop */
+	bool	 drop;
+	bool	 has_at;
+	time_t	 at;
+	char	*at_text;	/* as written; NULL without a time */
+	int	 line;		/* in pins.jsonl */
+};
+
 struct project {
 	char			*dir;
 	char			*name;
@@ -111,13 +125,17 @@ struct project {
 	int			 nhistory;
 	struct draft		*drafts;
 	int			 ndrafts;
+	struct pin		*pins;		/* pins.jsonl (optional) */
+	int			 npins;
+	time_t			 start_passed;	/* moved from here; 0: not */
 	struct topics		 topics;	/* fronts.json "topics" */
 	char			**warnings;	/* unknown fields and the like */
 	int			 nwarnings;
 };
 
-/* Loads DIR (fronts.json, rules.md, history.jsonl, drafts.jsonl). Sets the
- * process time zone to the project's (see timeutil.h). */
+/* Loads DIR (fronts.json, rules.md, history.jsonl, drafts.jsonl and, when
+ * there, pins.jsonl). Sets the process time zone to the project's (see
+ * timeutil.h). */
 int	project_load(const char *dir, struct project **out, struct error *err);
 void	project_free(struct project *);
 
@@ -125,6 +143,33 @@ int	project_front_index(const struct project *, const char *id);
 int	project_draft_index(const struct project *, const char *id);
 /* May draft d go to front f (indices)? */
 bool	project_draft_allows(const struct project *, int d, int f);
+/* A plan's start that lies before now moves to the first slot of its grid
+ * at or after now (the horizon keeps its length); start_passed keeps the
+ * old one. Returns whether it moved. Called where plans are made, never by
+ * project_load (publishing reads an old plan against its own start). */
+bool	project_start_at(struct project *, time_t now);
+/* The first slot at or after now on the grid of slots from start. */
+time_t	project_next_slot(const struct project *, time_t start, time_t now);
+/* "the plan's start, WAS, has passed: the next slot from now is NEXT"
+ * (times in the project's zone): what `plan` and `publish` warn. */
+void	project_passed_text(time_t was, time_t next, char *buf, size_t len);
+/* The pins of draft d (indices into p->pins, at most max). */
+int	project_draft_pins(const struct project *, int d, int *out, int max);
+/* Edits of p->pins in memory, which keep the file's invariants: a draft's
+ * pin to a front replaces its earlier pin there and any drop of it; a
+ * drop replaces every pin of the draft; a clear removes them. at_text NULL:
+ * no time. Lines are renumbered as project_pins_save() writes them. */
+void	project_pin_set(struct project *, int d, int f, const char *at_text,
+	    time_t at);
+void	project_pin_drop(struct project *, int d);
+void	project_pin_clear(struct project *, int d);
+/* A pin as its pins.jsonl object (caller frees). */
+cJSON	*project_pin_json(const struct project *, const struct pin *);
+/* Reads DIR/pins.jsonl again in place of p->pins (an edit undone); on an
+ * error p keeps no pins. */
+int	project_reload_pins(struct project *, struct error *err);
+/* Writes p->pins to DIR/pins.jsonl (temp file, fsync, rename). */
+int	project_pins_save(const struct project *, struct error *err);
 /* Start of slot k. */
 time_t	project_slot_time(const struct project *, int slot);
 /* The plain-data ctx of the world-model contract, as JSON (caller frees). */

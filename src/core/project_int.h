@@ -27,6 +27,9 @@ int	project_load_history(struct project *, const char *path,
 int	project_load_drafts(struct project *, const char *path,
 	    struct error *);
 
+int	project_load_pins(struct project *, const char *path,
+	    struct error *);
+
 void	project_history_free(struct history_post *);
 void	project_draft_free(struct draft *);
 

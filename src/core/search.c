@@ -124,7 +124,8 @@ search_rand(struct search *s, uint32_t n)
  * wait. Never-legal proposals are counted. Quiet hours, gaps and caps
  * close a whole front at once: once one proposal finds its front closed,
  * the others on that front are passed over without asking the engine
- * (hundreds of drafts make this most of the proposals).
+ * (hundreds of drafts make this most of the proposals). A pinned post
+ * due now is the only choice, whatever the model proposes (legal.h).
  */
 static int
 search_available(struct search *s, model_state *st)
@@ -133,17 +134,23 @@ search_available(struct search *s, model_state *st)
 	enum legal_verdict v;
 	int n = 0, illegal = 0, rc, i;
 	uint32_t id;
-	double t0 = search_call_begin(s);
+	double t0;
 
-	rc = s->ops->legal_actions(s->m, st, s->mbuf, s->mcap, &n, &illegal);
-	if (search_call_done(s, t0, rc) != MODEL_OK)
-		return rc;
 	if (++s->gen == 0) {
 		memset(s->stamp, 0, ((size_t)s->p->ndrafts * s->nfronts + 1) *
 		    sizeof *s->stamp);
 		memset(s->shut, 0, ((size_t)s->nfronts + 1) * sizeof *s->shut);
 		s->gen = 1;
 	}
+	if (legal_pins_due(s->lg, s->lp, s->set) > 0) {
+		s->stamp[search_action_id(s, &s->set[0])] = s->gen;
+		s->nset = 1;
+		return MODEL_OK;
+	}
+	t0 = search_call_begin(s);
+	rc = s->ops->legal_actions(s->m, st, s->mbuf, s->mcap, &n, &illegal);
+	if (search_call_done(s, t0, rc) != MODEL_OK)
+		return rc;
 	s->set[0] = wait;
 	s->stamp[0] = s->gen;
 	s->nset = 1;
@@ -189,7 +196,9 @@ search_record(struct search *s, const struct action *a, int slot, double r)
 		s->trace[s->ntrace++].reward = r;
 	}
 	legal_apply(s->lg, s->lp, a);
-	s->last_key = a->kind == ACTION_WAIT ? 0 : (int)search_action_id(s, a);
+	/* After a slot's pins its other posts start their order afresh. */
+	s->last_key = a->kind == ACTION_WAIT ||
+	    legal_pinned_at(s->lg, a, slot) ? 0 : (int)search_action_id(s, a);
 }
 
 /*

@@ -120,10 +120,29 @@ pcand_free(struct pcand *c)
 }
 
 /*
- * The actions of a set of posts: each slot's posts in the search's
- * canonical (draft, front) order, then the wait, to the horizon. False
- * where the legality engine refuses one (free: no model call).
+ * The actions of a set of posts: each slot's pinned posts, then its other
+ * posts, each in the search's canonical (draft, front) order, then the
+ * wait, to the horizon. False where the legality engine refuses one (free:
+ * no model call): a variant that moves, drops or crowds out a pin.
  */
+/* The posts of slot (from *j on) that are pinned there, or the others. */
+static bool
+pcand_slot(struct search *s, struct pcand *c, const int *j, int slot,
+    bool pinned)
+{
+	int i;
+
+	for (i = *j; i < c->npost && c->post[i].slot == slot; i++) {
+		if (legal_pinned_at(s->lg, &c->post[i].a, slot) != pinned)
+			continue;
+		if (legal_check(s->lg, s->lp, &c->post[i].a) != LEGAL_OK)
+			return false;
+		legal_apply(s->lg, s->lp, &c->post[i].a);
+		c->act[c->nact++] = c->post[i].a;
+	}
+	return true;
+}
+
 static bool
 pcand_build(struct search *s, struct pcand *c, const struct ppost *post,
     int n)
@@ -138,14 +157,14 @@ pcand_build(struct search *s, struct pcand *c, const struct ppost *post,
 	c->act = xcalloc(n + s->p->horizon_slots + 1, sizeof *c->act);
 	legal_path_reset(s->lg, s->lp);
 	for (slot = 0; slot < s->p->horizon_slots; slot++) {
-		for (; j < n && c->post[j].slot == slot; j++) {
-			if (legal_check(s->lg, s->lp, &c->post[j].a) !=
-			    LEGAL_OK)
-				return false;
-			legal_apply(s->lg, s->lp, &c->post[j].a);
-			c->act[c->nact++] = c->post[j].a;
-		}
+		if (!pcand_slot(s, c, &j, slot, true) ||
+		    !pcand_slot(s, c, &j, slot, false))
+			return false;
+		for (; j < n && c->post[j].slot == slot; j++)
+			;
 		c->act[c->nact].kind = ACTION_WAIT;
+		if (legal_check(s->lg, s->lp, &c->act[c->nact]) != LEGAL_OK)
+			return false;
 		legal_apply(s->lg, s->lp, &c->act[c->nact++]);
 	}
 	if (j < n)
@@ -163,7 +182,9 @@ polish_proposed(struct search *s, model_state *st, const struct action *a,
 	int n = 0, illegal = 0, i, rc;
 	double t0 = search_call_begin(s);
 
-	*yes = false;
+	*yes = legal_pinned_at(s->lg, a, legal_path_slot(s->lp));
+	if (*yes)
+		return MODEL_OK;
 	rc = s->ops->legal_actions(s->m, st, s->mbuf, s->mcap, &n, &illegal);
 	if (search_call_done(s, t0, rc) != MODEL_OK)
 		return rc;

@@ -167,6 +167,7 @@ planner_spawn(struct planner *pl)
 		memset(&job, 0, sizeof job);
 		job.kind = WORKER_JOB_PLAN;
 		job.project_dir = pl->p->dir;
+		job.start = pl->p->start;
 		job.model_src = pl->src;
 		job.model_len = pl->len;
 		job.params = pl->params;
@@ -470,7 +471,9 @@ planner_start(const struct project *p, const char *model_src,
 	    (params->workers > 0 ? params->workers : 1);
 	pl->params.workers = pl->nworkers;
 	if (planner_limits(&pl->params, err) != 0 ||
-	    legal_past_load(p, &pl->past, &pl->npast, err) != 0) {
+	    legal_past_load(p, &pl->past, &pl->npast, err) != 0 ||
+	    legal_pins_check(p, pl->past, pl->npast, err) != 0) {
+		free(pl->past);
 		free(pl->src);
 		free(pl);
 		return -1;

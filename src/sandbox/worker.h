@@ -36,6 +36,8 @@ struct worker_job {
 	time_t			 now;		/* the parent's clock (set by the
 						 * wire; read by the worker) */
 	size_t			 result_max;	/* VALIDATE: worker_report_max() */
+	time_t			 start;		/* the plan's slot 0; 0: the
+						 * project's own */
 };
 
 /* The most bytes a VALIDATE report for p can need (p NULL: a project

@@ -247,6 +247,8 @@ worker_run_validate(struct worker_child *c, struct error *err)
 static int
 worker_prepare(struct worker_child *c, struct error *err)
 {
+	if (c->job.kind == WORKER_JOB_PLAN && c->job.start > 0)
+		c->p->start = c->job.start;
 	if (c->job.kind == WORKER_JOB_PLAN)
 		return legal_past_load(c->p, &c->past, &c->npast, err);
 	return 0;

@@ -340,6 +340,7 @@ static const struct cmdline_cmd cmdline_cmds[] = {
 	{ "write", "PLAN.json", cmdline_write, NULL },
 	{ "accuracy", "", NULL, view_accuracy_open },
 	{ "history", "", NULL, view_history_open },
+	{ "calendar", "", NULL, view_calendar_open },
 	{ "help", "", cmdline_help, NULL },
 	{ "quit", "", cmdline_quit, NULL },
 	{ NULL, NULL, NULL, NULL }

@@ -222,6 +222,8 @@ static const char dialog_help_text[] =
     "          :theme NAME  :synth  :open FILE  :write PLAN.json\n"
     "          :accuracy (the model against the baselines on history)\n"
     "          :history (posts and their counts per front; Esc closes)\n"
+    "          :calendar (the plan by day and front: p pin, m move,\n"
+    "           s swap, g put a draft, d drop, c clear pins; Enter places)\n"
     "          :help  :quit   (Tab completes; ↑ recalls history)";
 
 static const struct modal_ops dialog_help_ops = {

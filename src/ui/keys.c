@@ -140,6 +140,8 @@ ui_pane_key(struct ui *ui, struct pane *p, int ch)
 		ui_message(ui, out.role, "%s", out.msg);
 	if (r & PANE_REDRAW)
 		ui->dirty = true;
+	if ((r & PANE_ACT) && p->act != NULL)
+		p->act(ui, p);
 	return r;
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "ui/ui_int.h"
 
 static void *
@@ -74,6 +75,8 @@ ui_plan_start(struct ui *ui)
 	if (ui_plan_conforms(ui) != 0)
 		return;
 	memset(&ui->job_plan, 0, sizeof ui->job_plan);
+	/* A start that passed: from the next slot, as `fronts plan`. */
+	project_start_at(ui->proj, clock_now());
 	if (planner_start(ui->proj, ui->model_src, ui->model_len, &ui->params,
 	    &ui->planner, &err) != 0) {
 		ui->planner = NULL;

@@ -45,6 +45,7 @@ enum pane_result {
 	PANE_HANDLED	= 1 << 0,	/* the key was the pane's */
 	PANE_REDRAW	= 1 << 1,	/* its content changed */
 	PANE_MESSAGE	= 1 << 2,	/* out->msg goes on the status line */
+	PANE_ACT	= 1 << 3,	/* the loop calls the pane's act hook */
 };
 
 struct pane_out {
@@ -69,6 +70,9 @@ struct pane {
 			    struct pane_out *out);
 	void		*data;		/* a view's own state */
 	void		(*close)(struct pane *);	/* frees data */
+	/* What a key asked of the whole UI (PANE_ACT), such as planning
+	 * again: a key handler sees the UI read-only. */
+	void		(*act)(struct ui *, struct pane *);
 };
 
 /* A background job: a thread, its progress line and its outcome. */
@@ -252,6 +256,9 @@ void	ui_accuracy_free(struct ui *);
 const char *ui_accuracy_line(struct ui *, char *buf, size_t len, int *role);
 /* view_history.c: `:history`, history.jsonl per front. */
 int	view_history_open(struct ui *, struct pane *v);
+/* view_calendar.c: `:calendar`, the plan day by front with a cursor; its
+ * edits write pins.jsonl and plan again around them. */
+int	view_calendar_open(struct ui *, struct pane *v);
 
 /* model_state.c */
 /* Loads (or reloads) the model file, gates it and checks its approval. */

@@ -6,7 +6,7 @@
 # measured" (text and --json), never 0.000 or 0%; `plan` refuses an
 # approved model that failed its conformance checks (exit 3, the check
 # named), runs the checks first when they were never run for its
-# sha256, and plans anyway with --force and a warning in its stats.
+# sha256, and plans anyway with --force and a warning in its stats.warnings.
 . "$(dirname "$0")/../lib.sh"
 
 # --- an X archive and a Mastodon outbox, no objective in fronts.json ---
@@ -108,7 +108,7 @@ expect_exit "plan --force plans anyway" 0 "$FRONTS" -C "$M" plan \
     --iterations 200 --force --json -o "$TMPD/forced.json"
 if python3 -c '
 import json, sys
-w = json.load(open(sys.argv[1]))["stats"]["warning"]
+w = " ".join(json.load(open(sys.argv[1]))["stats"]["warnings"])
 assert "apply-does-not-mutate" in w and "--force" in w, w
 ' "$TMPD/out"; then pass "plan --force: a warning in the stats"
 else fail "plan --force: a warning in the stats" "$(head -c 600 "$TMPD/out")"; fi

@@ -80,6 +80,28 @@ fx_history(struct project *p, int f, const char *at)
 	p->nhistory++;
 }
 
+/* Adds a pin of draft d: on front f (-1: a drop), at the ISO time at
+ * (NULL: whenever), as line npins + 1 of pins.jsonl. */
+static inline void
+fx_pin(struct project *p, int d, int f, const char *at)
+{
+	struct pin *pin;
+
+	p->pins = xrealloc(p->pins, (p->npins + 1) * sizeof *pin);
+	pin = &p->pins[p->npins];
+	memset(pin, 0, sizeof *pin);
+	pin->draft = d;
+	pin->front = f;
+	pin->drop = f < 0;
+	if (at != NULL) {
+		pin->has_at = true;
+		pin->at_text = xstrdup(at);
+		if (time_parse_iso(at, &pin->at) != 0)
+			abort();
+	}
+	pin->line = ++p->npins;
+}
+
 static inline void
 fx_free(struct project *p)
 {
@@ -104,6 +126,9 @@ fx_free(struct project *p)
 		free(p->history[i].posted_at_text);
 		free(p->history[i].text);
 	}
+	for (i = 0; i < p->npins; i++)
+		free(p->pins[i].at_text);
+	free(p->pins);
 	free(p->history);
 	free(p->fronts);
 	free(p->front_objective);

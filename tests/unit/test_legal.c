@@ -426,11 +426,162 @@ test_enumerate(void **state)
 	fx_free(p);
 }
 
+/* A pinned post is the only legal move at its slot until made (the wait
+ * too is refused), and is legal nowhere and never else. */
+static void
+test_pin_forced(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 6, 2, 4);
+	struct action due[16];
+	struct legal *lg;
+	struct legal_path *lp;
+
+	fx_pin(p, 1, 0, "2026-12-01T11:00:00+01:00");	/* slot 2 */
+	lg = legal_new(p, NULL, 0, NULL);
+	lp = legal_path_new(lg);
+	assert_int_equal(check(lg, lp, 1, 0), LEGAL_PINNED);	/* elsewhen */
+	assert_int_equal(check(lg, lp, 1, 1), LEGAL_PINNED);	/* elsewhere */
+	assert_int_equal(legal_pins_due(lg, lp, due), 0);
+	wait_n(lg, lp, 2);
+	assert_int_equal(legal_pins_due(lg, lp, due), 1);
+	assert_int_equal(due[0].draft, 1);
+	assert_int_equal(due[0].front, 0);
+	assert_int_equal(legal_check(lg, lp, &waitact), LEGAL_PINNED);
+	assert_int_equal(check(lg, lp, 0, 1), LEGAL_PINNED);	/* pin first */
+	assert_int_equal(legal_enumerate(lg, lp, due), 1);
+	assert_true(legal_pinned_at(lg, &due[0], 2));
+	do_post(lg, lp, 1, 0);
+	assert_int_equal(legal_check(lg, lp, &waitact), LEGAL_OK);
+	do_post(lg, lp, 0, 1);		/* the others, once the pin is made */
+	wait_n(lg, lp, 1);
+	assert_int_equal(check(lg, lp, 1, 0), LEGAL_POSTED);
+	legal_path_free(lp);
+	legal_free(lg);
+	fx_free(p);
+}
+
+/* A drop keeps the draft off every front; a front pin keeps it on its
+ * fronts; a pin whose time has passed is ignored. */
+static void
+test_pin_drop_and_front(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 4, 3, 4);
+	struct legal *lg;
+	struct legal_path *lp;
+
+	fx_pin(p, 0, -1, NULL);
+	fx_pin(p, 1, 2, NULL);
+	fx_pin(p, 1, 1, NULL);
+	fx_pin(p, 2, 0, "2026-12-01T08:00:00+01:00");	/* before the start */
+	lg = legal_new(p, NULL, 0, NULL);
+	lp = legal_path_new(lg);
+	assert_int_equal(check(lg, lp, 0, 0), LEGAL_DROPPED);
+	assert_int_equal(check(lg, lp, 0, 2), LEGAL_DROPPED);
+	assert_false(legal_never(LEGAL_DROPPED));
+	assert_int_equal(check(lg, lp, 1, 0), LEGAL_PINNED);
+	assert_int_equal(check(lg, lp, 1, 1), LEGAL_OK);
+	assert_int_equal(check(lg, lp, 1, 2), LEGAL_OK);
+	assert_int_equal(check(lg, lp, 2, 1), LEGAL_OK);
+	assert_int_equal(legal_check(lg, lp, &waitact), LEGAL_OK);
+	assert_string_equal(legal_verdict_name(LEGAL_PINNED), "pinned");
+	legal_path_free(lp);
+	legal_free(lg);
+	fx_free(p);
+}
+
+/* The other posts of a pinned front keep off the pin's gap and leave its
+ * room under the day's cap, so a path can always make the pin. */
+static void
+test_pin_reserves(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 8, 2, 5);
+	struct legal *lg;
+	struct legal_path *lp;
+
+	p->fronts[0].limits.min_gap_minutes = 120;
+	p->fronts[0].limits.max_posts_per_day = 2;
+	fx_pin(p, 4, 0, "2026-12-01T13:00:00+01:00");	/* slot 4 */
+	lg = legal_new(p, NULL, 0, NULL);
+	lp = legal_path_new(lg);
+	do_post(lg, lp, 0, 0);				/* 09:00 */
+	wait_n(lg, lp, 2);				/* 11:00 */
+	/* gap-legal, but the second post of the day would take the pin's
+	 * place under the cap of 2 */
+	assert_int_equal(check(lg, lp, 1, 0), LEGAL_PINNED);
+	do_post(lg, lp, 1, 1);				/* other fronts free */
+	wait_n(lg, lp, 1);				/* 12:00 */
+	assert_int_equal(check(lg, lp, 2, 0), LEGAL_PINNED);	/* its gap */
+	wait_n(lg, lp, 1);				/* 13:00 */
+	do_post(lg, lp, 4, 0);
+	legal_path_free(lp);
+	legal_free(lg);
+	fx_free(p);
+}
+
+/* A pin the rules refuse is an error naming pins.jsonl, the line and the
+ * rule; a pin that passed is not. */
+static void
+test_pin_check(void **state)
+{
+	static const struct {
+		const char	*at;
+		const char	*want;
+	} bad[] = {
+		{ "2026-12-01T09:30:00+01:00", "not on a slot boundary" },
+		{ "2026-12-03T09:00:00+01:00", "after the plan's horizon" },
+		{ "2026-12-01T23:00:00+01:00", "quiet hours" },
+		{ "2026-12-01T10:00:00+01:00", "of a post already made" },
+	};
+	struct project *p;
+	struct legal_past past = { 0, 0 };
+	struct error err = { 0 };
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		p = fx_project("Europe/Berlin", "2026-12-01T09:00:00+01:00",
+		    60, 24, 2, 3);
+		p->fronts[0].limits.quiet_start = 22;
+		p->fronts[0].limits.quiet_end = 7;
+		p->fronts[0].limits.min_gap_minutes = 120;
+		time_parse_iso("2026-12-01T08:30:00+01:00", &past.at);
+		fx_pin(p, 2, 1, NULL);
+		fx_pin(p, 1, 0, bad[i].at);
+		assert_int_equal(legal_pins_check(p, &past, 1, &err), -1);
+		assert_int_equal(err.code, EXIT_REFUSED);
+		assert_non_null(strstr(err.msg, "pins.jsonl:2: pin of d1 on f0"));
+		assert_non_null(strstr(err.msg, bad[i].want));
+		fx_free(p);
+	}
+	p = fx_project("Europe/Berlin", "2026-12-01T09:00:00+01:00", 60, 24,
+	    2, 3);
+	p->fronts[0].limits.max_posts_per_day = 1;
+	p->drafts[0].front_mask = 2;
+	fx_pin(p, 1, 0, "2026-12-01T12:00:00+01:00");
+	fx_pin(p, 2, 0, "2026-12-01T15:00:00+01:00");
+	assert_int_equal(legal_pins_check(p, NULL, 0, &err), -1);
+	assert_non_null(strstr(err.msg, "pins.jsonl:2:"));
+	assert_non_null(strstr(err.msg, "max_posts_per_day"));
+	p->pins[1].at -= 24 * 3600;			/* passed: ignored */
+	assert_int_equal(legal_pins_check(p, NULL, 0, &err), 0);
+	fx_pin(p, 0, 0, NULL);
+	assert_int_equal(legal_pins_check(p, NULL, 0, &err), -1);
+	assert_non_null(strstr(err.msg, "pins.jsonl:3:"));
+	assert_non_null(strstr(err.msg, "leave this front out"));
+	fx_free(p);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_static_verdicts),
+		cmocka_unit_test(test_pin_forced),
+		cmocka_unit_test(test_pin_drop_and_front),
+		cmocka_unit_test(test_pin_reserves),
+		cmocka_unit_test(test_pin_check),
 		cmocka_unit_test(test_text_verdict),
 		cmocka_unit_test(test_link_caps_per_platform),
 		cmocka_unit_test(test_wait_and_horizon),

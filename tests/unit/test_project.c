@@ -38,6 +38,9 @@ struct files {
 	const char	*fronts, *rules, *history, *drafts;
 };
 
+/* pins.jsonl of the next make_project (NULL: none). */
+static const char *pins_text;
+
 static void
 put(const char *dir, const char *name, const char *text)
 {
@@ -75,6 +78,7 @@ make_project(const struct files *o)
 		put(dir, "history.jsonl", NULL);
 	if (o->drafts != NULL && *o->drafts == '\0')
 		put(dir, "drafts.jsonl", NULL);
+	put(dir, "pins.jsonl", pins_text);
 	return dir;
 }
 
@@ -605,6 +609,121 @@ test_platform_names(void **state)
 	assert_string_equal(platform_name(PLATFORM_BLUESKY), "bluesky");
 }
 
+/* pins.jsonl error cases: the file, and what the message must hold. */
+struct bad_pins {
+	const char	*name;
+	const char	*pins;
+	const char	*want[3];
+};
+
+static const struct bad_pins bad_pin_cases[] = {
+	{ "pin unknown draft", "{\"draft\":\"zz\",\"front\":\"x\"}\n",
+	  { "pins.jsonl:1", "\"draft\"", "drafts.jsonl" } },
+	{ "pin unknown front", "\n{\"draft\":\"d1\",\"front\":\"q\"}\n",
+	  { "pins.jsonl:2", "\"front\"", "fronts.json" } },
+	{ "pin without front", "{\"draft\":\"d1\"}\n",
+	  { "pins.jsonl:1", "\"front\"", "missing" } },
+	{ "pin drop with front",
+	  "{\"draft\":\"d1\",\"drop\":true,\"front\":\"x\"}\n",
+	  { "pins.jsonl:1", "\"drop\"", "no \"front\"" } },
+	{ "pin drop not bool", "{\"draft\":\"d1\",\"drop\":1}\n",
+	  { "pins.jsonl:1", "\"drop\"", "true or false" } },
+	{ "pin bad time",
+	  "{\"draft\":\"d1\",\"front\":\"x\",\"at\":\"tomorrow\"}\n",
+	  { "pins.jsonl:1", "\"at\"", "ISO-8601" } },
+	{ "pin twice", "{\"draft\":\"d1\",\"front\":\"x\"}\n"
+	  "{\"draft\":\"d1\",\"front\":\"x\",\"at\":\"2026-12-01T10:00:00Z\"}\n",
+	  { "pins.jsonl:2", "twice", "line 1" } },
+	{ "pin and drop", "{\"draft\":\"d1\",\"front\":\"x\"}\n"
+	  "{\"draft\":\"d1\",\"drop\":true}\n",
+	  { "pins.jsonl:2", "both dropped and pinned", "line 1" } },
+};
+
+static void
+test_bad_pins(void **state)
+{
+	struct error err = { 0 };
+	struct project *p = NULL;
+	struct files f = { NULL, NULL, NULL, NULL };
+	size_t i, k;
+	char *dir;
+
+	for (i = 0; i < sizeof bad_pin_cases / sizeof bad_pin_cases[0]; i++) {
+		pins_text = bad_pin_cases[i].pins;
+		dir = make_project(&f);
+		pins_text = NULL;
+		assert_int_equal(project_load(dir, &p, &err), -1);
+		assert_null(p);
+		for (k = 0; k < 3 && bad_pin_cases[i].want[k] != NULL; k++)
+			if (strstr(err.msg, bad_pin_cases[i].want[k]) == NULL)
+				fail_msg("%s: no \"%s\" in \"%s\"",
+				    bad_pin_cases[i].name,
+				    bad_pin_cases[i].want[k], err.msg);
+		remove_project(dir);
+	}
+}
+
+/* pins.jsonl loads with its lines; unknown fields warn; the edits keep
+ * one pin per draft and front (a drop replacing them all) and survive a
+ * save and a reload. */
+static void
+test_pins_load_edit_save(void **state)
+{
+	struct files f = { NULL, NULL, NULL, NULL };
+	struct error err = { 0 };
+	struct project *p, *q;
+	char *dir;
+
+	pins_text = "{\"draft\":\"d1\",\"front\":\"x\","
+	    "\"at\":\"2026-12-01T10:00:00+01:00\",\"why\":1}\n\n"
+	    "{\"draft\":\"d2\",\"drop\":true}\n";
+	dir = make_project(&f);
+	pins_text = NULL;
+
+	assert_int_equal(project_load(dir, &p, &err), 0);
+	assert_int_equal(p->npins, 2);
+	assert_int_equal(p->pins[0].draft, 0);
+	assert_int_equal(p->pins[0].front, 0);
+	assert_true(p->pins[0].has_at);
+	assert_int_equal(p->pins[0].line, 1);
+	assert_true(p->pins[1].drop);
+	assert_int_equal(p->pins[1].line, 3);
+	assert_true(has_warning(p, "pins.jsonl:1"));
+	project_pin_set(p, 1, 1, NULL, 0);	/* replaces d2's drop */
+	project_pin_set(p, 0, 0, NULL, 0);	/* replaces d1's time on x */
+	project_pin_set(p, 0, 1, NULL, 0);
+	assert_int_equal(p->npins, 3);
+	assert_int_equal(project_pins_save(p, &err), 0);
+	assert_int_equal(project_load(dir, &q, &err), 0);
+	assert_int_equal(q->npins, 3);
+	assert_false(q->pins[0].has_at);
+	assert_false(q->pins[0].drop);
+	project_pin_drop(q, 0);
+	assert_int_equal(q->npins, 2);
+	assert_true(q->pins[1].drop);
+	assert_int_equal(q->pins[1].line, 2);
+	project_pin_clear(q, 1);
+	assert_int_equal(q->npins, 1);
+	project_free(q);
+	project_free(p);
+	remove_project(dir);
+}
+
+/* A start that passed moves to the first slot of its grid from now. */
+static void
+test_start_at(void **state)
+{
+	struct project *p = load_ok(&(struct files){ 0 });
+	time_t s = p->start;
+
+	assert_false(project_start_at(p, s));
+	assert_true(project_start_at(p, s + 3601));
+	assert_int_equal(p->start, s + 7200);
+	assert_int_equal(p->start_passed, s);
+	assert_int_equal(project_next_slot(p, s, s + 60), s + 3600);
+	project_free(p);
+}
+
 int
 main(void)
 {
@@ -619,6 +738,9 @@ main(void)
 		cmocka_unit_test(test_optional_fields_absent),
 		cmocka_unit_test(test_nul_byte),
 		cmocka_unit_test(test_draft_empty_topics_tagged),
+		cmocka_unit_test(test_pins_load_edit_save),
+		cmocka_unit_test(test_bad_pins),
+		cmocka_unit_test(test_start_at),
 	};
 	struct CMUnitTest tests[sizeof fixed / sizeof fixed[0] + NBAD];
 	size_t i, n = 0;

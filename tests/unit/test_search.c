@@ -458,6 +458,59 @@ test_polish(void **state)
 	fx_free(p);
 }
 
+/*
+ * Every plan honours every pin, with the polishing on and off: the pinned
+ * post at its slot, the front-pinned draft on its front only, the dropped
+ * draft nowhere; every step legal, the horizon covered.
+ */
+static void
+test_pins_honoured(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 16, 2, 5);
+	struct search_snapshot *snap = malloc(sizeof *snap);
+	struct search_result r;
+	struct legal *lg;
+	struct cm m;
+	uint64_t seed;
+	double share;
+	int slot, i, pinned;
+
+	p->fronts[0].limits.min_gap_minutes = 120;
+	p->fronts[1].limits.min_gap_minutes = 180;
+	fx_pin(p, 4, 0, "2026-12-01T15:00:00+01:00");	/* slot 6 */
+	fx_pin(p, 0, -1, NULL);
+	fx_pin(p, 1, 1, NULL);
+	lg = legal_new(p, NULL, 0, NULL);
+	cm_init(&m, p, CM_NOISE);
+	for (seed = 1; seed <= 3; seed++)
+		for (share = 0; share <= SEARCH_POLISH_SHARE;
+		    share += SEARCH_POLISH_SHARE) {
+			polish_run(p, 1500, seed, share, &r, snap);
+			replay(&m, lg, &r, &slot);
+			assert_int_equal(slot, p->horizon_slots);
+			pinned = 0;
+			for (i = 0; i < r.npv; i++) {
+				const struct action *a = &r.pv[i].action;
+
+				if (a->kind != ACTION_POST)
+					continue;
+				assert_int_not_equal(a->draft, 0);
+				if (a->draft == 1)
+					assert_int_equal(a->front, 1);
+				if (a->draft == 4 && a->front == 0) {
+					assert_int_equal(r.pv[i].slot, 6);
+					pinned++;
+				}
+			}
+			assert_int_equal(pinned, 1);
+			search_result_free(&r);
+		}
+	free(snap);
+	legal_free(lg);
+	fx_free(p);
+}
+
 /* Stops the search it is given once it has run `at` iterations. */
 static void
 cancel_at(void *arg, struct search *s)
@@ -1306,6 +1359,7 @@ main(void)
 		cmocka_unit_test(test_rollout_actions),
 		cmocka_unit_test(test_plan_covers_horizon),
 		cmocka_unit_test(test_polish),
+		cmocka_unit_test(test_pins_honoured),
 		cmocka_unit_test(test_stop_covers_horizon),
 		cmocka_unit_test(test_deterministic_best),
 		cmocka_unit_test(test_export_merge),
