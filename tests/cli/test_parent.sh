@@ -287,7 +287,6 @@ def is_terminal(state):
 EOF
 "$FRONTS" approve -C "$TMPD/slow" --yes >/dev/null 2>&1
 chmod 755 "$TMPD"
-chmod -R a+rwX "$TMPD/slow"
 
 alive() {
 	[ -d "/proc/$1" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" \
@@ -345,10 +344,14 @@ if [ "$(id -u)" -eq 0 ]; then
 	workers_die "kill -9, root, 1 worker" 1
 	workers_die "kill -9, root, 2 workers" 2
 	if id nobody >/dev/null 2>&1 && setpriv --version >/dev/null 2>&1; then
+		# The project is nobody's while nobody plans it: fronts refuses
+		# a .fronts that another user owns or can write.
+		chown -R nobody "$TMPD/slow"
 		workers_die "kill -9, nobody, 1 worker" 1 setpriv \
 		    --reuid=nobody --regid="$(id -g nobody)" --clear-groups
 		workers_die "kill -9, nobody, 2 workers" 2 setpriv \
 		    --reuid=nobody --regid="$(id -g nobody)" --clear-groups
+		chown -R "$(id -u)" "$TMPD/slow"
 	else echo "SKIP: kill -9 as an ordinary user (no nobody or setpriv)"; fi
 else
 	echo "SKIP: kill -9 as root (not root)"
