@@ -123,6 +123,8 @@ planner_spawn(struct planner *pl)
 		memset(&job, 0, sizeof job);
 		job.kind = WORKER_JOB_PLAN;
 		job.project_dir = pl->p->dir;
+		job.start = pl->p->start;
+		job.horizon_slots = pl->p->horizon_slots;
 		job.model_src = pl->src;
 		job.model_len = pl->len;
 		job.params = pl->params;

@@ -35,6 +35,10 @@ struct worker_job {
 	long			 memory_mb;	/* address-space limit; 0: default */
 	time_t			 now;		/* the parent's clock (set by the
 						 * wire; read by the worker) */
+	/* The plan's window when the parent's differs from fronts.json's
+	 * (a re-plan of the rest of the horizon); 0: the project's own. */
+	time_t			 start;
+	int			 horizon_slots;
 };
 
 enum worker_event {

@@ -320,7 +320,7 @@ test_past_array(void **state)
 {
 	struct project *p = fx_project("Europe/Berlin",
 	    "2026-12-01T22:00:00+01:00", 60, 4, 1, 2);
-	struct legal_past past[1];
+	struct legal_past past[1] = { { 0 } };
 	struct error err = { 0 };
 	struct legal *lg;
 	struct legal_path *lp;
