@@ -53,6 +53,7 @@ extern const struct cmd_entry cmd_drafts_entry;
 extern const struct cmd_entry cmd_plan_entry;
 extern const struct cmd_entry cmd_publish_entry;
 extern const struct cmd_entry cmd_ledger_entry;
+extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_check_entry;
 extern const struct cmd_entry cmd_history_entry;
 extern const struct cmd_entry cmd_tui_entry;
