@@ -41,6 +41,8 @@ import struct
 import sys
 import threading
 import time
+
+import testclock
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -182,6 +184,9 @@ class Handler(BaseHTTPRequestHandler):
                           "none" if not tok else "bad")
             log(args, **ev)
             return self.bluesky_read(path, self.query(), ev["auth"])
+        if method == "GET" and path.startswith("/api/v1/accounts/"):
+            log(args, **ev)
+            return self.mastodon_timeline(path)
         if path == "/api/v1/statuses":
             ev["auth"] = self.auth("Authorization", "FAKE_MASTODON_TOKEN",
                                    "Bearer ")
@@ -329,6 +334,33 @@ class Handler(BaseHTTPRequestHandler):
         self.reply(200, {"data": data, "successful": True, "error": None,
                          "log_id": "log_" + pid, "session_info": None})
 
+    def mastodon_timeline(self, path):
+        # The account's own statuses (what `fronts history pull` reads),
+        # with the counts --counts FILE holds now ({"likes": N, ...}), so
+        # a test can change them between pulls.
+        if path == "/api/v1/accounts/lookup":
+            return self.reply(200, {"id": "14715", "username": "tidewater",
+                                    "acct": "tidewater"})
+        if path != "/api/v1/accounts/14715/statuses" or "max_id" in self.query():
+            return self.reply(200, [])
+        counts = {}
+        if self.server.args.counts:
+            try:
+                with open(self.server.args.counts) as f:
+                    counts = json.load(f)
+            except (OSError, ValueError):
+                counts = {}
+        with LOCK:
+            made = sorted(STATE["mastodon"].values(), key=lambda s: -int(s["id"]))
+        out = [{"id": s["id"], "created_at": s["created_at"], "url": s["url"],
+                "content": "<p>%s</p>" % (s["content"] or ""), "visibility": "public",
+                "in_reply_to_account_id": None, "reblog": None,
+                "account": {"id": "14715", "username": "tidewater"},
+                "favourites_count": counts.get("likes", 0),
+                "reblogs_count": counts.get("reposts", 0),
+                "replies_count": counts.get("replies", 0)} for s in made]
+        self.reply(200, out)
+
     def mastodon_read(self, path, auth):
         args = self.server.args
         if path == "/api/v2/instance":
@@ -409,7 +441,9 @@ class Handler(BaseHTTPRequestHandler):
         else:
             pid = next_id()
             status = {"id": pid, "url": "https://mastodon.example/@tidewater/" + pid,
-                      "content": (body or {}).get("status")}
+                      "content": (body or {}).get("status"),
+                      "created_at": time.strftime("%Y-%m-%dT%H:%M:%S.000Z",
+                                                  time.gmtime(testclock.now()))}
             with LOCK:
                 if key:
                     STATE["mastodon"][key] = status
@@ -475,6 +509,8 @@ def main():
                     help="Mastodon's 401 reason carries an escape sequence")
     ap.add_argument("--mastodon-scopes", default="read write",
                     help="the app's scopes, space-separated")
+    ap.add_argument("--counts", default=None,
+                    help="JSON file of the counts Mastodon's timeline shows")
     ap.add_argument("--resolve-delay", type=float, default=0,
                     help="seconds Bluesky's resolveHandle takes to answer")
     args = ap.parse_args()
