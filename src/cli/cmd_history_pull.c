@@ -18,6 +18,7 @@
 #include "cli/cmd_history_int.h"
 #include "core/hist_predict.h"
 #include "core/ledger.h"
+#include "core/lock.h"
 #include "core/termsafe.h"
 #include "core/timeutil.h"
 #include "net/pull.h"
@@ -28,6 +29,7 @@ struct pull_args {
 	const char	*front;
 	const char	*since;
 	bool		 dry_run;
+	bool		 wait;		/* for the project lock */
 };
 
 /* --since: a date (local midnight in the project's zone) or an instant. */
@@ -245,6 +247,7 @@ static int
 pull_run(struct cli *cli, const struct pull_args *a)
 {
 	struct history_context hc;
+	struct project_lock *lock = NULL;
 	struct ledger l;
 	struct error err = { 0 };
 	const struct front *f;
@@ -258,7 +261,15 @@ pull_run(struct cli *cli, const struct pull_args *a)
 		return cli_usage_error("history", "no front \"%s\" in "
 		    "fronts.json", a->front);
 	}
+	/* The history lines of sent posts come from the ledger: no publisher
+	 * may change it between the read and the write. */
+	if (!a->dry_run && project_lock_take(cli->dir, "fronts history pull",
+	    a->wait, &lock, &err) != 0) {
+		history_context_close(&hc);
+		return cli_report("history", &err);
+	}
 	if (ledger_open(cli->dir, &l, &err) != 0) {
+		project_lock_release(lock);
 		history_context_close(&hc);
 		return cli_report("history", &err);
 	}
@@ -280,6 +291,7 @@ pull_run(struct cli *cli, const struct pull_args *a)
 			rc = r;
 	}
 	ledger_free(&l);
+	project_lock_release(lock);
 	history_context_close(&hc);
 	return rc;
 }
@@ -331,6 +343,7 @@ history_pull(struct cli *cli, int argc, char **argv)
 		{ "front", required_argument, NULL, 'f' },
 		{ "since", required_argument, NULL, 's' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "wait", no_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct pull_args a = { 0 };
@@ -354,6 +367,9 @@ history_pull(struct cli *cli, int argc, char **argv)
 			break;
 		case 'n':
 			a.dry_run = true;
+			break;
+		case 'w':
+			a.wait = true;
 			break;
 		default:
 			return cli_usage_error("history", "unknown option");

@@ -2,7 +2,9 @@
  * cmd_ledger — `fronts ledger`: lists the publish ledger, and
  * `fronts ledger resolve ID --sent URL|--failed` records the operator's
  * word on a post whose outcome is unknown, which is what lets publishing
- * continue after a crash or a broken connection.
+ * continue after a crash or a broken connection. A resolve holds the
+ * project lock (core/lock.h) from reading the ledger to its settle record;
+ * --wait waits for another holder instead of exiting 1.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include "core/clock.h"
 #include "cli/cli.h"
 #include "core/ledger.h"
+#include "core/lock.h"
 #include "core/termsafe.h"
 #include "core/timeutil.h"
 
@@ -78,12 +81,14 @@ cmd_ledger_exec(struct cli *cli, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "sent", required_argument, NULL, 's' },
 		{ "failed", no_argument, NULL, 'f' },
+		{ "wait", no_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct project_lock *lock = NULL;
 	struct ledger l;
 	struct error err = { 0 };
 	const char *url = NULL;
-	int c, failed = 0, rc;
+	int c, failed = 0, wait = 0, rc;
 
 	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
 		switch (c) {
@@ -95,6 +100,9 @@ cmd_ledger_exec(struct cli *cli, int argc, char **argv)
 			break;
 		case 'f':
 			failed = 1;
+			break;
+		case 'w':
+			wait = 1;
 			break;
 		default:
 			return cli_usage_error("ledger", "unknown option");
@@ -110,19 +118,25 @@ cmd_ledger_exec(struct cli *cli, int argc, char **argv)
 	if (argc > 0 && (url == NULL) == !failed)
 		return cli_usage_error("ledger", "resolve needs exactly one of "
 		    "--sent URL or --failed");
-	if (ledger_open(cli->dir, &l, &err) != 0)
+	if (argc > 0 && project_lock_take(cli->dir, "fronts ledger resolve",
+	    wait, &lock, &err) != 0)
 		return cli_report("ledger", &err);
+	if (ledger_open(cli->dir, &l, &err) != 0) {
+		project_lock_release(lock);
+		return cli_report("ledger", &err);
+	}
 	if (argc == 0)
 		rc = ledger_list(&l);
 	else
 		rc = ledger_resolve(&l, argv[1], url != NULL, url);
 	ledger_free(&l);
+	project_lock_release(lock);
 	return rc;
 }
 
 const struct cmd_entry cmd_ledger_entry = {
 	.name = "ledger",
 	.summary = "list or settle the publish ledger",
-	.usage = "[-C DIR] | resolve ID --sent URL|--failed [-C DIR]",
+	.usage = "[-C DIR] | resolve ID --sent URL|--failed [--wait] [-C DIR]",
 	.exec = cmd_ledger_exec,
 };

@@ -6,6 +6,9 @@
  * is shown in full and sent only when the operator presses `y` (one key,
  * read raw from the terminal, with anything typed earlier discarded); any
  * other key skips it and `q` stops. Nothing can answer for the operator.
+ * Each send holds the project lock (core/lock.h) from its ledger check to
+ * its recorded outcome; a second publisher is refused, naming the holder,
+ * or with --wait waits for it.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -32,12 +35,14 @@ struct publish_opts {
 	const char	*plan_path;
 	bool		 live;
 	bool		 now;
+	bool		 wait;
 	long		 timeout_ms;
 };
 
 struct publish_tally {
 	int	sent, failed, unknown, skipped, refused;
 	int	unrecorded;	/* sent, but the outcome is not in the ledger */
+	int	error;		/* the exit code of the error that stopped it */
 	bool	stopped;
 };
 
@@ -156,6 +161,15 @@ publish_report(const struct channel_result *r, struct publish_tally *t)
 	}
 }
 
+/* Another publisher holds the project: say who, then wait (--wait). */
+static void
+publish_lock_waiting(const char *holder, void *arg)
+{
+	termsafe_fprintf(stdout, "the project is locked by %s: waiting for "
+	    "it to finish…\n", holder);
+	fflush(stdout);
+}
+
 static void
 publish_live_one(struct publish *pub, int i, bool future,
     struct publish_tally *t)
@@ -208,8 +222,13 @@ publish_live_one(struct publish *pub, int i, bool future,
 	default:
 		termsafe_fprintf(stdout, "not sent: %s\n", err.msg);
 		t->refused++;
-		if (err.code != EXIT_REFUSED)
+		if (err.code != EXIT_REFUSED) {
+			/* An error, not a refusal (the project locked by
+			 * another publisher, say): the run exits with it. */
 			t->stopped = true;
+			if (t->error == 0)
+				t->error = err.code;
+		}
 		return;
 	}
 	channel_result_free(&r);
@@ -299,6 +318,8 @@ publish_run(struct publish *pub, const struct publish_opts *o)
 	printf("\n");
 	if (t.unrecorded > 0)
 		return EXIT_ERROR;
+	if (t.error != 0)
+		return t.error;
 	if (t.failed + t.unknown > 0)
 		return EXIT_NETWORK;
 	return t.refused > 0 ? EXIT_REFUSED : EXIT_OK;
@@ -332,6 +353,7 @@ publish_parse(struct cli *cli, int argc, char **argv, struct publish_opts *o)
 	static const struct option opts[] = {
 		{ "live", no_argument, NULL, 'l' },
 		{ "now", no_argument, NULL, 'n' },
+		{ "wait", no_argument, NULL, 'w' },
 		{ "timeout-ms", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -350,6 +372,9 @@ publish_parse(struct cli *cli, int argc, char **argv, struct publish_opts *o)
 			break;
 		case 'n':
 			o->now = true;
+			break;
+		case 'w':
+			o->wait = true;
 			break;
 		case 't':
 			o->timeout_ms = strtol(optarg, &end, 10);
@@ -393,6 +418,9 @@ cmd_publish_exec(struct cli *cli, int argc, char **argv)
 	if (publish_open(&pub, p, &plan, o.timeout_ms, &err) != 0)
 		rc = cli_report("publish", &err);
 	else {
+		pub.lock_command = "fronts publish --live";
+		pub.lock_wait = o.wait;
+		pub.lock_waiting = publish_lock_waiting;
 		rc = publish_run(&pub, &o);
 		publish_close(&pub);
 	}
@@ -404,6 +432,6 @@ cmd_publish_exec(struct cli *cli, int argc, char **argv)
 const struct cmd_entry cmd_publish_entry = {
 	.name = "publish",
 	.summary = "publish a plan's posts, one keypress each (dry run unless --live)",
-	.usage = "PLAN.json [-C DIR] [--live] [--now] [--timeout-ms MS]",
+	.usage = "PLAN.json [-C DIR] [--live] [--now] [--wait] [--timeout-ms MS]",
 	.exec = cmd_publish_exec,
 };

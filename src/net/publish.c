@@ -248,8 +248,8 @@ publish_describe(struct publish *pub, int i, time_t now, struct error *err)
 	return out;
 }
 
-/* The test-only pause points, FRONTS_TEST_PAUSE_AT=after-intent or
- * after-response: the process stops there (for a test to kill it), or,
+/* The test-only pause points, FRONTS_TEST_PAUSE_AT=before-intent (the
+ * ledger checked, the lock held), after-intent or after-response: the process stops there (for a test to kill it), or,
  * with FRONTS_TEST_RESUME_FILE set, waits until that file exists, removes
  * it and goes on. A pause only waits; it never skips a keypress or a
  * check. */
@@ -368,8 +368,9 @@ publish_precheck(struct publish *pub, int i, time_t now, bool future,
 	return 0;
 }
 
-int
-publish_send(struct publish *pub, int i, time_t now, bool future,
+/* publish_send with the project lock held. */
+static int
+publish_send_locked(struct publish *pub, int i, time_t now, bool future,
     struct channel_result *out, struct error *err)
 {
 	const struct plan_post *post = &pub->plan->posts[i];
@@ -400,6 +401,7 @@ publish_send(struct publish *pub, int i, time_t now, bool future,
 	in.key = c.key;
 	in.at = post->at;
 	in.now = now;
+	publish_test_pause("before-intent");
 	if (ledger_intent(&pub->ledger, &in, &e, err) != 0) {
 		channel_close(&c);
 		return -1;
@@ -429,4 +431,24 @@ publish_send(struct publish *pub, int i, time_t now, bool future,
 		out->message = note;
 	}
 	return 0;
+}
+
+int
+publish_send(struct publish *pub, int i, time_t now, bool future,
+    struct channel_result *out, struct error *err)
+{
+	struct project_lock *lock;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if (project_lock_take_noting(pub->project->dir, pub->lock_command !=
+	    NULL ? pub->lock_command : "fronts publish", pub->lock_wait,
+	    pub->lock_waiting, pub->lock_arg, &lock, err) != 0)
+		return -1;
+	/* The lock may have been waited for: the clock moved on. */
+	if (pub->lock_wait && clock_now() > now)
+		now = clock_now();
+	rc = publish_send_locked(pub, i, now, future, out, err);
+	project_lock_release(lock);
+	return rc;
 }

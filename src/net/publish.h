@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "core/ledger.h"
+#include "core/lock.h"
 #include "core/plan.h"
 #include "core/project.h"
 #include "core/text.h"
@@ -46,6 +47,13 @@ struct publish {
 	char			 plan_id[65];
 	struct ledger		 ledger;
 	long			 timeout_ms;	/* per request; 0: http's default */
+	/* The project lock publish_send() holds from its ledger check through
+	 * the recorded outcome: who it says holds it, and whether a second
+	 * publisher waits for it (lock_waiting told first) or is refused. */
+	const char		*lock_command;	/* NULL: "fronts publish" */
+	bool			 lock_wait;
+	project_lock_wait_fn	 lock_waiting;
+	void			*lock_arg;
 };
 
 int	publish_open(struct publish *, const struct project *,
@@ -64,10 +72,12 @@ char	*publish_describe(struct publish *, int i, time_t now,
  * operator settles it. */
 #define PUBLISH_UNRECORDED	1
 
-/* Sends post i now: re-reads the ledger, re-checks legality, appends the
+/* Sends post i now: takes the project lock (lock.h), re-reads the ledger,
+ * re-checks legality, appends the
  * intent (synced), sends once, appends the outcome (synced), and notes the
- * attempt in the trajectory file. -1 with err when it refused before the
- * intent (nothing was sent); 0 with *out otherwise (sent, failed or
+ * attempt in the trajectory file, then releases the lock. -1 with err when
+ * it refused before the intent (nothing was sent; another holder of the
+ * lock is such a refusal, EXIT_ERROR); 0 with *out otherwise (sent, failed or
  * unknown); PUBLISH_UNRECORDED with *out (what the platform answered) and
  * err (why the ledger write failed). *out is the caller's to free
  * whenever the answer is not -1. */

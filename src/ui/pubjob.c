@@ -230,6 +230,9 @@ pubjob_prepare(void *arg)
 
 	if (publish_open(&w->pub, w->ui->proj, &w->plan, 0, &w->err) == 0) {
 		w->opened = true;
+		/* Another publisher on the project refuses this one at once,
+		 * naming itself; the screen never blocks on it. */
+		w->pub.lock_command = "fronts TUI publish";
 		publish_assess(&w->pub, w->post, w->now, true, &w->item);
 		rc = 0;
 		if (!pubjob_refusable(&w->item) && (w->body = pubjob_body(w,

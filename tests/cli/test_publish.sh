@@ -365,6 +365,76 @@ for front in x mastodon; do
 	expect_grep "outcome not recorded ($front): listed unknown" "unknown .*front $front" "$TMPD/out"
 done
 
+# --- one publisher per project: two processes, the same key ----------------------
+# A presses y and stops with the ledger checked and the project lock held
+# (FRONTS_TEST_PAUSE_AT=before-intent); B presses y on the same post then.
+# B is refused at once, naming A; A goes on and sends: one post.
+start_fake lock ok
+proj lock 5 mastodon:d3:1
+drive_bg() {
+	n=$1; shift
+	$PY "$DRIVE" --out "$TMPD/$n.out" "$@" -- "$FRONTS" publish \
+	    "$P/plan.json" -C "$P" --live --timeout-ms 1500 $EXTRA \
+	    >"$TMPD/$n.drive" 2>&1 &
+}
+FRONTS_TEST_PAUSE_AT=before-intent FRONTS_TEST_RESUME_FILE=$TMPD/resumeA \
+    drive_bg lockA "expect:$PROMPT" send:y expect:paused \
+    "sh:touch '$TMPD/lockA.paused'" "waitfile:$TMPD/lockB.done:done" end
+A=$!
+drive lockB "expect:$PROMPT" "waitfile:$TMPD/lockA.paused:" send:y end
+echo done >"$TMPD/lockB.done"
+touch "$TMPD/resumeA"
+wait $A
+check "lock: the second publisher exits 1" "$RC" 1
+expect_grep "lock: it names the holder's pid and command" 'not sent: the project is locked: .*/\.fronts/lock is held by pid [0-9]+ \(fronts publish --live\) since 2026-' "$TMPD/lockB.out"
+expect_grep "lock: it says how to wait" 'run again with --wait' "$TMPD/lockB.out"
+expect_grep "lock: the holder sends" 'SENT: ' "$TMPD/lockA.out"
+check "lock: exactly one post" "$(count '"ev": "post"')" 1
+check "lock: one intent in the ledger" "$(grep -c '"record":"intent"' "$P/.fronts/ledger.jsonl")" 1
+
+# --wait: B waits for A, then finds the post sent and sends nothing.
+start_fake lockw ok
+proj lockw 5 mastodon:d3:1
+rm -f "$TMPD/resumeA"
+FRONTS_TEST_PAUSE_AT=before-intent FRONTS_TEST_RESUME_FILE=$TMPD/resumeA \
+    drive_bg lockwA "expect:$PROMPT" send:y expect:paused \
+    "sh:touch '$TMPD/lockwA.paused'" end
+A=$!
+EXTRA=--wait
+drive lockwB "expect:$PROMPT" "waitfile:$TMPD/lockwA.paused:" send:y "expect:waiting for it to finish" "sh:touch '$TMPD/resumeA'" end
+EXTRA=
+wait $A
+expect_grep "lock --wait: says who it waits for" 'the project is locked by pid [0-9]+ \(fronts publish --live\) since .*: waiting' "$TMPD/lockwB.out"
+expect_grep "lock --wait: then refuses the post the holder sent" 'not sent: already sent' "$TMPD/lockwB.out"
+check "lock --wait: exactly one post" "$(count '"ev": "post"')" 1
+
+# Both at the same instant, both waiting: one post, whoever wins.
+start_fake locks ok
+proj locks 5 mastodon:d3:1 bluesky:d4:1
+EXTRA=--wait
+rm -f "$TMPD/ready1" "$TMPD/ready2"
+drive_bg lockS1 "expect:$PROMPT" "sh:touch '$TMPD/ready1'; while [ ! -e '$TMPD/ready2' ]; do sleep 0.01; done" send:y "expect:$PROMPT" send:y end
+A=$!
+drive lockS2 "expect:$PROMPT" "sh:touch '$TMPD/ready2'; while [ ! -e '$TMPD/ready1' ]; do sleep 0.01; done" send:y "expect:$PROMPT|not sent" end
+EXTRA=
+wait $A
+check "lock: same key at the same instant: one mastodon status" "$(count '"platform": "mastodon"')" 1
+check "lock: same key at the same instant: one intent per post" "$(grep '"record":"intent"' "$P/.fronts/ledger.jsonl" | sed 's/.*"entry":"\([^"]*\)".*/\1/' | sort | uniq -d | wc -l)" 0
+
+# ledger resolve takes the lock too.
+proj lockr 5 x:d1:1
+FRONTS_TEST_PAUSE_AT=before-intent FRONTS_TEST_RESUME_FILE=$TMPD/resumeR \
+    drive_bg lockr "expect:$PROMPT" send:y expect:paused \
+    "sh:touch '$TMPD/lockr.paused'" "waitfile:$TMPD/lockr.done:done" kill9
+A=$!
+while [ ! -e "$TMPD/lockr.paused" ]; do sleep 0.05; done
+expect_exit "lock: ledger resolve refuses while a publisher holds it" 1 "$FRONTS" ledger resolve e0000000000000000 --failed -C "$P"
+expect_grep "lock: ledger resolve names the holder" 'held by pid [0-9]+ \(fronts publish --live\)' "$TMPD/err"
+echo done >"$TMPD/lockr.done"
+wait $A
+expect_exit "lock: a killed holder leaves the lock free" 2 "$FRONTS" ledger resolve e0000000000000000 --failed -C "$P"
+expect_grep "lock: (the resolve got as far as the entry)" 'no entry e0000000000000000' "$TMPD/err"
+
 # --- a damaged ledger is reported, not skipped ---------------------------------
 start_fake corrupt ok
 proj corrupt 5 x:d1:1

@@ -1,0 +1,125 @@
+/*
+ * lock — the project's exclusive lock, DIR/.fronts/lock (see lock.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/lock.h"
+#include "core/statedir.h"
+#include "core/timeutil.h"
+
+#define LOCK_FILE	"lock"
+
+struct project_lock {
+	int	fd;
+};
+
+/* "pid N (COMMAND) since T" from the lock file, or a plain word when the
+ * holder has not written it yet. */
+static void
+lock_holder(int fd, char *out, size_t len)
+{
+	char buf[512], *nl;
+	ssize_t n;
+
+	n = pread(fd, buf, sizeof buf - 1, 0);
+	if (n <= 0) {
+		snprintf(out, len, "another process");
+		return;
+	}
+	buf[n] = '\0';
+	if ((nl = strchr(buf, '\n')) != NULL)
+		*nl = '\0';
+	snprintf(out, len, "%s", buf);
+}
+
+static void
+lock_note(int fd, const char *command)
+{
+	char line[512], t[32];
+	int n;
+
+	time_format_utc(clock_now(), t, sizeof t);
+	n = snprintf(line, sizeof line, "pid %ld (%s) since %s\n",
+	    (long)getpid(), command, t);
+	if (n < 0 || (size_t)n >= sizeof line)
+		n = (int)strlen(line);
+	if (ftruncate(fd, 0) == 0 && pwrite(fd, line, (size_t)n, 0) == n)
+		fsync(fd);
+}
+
+int
+project_lock_take_noting(const char *dir, const char *command, bool wait,
+    project_lock_wait_fn waiting, void *arg, struct project_lock **out,
+    struct error *err)
+{
+	char *path, holder[512];
+	int dfd, fd, rc;
+
+	*out = NULL;
+	if (statedir_open(dir, true, &dfd, err) != 0)
+		return -1;
+	xasprintf(&path, "%s/.fronts/%s", dir, LOCK_FILE);
+	fd = statedir_openat(dfd, path, LOCK_FILE, O_RDWR | O_CREAT, 0600,
+	    err);
+	close(dfd);
+	if (fd < 0) {
+		free(path);
+		return -1;
+	}
+	while ((rc = flock(fd, LOCK_EX | LOCK_NB)) != 0 && errno == EINTR)
+		;
+	if (rc != 0 && errno == EWOULDBLOCK) {
+		lock_holder(fd, holder, sizeof holder);
+		if (!wait) {
+			error_set(err, EXIT_ERROR, "the project is locked: %s "
+			    "is held by %s; wait for it to finish, or run again "
+			    "with --wait", path, holder);
+			close(fd);
+			free(path);
+			return -1;
+		}
+		if (waiting != NULL)
+			waiting(holder, arg);
+		while ((rc = flock(fd, LOCK_EX)) != 0 && errno == EINTR)
+			;
+	}
+	if (rc != 0) {
+		error_set(err, EXIT_ERROR, "%s: cannot lock: %s", path,
+		    strerror(errno));
+		close(fd);
+		free(path);
+		return -1;
+	}
+	free(path);
+	lock_note(fd, command);
+	*out = xmalloc(sizeof **out);
+	(*out)->fd = fd;
+	return 0;
+}
+
+int
+project_lock_take(const char *dir, const char *command, bool wait,
+    struct project_lock **out, struct error *err)
+{
+	return project_lock_take_noting(dir, command, wait, NULL, NULL, out,
+	    err);
+}
+
+void
+project_lock_release(struct project_lock *l)
+{
+	if (l == NULL)
+		return;
+	/* The note stays: it is rewritten by the next holder, and a reader
+	 * that finds the lock free never shows it. */
+	flock(l->fd, LOCK_UN);
+	close(l->fd);
+	free(l);
+}
