@@ -19,13 +19,10 @@
 #include "cli/cli.h"
 #include "cli/cmd_history_int.h"
 #include "core/clock.h"
+#include "core/lock.h"
 #include "core/termsafe.h"
 #include "core/timeutil.h"
 #include "runs/run.h"
-#if __has_include("core/lock.h")
-#include "core/lock.h"
-#define RUN_HAVE_LOCK 1
-#endif
 
 #define RUN_TIMEOUT_MS		30000
 #define RUN_REPLAN_MINUTES	240
@@ -363,9 +360,7 @@ cmd_run_exec(struct cli *cli, int argc, char **argv)
 	struct run_args a;
 	struct error err = { 0 };
 	int rc;
-#ifdef RUN_HAVE_LOCK
 	struct project_lock *lk = NULL;
-#endif
 
 	if ((rc = run_options(cli, argc, argv, &a)) != EXIT_OK)
 		return rc;
@@ -373,18 +368,15 @@ cmd_run_exec(struct cli *cli, int argc, char **argv)
 		return cli_usage_error("run", "--live needs a terminal on "
 		    "stdin: every post is sent only after the operator presses "
 		    "y there");
-#ifdef RUN_HAVE_LOCK
-	if (project_lock_take(a.o.dir, "run", false, &lk, &err) != 0)
+	/* A dry run sends and records nothing: it needs no lock. */
+	if (a.o.live && project_lock_hold(a.o.dir, "fronts run --live", &lk,
+	    &err) != 0)
 		return cli_report("run", &err);
-#endif
 	run_model(&a);
 	rc = run_exec(cli, &a);
-#ifdef RUN_HAVE_LOCK
 	project_lock_release(lk);
-#endif
 	free(a.model_src);
 	free(a.model_path);
-	(void)err;
 	return rc;
 }
 
