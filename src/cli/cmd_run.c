@@ -110,14 +110,15 @@ run_show(const struct run_offer *of)
 	const struct plan_post *pp = of->post;
 	const struct front *f = &p->fronts[pp->front];
 	const struct text_measure *m = &of->item.measure;
-	char at[40], until[40];
+	char at[40], until[40], now[40];
 
 	time_format_local(pp->at, at, sizeof at);
 	time_format_local(of->window_end, until, sizeof until);
+	time_format_local(clock_now(), now, sizeof now);
 	termsafe_fprintf(stdout, "\n== due: %s on front %s (%s, %s) at %s, "
-	    "window until %s\n", p->drafts[pp->draft].id, f->id,
+	    "window until %s; now %s\n", p->drafts[pp->draft].id, f->id,
 	    platform_name(f->platform), f->account != NULL ? f->account : "-",
-	    at, until);
+	    at, until, now);
 	termsafe_fprintf(stdout, "%s\n", pp->text);
 	printf("-- length %d/%d %s%s, expected reward %.1f [%.1f, %.1f], "
 	    "ledger entry %s\n", m->length, m->limit, text_unit_name(m->unit),

@@ -134,23 +134,51 @@ run_skip(struct run *r, int i, const char *reason, time_t now,
 	return ledger_skip(&r->pub.ledger, &in, reason, err);
 }
 
+/* A post answered "not now" keeps its wait through a re-plan that keeps
+ * it (same draft, front and time). */
+static void
+run_keep_snoozes(struct run *r, const struct project *op,
+    const struct plan *old, const time_t *snooze)
+{
+	const struct plan_post *a, *b;
+	int i, k;
+
+	for (i = 0; i < old->nposts; i++) {
+		a = &old->posts[i];
+		for (k = 0; snooze[i] > 0 && k < r->plan.nposts; k++) {
+			b = &r->plan.posts[k];
+			if (b->at == a->at && strcmp(r->p->drafts[b->draft].id,
+			    op->drafts[a->draft].id) == 0 &&
+			    strcmp(r->p->fronts[b->front].id,
+			    op->fronts[a->front].id) == 0)
+				r->snooze[k] = snooze[i];
+		}
+	}
+}
+
 int
 run_adopt(struct run *r, struct project *p, struct plan *plan,
     const char *reason, struct error *err)
 {
+	struct project *op = r->p;
+	struct plan old = r->plan;
+	time_t *snooze = r->snooze;
+
 	if (r->pub_open)
 		publish_close(&r->pub);
 	r->pub_open = false;
-	plan_free(&r->plan);
-	if (r->p != NULL && r->p != p)
-		project_free(r->p);
 	r->p = p;
 	r->plan = *plan;
 	memset(plan, 0, sizeof *plan);
-	free(r->snooze);
 	free(r->done);
 	r->snooze = xcalloc((size_t)r->plan.nposts + 1, sizeof *r->snooze);
 	r->done = xcalloc((size_t)r->plan.nposts + 1, 1);
+	if (op != NULL)
+		run_keep_snoozes(r, op, &old, snooze);
+	free(snooze);
+	plan_free(&old);
+	if (op != NULL && op != p)
+		project_free(op);
 	if (publish_open(&r->pub, r->p, &r->plan, r->o.timeout_ms, err) != 0)
 		return -1;
 	r->pub_open = true;
