@@ -345,6 +345,7 @@ run_close(struct run *r)
 	project_free(r->p);
 	free(r->snooze);
 	free(r->done);
+	free(r->tree);
 	free(r);
 }
 

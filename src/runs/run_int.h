@@ -26,6 +26,9 @@ struct run {
 	struct run_tally	 t;
 	pid_t			*children;	/* --notify commands not reaped */
 	int			 nchildren;
+	char			*tree;		/* the last search's tree (root:
+						 * p->start), for the next re-plan */
+	size_t			 tree_len;
 };
 
 /* A post of the plan by index: its ledger entry, and whether the ledger

@@ -20,7 +20,7 @@ export FAKE_BLUESKY_PASSWORD="$BLUESKY_APP_PASSWORD"
 unset FRONTS_TEST_PAUSE_AT
 
 . "$TOP/tests/cli/fake_social.sh"
-trap 'stop_fake; rm -rf "$TMPD"' EXIT
+trap 'stop_fake; [ -n "$KEEP" ] || rm -rf "$TMPD"' EXIT
 
 check() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', wanted '$3'"; fi; }
 
@@ -93,6 +93,7 @@ expect_grep "s: skipped for good, in the ledger" '"record":"skipped".*"reason":"
 check "lock: a second writer is refused while run holds it" "$(cat "$TMPD/lock.rc")" 1
 expect_grep "lock: the refusal names the holder" 'held by pid [0-9]+ \(fronts run --live\)' "$TMPD/lock.out"
 expect_grep "re-plan: says what moved" '^  (d[0-9]+ (moved|dropped|added)|the rest of the plan is unchanged)' "$TMPD/day1.out"
+expect_grep "re-plan: the first from scratch" 'a search from scratch: no earlier tree in this run' "$TMPD/day1.out"
 expect_grep "re-plan: each generation kept with its reason" '"reason":[[:space:]]*"re-planned after d[0-9] on [a-z]+ (sent|skipped)' "$P/.fronts/plans/0002.json"
 expect_grep "notify: the post's front, draft and time" '^FRONTS_AT=2026-12-01T' "$P/notify.env"
 expect_grep "notify: FRONTS_DRAFT" '^FRONTS_DRAFT=d[0-9]$' "$P/notify.env"
@@ -114,6 +115,7 @@ expect_grep "restart: missed posts told as skipped (late)" 'window closed before
 expect_grep "restart: skipped (late) in the ledger" '"record":"skipped".*"reason":"late"' "$P/.fronts/ledger.jsonl"
 expect_grep "restart: the day goes on" '^SENT: ' "$TMPD/day2.out"
 cat "$TMPD/day1.out" "$TMPD/day2.out" >"$TMPD/all.out"
+expect_grep "re-plan: where the plan held, from the last tree" 'going on from the last search.s tree: the plan held' "$TMPD/all.out"
 
 # Every offer inside its window; no post sent twice, none offered twice
 # unless answered "not now" (or shown when the kill came).
