@@ -215,6 +215,8 @@ static const char dialog_help_text[] =
     "Posts   e: edit the selected post's text (readline)\n"
     "        P: publish the selected post (shows the exact request;\n"
     "           only y sends; dry run unless started with --live)\n"
+    "        R: run mode: each post's dialog opens (with the bell) when\n"
+    "           its slot comes; the status line counts down to the next\n"
     "Other   : command line   ? this help   ^L repaint   q quit\n"
     "\n"
     "Commands  :plan N  :seconds S  :workers N  :seed N\n"
@@ -222,6 +224,7 @@ static const char dialog_help_text[] =
     "          :theme NAME  :synth  :open FILE  :write PLAN.json\n"
     "          :accuracy (the model against the baselines on history)\n"
     "          :history (posts and their counts per front; Esc closes)\n"
+    "          :run  :run off (run mode, as R)\n"
     "          :help  :quit   (Tab completes; ↑ recalls history)";
 
 static const struct modal_ops dialog_help_ops = {

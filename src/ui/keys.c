@@ -212,6 +212,7 @@ ui_key(struct ui *ui, int ch, bool fn)
 	case 's':	ui_synth_start(ui); break;
 	case 'e':	pane_candidates_edit(ui); break;
 	case 'P':	pane_candidates_publish(ui); break;
+	case 'R':	runmode_start(ui); break;
 	case ':':	cmdline_command(ui); break;
 	case '?':	dialog_help(ui); break;
 	case 12:	clearok(curscr, TRUE); break;	/* ^L */
