@@ -370,45 +370,55 @@ run_tick(struct run *r, time_t now, struct error *err)
 	return 1;
 }
 
-/* The operator's command, told which post came due; its environment
- * holds that and the basics of a shell, never a credential. */
-static void
-run_notify(struct run *r, const struct run_offer *of)
+int
+run_notify_start(const char *cmd, const char *front, const char *draft,
+    time_t at, pid_t *pid)
 {
 	posix_spawn_file_actions_t fa;
 	const char *path = getenv("PATH"), *home = getenv("HOME");
-	char at[40], *env[6], *argv[4];
-	pid_t pid;
-	int k;
+	char when[40], *env[6], *argv[4];
+	int k, rc;
 
-	if (r->o.notify == NULL)
-		return;
-	time_format_local(of->post->at, at, sizeof at);
-	xasprintf(&env[0], "PATH=%s", path != NULL ? path :
-	    "/usr/bin:/bin");
+	time_format_local(at, when, sizeof when);
+	xasprintf(&env[0], "PATH=%s", path != NULL ? path : "/usr/bin:/bin");
 	xasprintf(&env[1], "HOME=%s", home != NULL ? home : "/");
-	xasprintf(&env[2], "FRONTS_FRONT=%s", r->p->fronts[of->post->front].id);
-	xasprintf(&env[3], "FRONTS_DRAFT=%s", r->p->drafts[of->post->draft].id);
-	xasprintf(&env[4], "FRONTS_AT=%s", at);
+	xasprintf(&env[2], "FRONTS_FRONT=%s", front);
+	xasprintf(&env[3], "FRONTS_DRAFT=%s", draft);
+	xasprintf(&env[4], "FRONTS_AT=%s", when);
 	env[5] = NULL;
 	argv[0] = "sh";
 	argv[1] = "-c";
-	argv[2] = (char *)r->o.notify;
+	argv[2] = (char *)cmd;
 	argv[3] = NULL;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null",
 	    O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null",
 	    O_WRONLY, 0);
-	if (posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, env) == 0) {
-		r->children = xrealloc(r->children,
-		    (size_t)(r->nchildren + 1) * sizeof *r->children);
-		r->children[r->nchildren++] = pid;
-	} else
-		run_say(r, "--notify: the command could not be started");
+	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null",
+	    O_WRONLY, 0);
+	rc = posix_spawn(pid, "/bin/sh", &fa, NULL, argv, env) == 0 ? 0 : -1;
 	posix_spawn_file_actions_destroy(&fa);
 	for (k = 0; k < 5; k++)
 		free(env[k]);
+	return rc;
+}
+
+static void
+run_notify(struct run *r, const struct run_offer *of)
+{
+	pid_t pid;
+
+	if (r->o.notify == NULL)
+		return;
+	if (run_notify_start(r->o.notify, r->p->fronts[of->post->front].id,
+	    r->p->drafts[of->post->draft].id, of->post->at, &pid) != 0) {
+		run_say(r, "--notify: the command could not be started");
+		return;
+	}
+	r->children = xrealloc(r->children,
+	    (size_t)(r->nchildren + 1) * sizeof *r->children);
+	r->children[r->nchildren++] = pid;
 }
 
 /* Post i is due now: its offer, or false when the legality engine or the

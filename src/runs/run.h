@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
+#include <sys/types.h>
 
 #include "core/plan.h"
 #include "core/project.h"
@@ -104,6 +105,12 @@ struct run_tally {
 	int	offered, sent, failed, skipped, late, later, generations;
 };
 void	run_tally(const struct run *, struct run_tally *out);
+
+/* Starts `sh -c cmd` for a post that came due (--notify), with
+ * FRONTS_FRONT, FRONTS_DRAFT, FRONTS_AT, PATH and HOME its whole
+ * environment: no credential reaches it. The caller reaps *pid. */
+int	run_notify_start(const char *cmd, const char *front, const char *draft,
+	    time_t at, pid_t *pid);
 
 /* The window a post may go out in, from its slot. */
 time_t	run_window_end(const struct project *, const struct plan_post *,

@@ -8,8 +8,6 @@
  * window later, until the window closes. The status line shows the next
  * due post and a countdown. Live, run mode holds the project lock.
  */
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +28,8 @@ struct runmode {
 	unsigned		 gen;		/* plan the array belongs to */
 	struct project_lock	*lock;
 	char			 shown[128];	/* status text last drawn */
+	pid_t			*children;	/* --notify commands not reaped */
+	int			 nchildren;
 };
 
 static time_t
@@ -50,6 +50,20 @@ runmode_sync(struct ui *ui)
 	r->n = ui->have_plan ? ui->plan.nposts : 0;
 	r->offered = xcalloc((size_t)r->n + 1, sizeof *r->offered);
 	r->gen = ui->plan_gen;
+}
+
+/* Reaps the --notify commands that ended (only those: the planner's
+ * workers and the synthesis are others' to wait for). */
+static void
+runmode_reap(struct runmode *r)
+{
+	int i, st;
+
+	for (i = 0; i < r->nchildren; )
+		if (waitpid(r->children[i], &st, WNOHANG) != 0)
+			r->children[i] = r->children[--r->nchildren];
+		else
+			i++;
 }
 
 int
@@ -83,44 +97,32 @@ runmode_stop(struct ui *ui)
 	if (ui->run == NULL)
 		return;
 	project_lock_release(ui->run->lock);
+	runmode_reap(ui->run);
+	free(ui->run->children);
 	free(ui->run->offered);
 	free(ui->run);
 	ui->run = NULL;
 	ui_message(ui, THEME_NORMAL, "run mode off");
 }
 
-/* The operator's command, with the post's front, draft and time and the
- * basics of a shell in its environment, never a credential. */
+/* The operator's command (run_notify_start: no credential in its
+ * environment). */
 static void
 runmode_notify(struct ui *ui, const struct plan_post *pp)
 {
-	posix_spawn_file_actions_t fa;
-	const char *path = getenv("PATH");
-	char at[40], *env[5], *argv[] = { "sh", "-c", NULL, NULL };
+	struct runmode *r = ui->run;
 	pid_t pid;
-	int k;
 
 	if (ui->notify == NULL)
 		return;
-	argv[2] = (char *)ui->notify;
-	time_format_local(pp->at, at, sizeof at);
-	xasprintf(&env[0], "PATH=%s", path != NULL ? path : "/usr/bin:/bin");
-	xasprintf(&env[1], "FRONTS_FRONT=%s", ui->proj->fronts[pp->front].id);
-	xasprintf(&env[2], "FRONTS_DRAFT=%s", ui->proj->drafts[pp->draft].id);
-	xasprintf(&env[3], "FRONTS_AT=%s", at);
-	env[4] = NULL;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null",
-	    O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null",
-	    O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null",
-	    O_WRONLY, 0);
-	if (posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, env) != 0)
+	if (run_notify_start(ui->notify, ui->proj->fronts[pp->front].id,
+	    ui->proj->drafts[pp->draft].id, pp->at, &pid) != 0) {
 		ui_message(ui, THEME_ERROR, "--notify: cannot start the command");
-	posix_spawn_file_actions_destroy(&fa);
-	for (k = 0; k < 4; k++)
-		free(env[k]);
+		return;
+	}
+	r->children = xrealloc(r->children,
+	    (size_t)(r->nchildren + 1) * sizeof *r->children);
+	r->children[r->nchildren++] = pid;
 }
 
 /* May post i be offered now? */
@@ -182,6 +184,7 @@ runmode_poll(struct ui *ui)
 
 	if (r == NULL)
 		return false;
+	runmode_reap(r);
 	runmode_sync(ui);
 	runmode_status(ui, now, status, sizeof status);
 	if (strcmp(status, r->shown) != 0) {
