@@ -157,6 +157,33 @@ run_keep_snoozes(struct run *r, const struct project *op,
 }
 
 int
+run_skip_late(const struct project *p, const struct plan *pl, int i,
+    time_t now, struct error *err)
+{
+	const struct plan_post *pp = &pl->posts[i];
+	struct publish pub;
+	struct ledger_intent in;
+	char id[LEDGER_ID_LEN];
+	int rc;
+
+	if (publish_open(&pub, p, pl, 0, err) != 0)
+		return -1;
+	memset(&in, 0, sizeof in);
+	in.plan = pub.plan_id;
+	in.slot = pp->slot;
+	in.front = p->fronts[pp->front].id;
+	in.draft = p->drafts[pp->draft].id;
+	in.text = pp->text;
+	in.at = pp->at;
+	in.now = now;
+	ledger_entry_id(in.plan, in.slot, in.front, in.draft, in.text, id);
+	rc = ledger_find(&pub.ledger, id) != NULL ? 1 :
+	    ledger_skip(&pub.ledger, &in, "late", err);
+	publish_close(&pub);
+	return rc;
+}
+
+int
 run_adopt(struct run *r, struct project *p, struct plan *plan,
     const char *reason, struct error *err)
 {

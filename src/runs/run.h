@@ -112,6 +112,13 @@ void	run_tally(const struct run *, struct run_tally *out);
 int	run_notify_start(const char *cmd, const char *front, const char *draft,
 	    time_t at, pid_t *pid);
 
+/* Records post i of plan pl (of p) in the ledger as skipped (late), for a
+ * front end whose post's window closed unsent (the TUI's run mode); 1 when
+ * the ledger holds the post already (nothing written). The caller holds
+ * the project lock. */
+int	run_skip_late(const struct project *p, const struct plan *pl, int i,
+	    time_t now, struct error *err);
+
 /* The window a post may go out in, from its slot. */
 time_t	run_window_end(const struct project *, const struct plan_post *,
 	    int late_minutes);

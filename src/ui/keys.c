@@ -79,7 +79,8 @@ ui_busy_unsent(struct ui *ui)
 	if (!ui->live || !ui->have_plan)
 		return false;
 	for (i = 0; i < ui->plan.nposts; i++)
-		if (ui->posts[i].state != UI_POST_SENT)
+		if (ui->posts[i].state != UI_POST_SENT &&
+		    ui->posts[i].state != UI_POST_SKIPPED)
 			return true;
 	return false;
 }

@@ -5,8 +5,10 @@
  * way, the terminal bell rings, the --notify command runs, and the publish
  * dialog opens for that post, prepared as P prepares it: only y sends.
  * Any other key is "not now": the post is offered again a quarter of its
- * window later, until the window closes. The status line shows the next
- * due post and a countdown. Live, run mode holds the project lock.
+ * window later, until the window closes; a window that closes unsent is
+ * recorded in the ledger as skipped (late) on a live run. The status line
+ * shows the next due post and a countdown. Live, run mode holds the
+ * project lock.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,6 +176,37 @@ runmode_status(struct ui *ui, time_t now, char *buf, size_t len)
 		    (dt % 3600 + 59) / 60 % 60);
 }
 
+/* Posts whose window closed unsent: skipped (late), in the ledger when
+ * live. */
+static bool
+runmode_close_windows(struct ui *ui, time_t now)
+{
+	struct ui_post *st;
+	struct error err = { 0 };
+	bool moved = false;
+	int i;
+
+	for (i = 0; i < ui->plan.nposts; i++) {
+		st = &ui->posts[i];
+		if (st->state != UI_POST_NEW || now < runmode_end(ui, i) ||
+		    (ui->pub_job.running && ui->pub_post == i))
+			continue;
+		moved = true;
+		st->state = UI_POST_SKIPPED;
+		if (!ui->live)
+			snprintf(st->note, sizeof st->note, "its window closed "
+			    "(dry run: not recorded)");
+		else if (run_skip_late(ui->proj, &ui->plan, i, now, &err) < 0)
+			snprintf(st->note, sizeof st->note, "its window closed; "
+			    "not recorded: %s", err.msg);
+		else
+			snprintf(st->note, sizeof st->note, "skipped (late): its "
+			    "window closed unsent; recorded in the ledger");
+		ui_message(ui, THEME_WARN, "post %d: %s", i + 1, st->note);
+	}
+	return moved;
+}
+
 bool
 runmode_poll(struct ui *ui)
 {
@@ -191,7 +224,16 @@ runmode_poll(struct ui *ui)
 		snprintf(r->shown, sizeof r->shown, "%s", status);
 		ui->dirty = true;
 	}
-	if (!ui->have_plan || ui->modal.ops != NULL || ui->pub_job.running)
+	if (!ui->have_plan)
+		return false;
+	/* A dialog left open past its post's window never sends it late. */
+	if (dialog_kind(ui) == MODAL_PUBLISH && ui->modal.bind.have_post &&
+	    ui->modal.bind.plan_gen == ui->plan_gen &&
+	    now >= runmode_end(ui, ui->modal.bind.post))
+		dialog_close(ui);
+	if (ui->modal.ops == NULL && runmode_close_windows(ui, now))
+		return true;
+	if (ui->modal.ops != NULL || ui->pub_job.running)
 		return false;
 	for (i = 0; i < ui->plan.nposts; i++) {
 		if (!runmode_due(ui, i, now))

@@ -82,7 +82,7 @@ struct ui_job {
 };
 
 enum ui_post_state { UI_POST_NEW, UI_POST_SENDING, UI_POST_SENT,
-	UI_POST_FAILED, UI_POST_UNKNOWN, UI_POST_DRYRUN };
+	UI_POST_FAILED, UI_POST_UNKNOWN, UI_POST_DRYRUN, UI_POST_SKIPPED };
 
 struct ui_post {
 	enum ui_post_state	 state;
