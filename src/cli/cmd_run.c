@@ -202,9 +202,9 @@ run_loop(struct run *r, const struct run_args *a, struct error *err)
 			continue;
 		}
 		run_idle(r, now, &shown);
+		/* A second at a time, so that Ctrl-C is answered at once. */
 		next = run_next_event(r, now);
-		clock_sleep_ms((long)(next - now) * 1000 > 60000 ? 60000 :
-		    (long)(next - now) * 1000);
+		clock_sleep_ms(next - now > 1 ? 1000 : 500);
 	}
 }
 
