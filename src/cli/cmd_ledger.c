@@ -29,9 +29,10 @@ ledger_print_entry(const struct ledger_entry *e)
 	    "planned %s\n", e->id,
 	    ledger_state_name(e->state), e->front, e->draft, e->slot, at);
 	termsafe_fprintf(stdout, "    plan %s  channel %s  attempts %d  "
-	    "last attempt %s%s\n",
+	    "last attempt %s%s%s\n",
 	    e->plan, e->channel, e->attempts, tried,
-	    e->settled ? "  (settled by the operator)" : "");
+	    e->settled ? "  (settled by the operator)" : "",
+	    e->edited ? "  (text edited from the draft)" : "");
 	if (e->state == LEDGER_SENT && (e->url != NULL || e->post_id != NULL))
 		termsafe_fprintf(stdout, "    %s\n", e->url != NULL ? e->url :
 		    e->post_id);

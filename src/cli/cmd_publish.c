@@ -90,6 +90,10 @@ publish_show(struct publish *pub, int i, const struct publish_item *it)
 	printf("-- length %d/%d %s%s, ledger entry %s\n", m->length, m->limit,
 	    text_unit_name(m->unit), m->ok ? "" : " (OVER THE LIMIT)",
 	    it->entry);
+	if (plan_post_edited(pub->project, post))
+		termsafe_fprintf(stdout, "-- edited from draft %s: this text is "
+		    "not the draft's, and is what is sent\n",
+		    pub->project->drafts[post->draft].id);
 }
 
 static void
@@ -161,6 +165,20 @@ publish_report(const struct channel_result *r, struct publish_tally *t)
 	}
 }
 
+/* The confirmation, which says when the text is not the draft's. */
+static void
+publish_question(const struct publish *pub, const struct plan_post *post,
+    char *q, size_t len)
+{
+	char edited[128] = "";
+
+	if (plan_post_edited(pub->project, post))
+		snprintf(edited, sizeof edited, " (edited from draft %s)",
+		    pub->project->drafts[post->draft].id);
+	snprintf(q, len, "Send this post now%s? [y = send, any other key = "
+	    "skip, q = stop] ", edited);
+}
+
 /* Another publisher holds the project: say who, then wait (--wait). */
 static void
 publish_lock_waiting(const char *holder, void *arg)
@@ -178,6 +196,7 @@ publish_live_one(struct publish *pub, int i, bool future,
 	struct channel_result r;
 	struct error err = { 0 };
 	time_t now = clock_now();
+	char question[256];
 	int key;
 
 	publish_assess(pub, i, now, future, &it);
@@ -194,8 +213,8 @@ publish_live_one(struct publish *pub, int i, bool future,
 		return;
 	}
 	publish_show_request(pub, i, now);
-	key = publish_key("Send this post now? [y = send, any other key = "
-	    "skip, q = stop] ");
+	publish_question(pub, it.post, question, sizeof question);
+	key = publish_key(question);
 	printf("%c\n", key >= 0x20 && key < 0x7f ? key : ' ');
 	if (key == 'q' || key == 0) {
 		printf("stopped\n");
@@ -400,6 +419,7 @@ cmd_publish_exec(struct cli *cli, int argc, char **argv)
 	struct plan plan;
 	struct publish pub;
 	struct error err = { 0 };
+	char warn[512];
 	int rc;
 
 	if ((rc = publish_parse(cli, argc, argv, &o)) != EXIT_OK)
@@ -415,6 +435,15 @@ cmd_publish_exec(struct cli *cli, int argc, char **argv)
 		project_free(p);
 		return cli_report("publish", &err);
 	}
+	if (plan_identity_check(p, &plan, warn, sizeof warn, &err) != 0) {
+		error_wrap(&err, "%s", o.plan_path);
+		plan_free(&plan);
+		project_free(p);
+		return cli_report("publish", &err);
+	}
+	if (warn[0] != '\0')
+		termsafe_fprintf(stderr, "fronts publish: warning: %s: %s\n",
+		    o.plan_path, warn);
 	if (publish_open(&pub, p, &plan, o.timeout_ms, &err) != 0)
 		rc = cli_report("publish", &err);
 	else {

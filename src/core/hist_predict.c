@@ -9,31 +9,35 @@
 #include <cjson/cJSON.h>
 
 #include "core/hist_predict.h"
+#include "core/statedir.h"
 
-#define PREDICTIONS	".fronts/predictions.jsonl"
+#define PREDICTIONS	"predictions.jsonl"
 
 int
 hist_prediction_save(const char *dir, const char *entry, double reward,
     double lo, double hi, struct error *err)
 {
-	char *fdir = path_join(dir, ".fronts"), *path = path_join(dir,
-	    PREDICTIONS), *line;
+	char *line;
 	cJSON *o = cJSON_CreateObject(), *ci;
 	int rc;
 
 	cJSON_AddStringToObject(o, "entry", entry);
-	cJSON_AddNumberToObject(o, "reward", isfinite(reward) ? reward : 0);
-	ci = cJSON_AddArrayToObject(o, "ci95");
-	cJSON_AddItemToArray(ci, cJSON_CreateNumber(isfinite(lo) ? lo : 0));
-	cJSON_AddItemToArray(ci, cJSON_CreateNumber(isfinite(hi) ? hi : 0));
+	if (!isfinite(reward)) {
+		/* The plan predicted nothing: recorded as unknown, never as
+		 * a prediction of 0 in [0, 0]. */
+		cJSON_AddNullToObject(o, "reward");
+	} else {
+		cJSON_AddNumberToObject(o, "reward", reward);
+		ci = cJSON_AddArrayToObject(o, "ci95");
+		cJSON_AddItemToArray(ci, cJSON_CreateNumber(isfinite(lo) ?
+		    lo : reward));
+		cJSON_AddItemToArray(ci, cJSON_CreateNumber(isfinite(hi) ?
+		    hi : reward));
+	}
 	line = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
-	rc = dir_ensure(fdir, err);
-	if (rc == 0)
-		rc = file_append_sync(path, line, err);
+	rc = statedir_append(dir, PREDICTIONS, line, err);
 	free(line);
-	free(fdir);
-	free(path);
 	return rc;
 }
 
@@ -58,16 +62,14 @@ bool
 hist_prediction_find(const char *dir, const char *entry,
     struct hist_prediction *out)
 {
-	char *path = path_join(dir, PREDICTIONS), *text, *line, *save = NULL;
+	char *text, *line, *save = NULL;
 	struct error err = { 0 };
 	size_t len;
 	bool found = false;
 	cJSON *o;
 
-	if (file_read(path, &text, &len, &err) != 0) {
-		free(path);
+	if (statedir_read(dir, PREDICTIONS, &text, &len, &err) != 0)
 		return false;
-	}
 	for (line = strtok_r(text, "\n", &save); line != NULL;
 	    line = strtok_r(NULL, "\n", &save)) {
 		if ((o = cJSON_Parse(line)) == NULL)
@@ -76,6 +78,5 @@ hist_prediction_find(const char *dir, const char *entry,
 		cJSON_Delete(o);
 	}
 	free(text);
-	free(path);
 	return found;
 }

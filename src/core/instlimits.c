@@ -12,9 +12,11 @@
 
 #include "core/instlimits.h"
 #include "core/json.h"
+#include "core/statedir.h"
 #include "core/timeutil.h"
 
-#define INSTLIMITS_FILE	".fronts/instance-limits.json"
+#define INSTLIMITS_NAME	"instance-limits.json"
+#define INSTLIMITS_FILE	".fronts/" INSTLIMITS_NAME
 
 /* The cache as parsed (an empty object when there is none). */
 static int
@@ -23,16 +25,15 @@ instlimits_read(const char *dir, cJSON **out, struct error *err)
 	char *path = path_join(dir, INSTLIMITS_FILE), *data;
 	size_t len;
 	cJSON *j;
+	int rc;
 
 	*out = NULL;
-	if (access(path, F_OK) != 0) {
+	if ((rc = statedir_read(dir, INSTLIMITS_NAME, &data, &len, err)) != 0) {
 		free(path);
+		if (rc < 0)
+			return -1;
 		*out = cJSON_CreateObject();
 		return 0;
-	}
-	if (file_read(path, &data, &len, err) != 0) {
-		free(path);
-		return -1;
 	}
 	j = cJSON_ParseWithLength(data, len);
 	free(data);
@@ -107,7 +108,7 @@ int
 instlimits_store(const char *dir, const char *instance,
     const struct instlimits *l, struct error *err)
 {
-	char *key = xstrdup_rtrim(instance, '/'), *path, *fdir, *text, t[32];
+	char *key = xstrdup_rtrim(instance, '/'), *text, t[32];
 	cJSON *j, *all, *e;
 	int rc;
 
@@ -125,13 +126,7 @@ instlimits_store(const char *dir, const char *instance,
 	cJSON_AddStringToObject(e, "read_at", t);
 	text = cJSON_Print(j);
 	cJSON_Delete(j);
-	fdir = path_join(dir, ".fronts");
-	path = path_join(dir, INSTLIMITS_FILE);
-	rc = dir_ensure(fdir, err);
-	if (rc == 0)
-		rc = file_write_atomic(path, text, strlen(text), err);
-	free(fdir);
-	free(path);
+	rc = statedir_write(dir, INSTLIMITS_NAME, text, strlen(text), err);
 	free(text);
 	free(key);
 	return rc;

@@ -14,6 +14,7 @@
 
 #include "core/json.h"
 #include "core/ledger.h"
+#include "core/statedir.h"
 #include "core/timeutil.h"
 
 #define LEDGER_FILE	"ledger.jsonl"
@@ -135,6 +136,8 @@ ledger_apply_intent(struct ledger *l, const cJSON *rec, int line)
 	e->attempts++;
 	e->state = LEDGER_PENDING;
 	e->settled = false;
+	e->edited = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec,
+	    "edited"));
 	e->line = line;
 	return NULL;
 }
@@ -197,15 +200,83 @@ ledger_apply_skip(struct ledger *l, const cJSON *rec, int line)
 	return NULL;
 }
 
+/* The checksum of a record's text: 16 hex digits of its sha256. */
 static void
-ledger_apply_line(struct ledger *l, const char *text, int line)
+ledger_sum(const char *text, size_t len, char out[LEDGER_SUM_LEN + 1])
 {
-	cJSON *rec = cJSON_Parse(text);
-	const char *kind, *msg = NULL;
+	char hex[65];
 
+	sha256_hex(text, len, hex);
+	memcpy(out, hex, LEDGER_SUM_LEN);
+	out[LEDGER_SUM_LEN] = '\0';
+}
+
+/* A record line as written: the record's JSON with `,"sum":"…"` added
+ * before its closing brace, the sum taken over the JSON without it. */
+static char *
+ledger_seal(const char *json)
+{
+	char sum[LEDGER_SUM_LEN + 1], *line;
+	size_t n = strlen(json);
+
+	ledger_sum(json, n, sum);
+	xasprintf(&line, "%.*s,\"sum\":\"%s\"}", (int)(n - 1), json, sum);
+	return line;
+}
+
+/* Checks and strips a line's checksum in place. NULL when it holds (or
+ * the line has none and may go without), else the problem. */
+static const char *
+ledger_unseal(struct ledger *l, char *text)
+{
+	static const char tag[] = ",\"sum\":\"";
+	size_t n = strlen(text), tl = sizeof tag - 1;
+	char sum[LEDGER_SUM_LEN + 1], *at;
+
+	at = n > tl + LEDGER_SUM_LEN + 2 ?
+	    text + n - (tl + LEDGER_SUM_LEN + 2) : NULL;
+	if (at == NULL || strncmp(at, tag, tl) != 0 ||
+	    strcmp(at + tl + LEDGER_SUM_LEN, "\"}") != 0) {
+		if (strstr(text, "\"sum\"") != NULL)
+			return "\"sum\" is not where fronts writes it (the "
+			    "line was edited)";
+		/* Lines written before records carried a checksum are read
+		 * as they are; after the first sealed line, all must be. */
+		return l->sealed ? "no checksum (\"sum\"): the line was "
+		    "added or edited by hand" : NULL;
+	}
+	at[0] = '}';
+	at[1] = '\0';
+	ledger_sum(text, (size_t)(at + 1 - text), sum);
+	if (strncmp(sum, at + tl, LEDGER_SUM_LEN) != 0)
+		return "checksum mismatch: the record was edited or damaged";
+	l->sealed = true;
+	return NULL;
+}
+
+static void
+ledger_apply_line(struct ledger *l, char *text, int line)
+{
+	const char *kind, *msg, *end = NULL;
+	cJSON *rec;
+
+	if ((msg = ledger_unseal(l, text)) != NULL) {
+		ledger_problem(l, line, "%s", msg);
+		return;
+	}
+	rec = cJSON_ParseWithOpts(text, &end, 0);
 	if (rec == NULL || !cJSON_IsObject(rec)) {
 		ledger_problem(l, line, "%s", "not a JSON object (corrupt or "
 		    "truncated record)");
+		cJSON_Delete(rec);
+		return;
+	}
+	end += strspn(end, " \t\r");
+	if (*end != '\0') {
+		/* cJSON stops at the end of the first value: a second
+		 * record on the line (a lost newline) would go unread. */
+		ledger_problem(l, line, "%s", "text after the record's JSON "
+		    "(two records on one line?)");
 		cJSON_Delete(rec);
 		return;
 	}
@@ -231,15 +302,17 @@ ledger_open(const char *project_dir, struct ledger *l, struct error *err)
 {
 	char *dir, *data, *p, *nl;
 	size_t len;
-	int line = 0;
+	int line = 0, rc;
 
 	memset(l, 0, sizeof *l);
 	dir = path_join(project_dir, ".fronts");
 	l->path = path_join(dir, LEDGER_FILE);
+	l->dir = xstrdup(project_dir);
 	free(dir);
-	if (access(l->path, F_OK) != 0 && errno == ENOENT)
-		return 0;
-	if (file_read(l->path, &data, &len, err) != 0) {
+	if ((rc = statedir_read(project_dir, LEDGER_FILE, &data, &len,
+	    err)) != 0) {
+		if (rc > 0)
+			return 0;	/* none yet: empty */
 		ledger_free(l);
 		return -1;
 	}
@@ -291,6 +364,7 @@ ledger_free(struct ledger *l)
 		free(l->problems[i]);
 	free(l->problems);
 	free(l->path);
+	free(l->dir);
 	memset(l, 0, sizeof *l);
 }
 
@@ -309,18 +383,13 @@ ledger_writable(const struct ledger *l, struct error *err)
 static int
 ledger_append(struct ledger *l, cJSON *rec, struct error *err)
 {
-	char *dir, *line, *slash;
+	char *line, *json;
 	int rc;
 
-	dir = xstrdup(l->path);
-	if ((slash = strrchr(dir, '/')) != NULL)
-		*slash = '\0';
-	rc = dir_ensure(dir, err);
-	free(dir);
-	if (rc != 0)
-		return -1;
-	line = cJSON_PrintUnformatted(rec);
-	rc = file_append_sync(l->path, line, err);
+	json = cJSON_PrintUnformatted(rec);
+	line = ledger_seal(json);
+	free(json);
+	rc = statedir_append(l->dir, LEDGER_FILE, line, err);
 	if (rc == 0)
 		ledger_apply_line(l, line, ++l->nlines);
 	free(line);
@@ -364,6 +433,8 @@ ledger_intent(struct ledger *l, const struct ledger_intent *in,
 	cJSON_AddStringToObject(rec, "draft", in->draft);
 	cJSON_AddStringToObject(rec, "at", at);
 	cJSON_AddStringToObject(rec, "text_sha256", sha);
+	if (in->edited)
+		cJSON_AddTrueToObject(rec, "edited");
 	cJSON_AddStringToObject(rec, "channel", in->channel);
 	cJSON_AddStringToObject(rec, "key", in->key != NULL ? in->key : id);
 	rc = ledger_append(l, rec, err);

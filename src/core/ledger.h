@@ -10,6 +10,13 @@
  * No key or token is ever part of a record; the post's text is kept only
  * as its sha256.
  *
+ * Each line is one JSON object and nothing else, ending in the record's
+ * checksum, "sum": 16 hex digits of the sha256 of the line without it
+ * (the `,"sum":"…"` before the closing brace). A line with text after its
+ * JSON, a checksum that does not match, or none after a line that had
+ * one is damage, reported by file and line; lines written before records
+ * carried checksums (none before them had one) are read as they are.
+ *
  * An entry is one post of one plan (plan id, slot, front, draft, text);
  * its id is derived from those, so re-running the same plan finds the same
  * entries, and the idempotency key a platform sees is the same for every
@@ -28,6 +35,7 @@
 #include "core/util.h"
 
 #define LEDGER_ID_LEN	18	/* "e" + 16 hex digits + NUL */
+#define LEDGER_SUM_LEN	16	/* hex digits of a line's checksum */
 
 enum ledger_state {
 	LEDGER_PENDING,		/* intent written, no outcome: reads as unknown */
@@ -54,16 +62,19 @@ struct ledger_entry {
 	char		*post_id;	/* sent: the platform's id, if known */
 	char		*url;		/* sent: the post's URL, if known */
 	char		*reason;	/* failed / unknown: why */
+	bool		 edited;	/* the text sent was edited from the draft's */
 	int		 line;		/* line of the entry's latest record */
 };
 
 struct ledger {
-	char			*path;
+	char			*path;		/* DIR/.fronts/ledger.jsonl */
+	char			*dir;		/* the project's */
 	struct ledger_entry	*entries;	/* in order of first intent */
 	int			 nentries;
 	char			**problems;	/* "path:line: message" */
 	int			 nproblems;
 	int			 nlines;	/* lines read or appended */
+	bool			 sealed;	/* a line with a checksum was read */
 };
 
 /* What the caller knows before a request. */
@@ -77,6 +88,7 @@ struct ledger_intent {
 	const char	*key;		/* NULL: derived from the entry id */
 	time_t		 at;
 	time_t		 now;
+	bool		 edited;	/* the text is not the draft's */
 };
 
 /* A post the ledger says went out, for the legality engine's history. */

@@ -47,23 +47,99 @@ plan_copy(struct plan *dst, const struct plan *src)
 		    sizeof *dst->alts);
 }
 
+/* The sha256 of what a stream collected, as hex; the stream is closed.
+ * (open_memstream grows its buffer geometrically: one pass, linear.) */
+static void
+plan_stream_sha(FILE *f, char **buf, size_t *len, char hex[65])
+{
+	fclose(f);
+	sha256_hex(*buf != NULL ? *buf : "", *buf != NULL ? *len : 0, hex);
+	free(*buf);
+}
+
 /* A stable id: the first 16 hex digits of a sha256 over the posts. */
 static void
 plan_compute_id(struct plan *pl, const struct project *p)
 {
-	char *buf = xstrdup(""), *next, hex[65];
+	char *buf = NULL, hex[65];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
 	int i;
 
-	for (i = 0; i < pl->nposts; i++) {
-		xasprintf(&next, "%s%d|%s|%s|%s\n", buf, pl->posts[i].slot,
+	if (f == NULL)
+		abort();
+	for (i = 0; i < pl->nposts; i++)
+		fprintf(f, "%d|%s|%s|%s\n", pl->posts[i].slot,
 		    p->fronts[pl->posts[i].front].id,
 		    p->drafts[pl->posts[i].draft].id, pl->posts[i].text);
-		free(buf);
-		buf = next;
-	}
-	sha256_hex(buf, strlen(buf), hex);
+	plan_stream_sha(f, &buf, &len, hex);
 	snprintf(pl->id, sizeof pl->id, "p%.16s", hex);
-	free(buf);
+}
+
+void
+plan_project_hashes(const struct project *p, char fronts[PLAN_HASH_LEN + 1],
+    char drafts[PLAN_HASH_LEN + 1])
+{
+	char *buf = NULL, *raw, hex[65];
+	size_t len = 0;
+	FILE *f;
+	int i;
+
+	if ((f = open_memstream(&buf, &len)) == NULL)
+		abort();
+	for (i = 0; i < p->nfronts; i++) {
+		raw = p->fronts[i].raw != NULL ?
+		    cJSON_PrintUnformatted(p->fronts[i].raw) : NULL;
+		fprintf(f, "%s\n%s\n", p->fronts[i].id, raw != NULL ? raw : "");
+		free(raw);
+	}
+	plan_stream_sha(f, &buf, &len, hex);
+	snprintf(fronts, PLAN_HASH_LEN + 1, "%s", hex);
+	buf = NULL;
+	len = 0;
+	if ((f = open_memstream(&buf, &len)) == NULL)
+		abort();
+	for (i = 0; i < p->ndrafts; i++)
+		fprintf(f, "%s\n%llx\n%zu\n%s\n", p->drafts[i].id,
+		    (unsigned long long)p->drafts[i].front_mask,
+		    strlen(p->drafts[i].text), p->drafts[i].text);
+	plan_stream_sha(f, &buf, &len, hex);
+	snprintf(drafts, PLAN_HASH_LEN + 1, "%s", hex);
+}
+
+int
+plan_identity_check(const struct project *p, const struct plan *pl,
+    char *warn, size_t len, struct error *err)
+{
+	char fronts[PLAN_HASH_LEN + 1], drafts[PLAN_HASH_LEN + 1];
+
+	warn[0] = '\0';
+	if (!pl->has_project) {
+		snprintf(warn, len, "the plan carries no project identity "
+		    "(made by an older fronts?): its draft ids are taken as "
+		    "project %s's", p->name);
+		return 0;
+	}
+	if (strcmp(pl->project_name, p->name) != 0)
+		return error_set(err, EXIT_ERROR, "project: the plan was made "
+		    "for project \"%s\", not \"%s\": its draft ids name other "
+		    "drafts here", pl->project_name, p->name);
+	plan_project_hashes(p, fronts, drafts);
+	if (strcmp(pl->project_drafts, drafts) != 0)
+		snprintf(warn, len, "the plan was made before the drafts "
+		    "changed (drafts.jsonl): check each post's text against "
+		    "its draft, or plan again");
+	else if (strcmp(pl->project_fronts, fronts) != 0)
+		snprintf(warn, len, "the plan was made before the fronts "
+		    "changed (fronts.json): its times and limits may be "
+		    "stale; plan again if in doubt");
+	return 0;
+}
+
+bool
+plan_post_edited(const struct project *p, const struct plan_post *pp)
+{
+	return strcmp(pp->text, p->drafts[pp->draft].text) != 0;
 }
 
 static double
@@ -91,12 +167,17 @@ plan_post_json(const struct project *p, const struct plan_post *pp)
 	cJSON_AddStringToObject(o, "front", p->fronts[pp->front].id);
 	cJSON_AddStringToObject(o, "draft", p->drafts[pp->draft].id);
 	cJSON_AddStringToObject(o, "text", pp->text);
-	cJSON_AddNumberToObject(o, "expected_reward",
-	    plan_round(pp->expected_reward));
+	if (pp->reward_known)
+		cJSON_AddNumberToObject(o, "expected_reward",
+		    plan_round(pp->expected_reward));
 	cJSON_AddNumberToObject(o, "visits", (double)pp->visits);
-	ci = cJSON_AddArrayToObject(o, "ci95");
-	cJSON_AddItemToArray(ci, cJSON_CreateNumber(plan_round(pp->ci_lo)));
-	cJSON_AddItemToArray(ci, cJSON_CreateNumber(plan_round(pp->ci_hi)));
+	if (pp->reward_known) {
+		ci = cJSON_AddArrayToObject(o, "ci95");
+		cJSON_AddItemToArray(ci,
+		    cJSON_CreateNumber(plan_round(pp->ci_lo)));
+		cJSON_AddItemToArray(ci,
+		    cJSON_CreateNumber(plan_round(pp->ci_hi)));
+	}
 	return o;
 }
 
@@ -125,9 +206,16 @@ plan_alt_json(const struct project *p, const struct plan_alt *a)
 cJSON *
 plan_to_json(const struct project *p, const struct plan *pl)
 {
-	cJSON *o = cJSON_CreateObject(), *arr, *st;
+	cJSON *o = cJSON_CreateObject(), *arr, *st, *id;
+	char fronts[PLAN_HASH_LEN + 1], drafts[PLAN_HASH_LEN + 1];
 	int i;
 
+	/* Who the plan is for: publish refuses another project's plan. */
+	plan_project_hashes(p, fronts, drafts);
+	id = cJSON_AddObjectToObject(o, "project");
+	cJSON_AddStringToObject(id, "name", p->name);
+	cJSON_AddStringToObject(id, "fronts_sha256", fronts);
+	cJSON_AddStringToObject(id, "drafts_sha256", drafts);
 	arr = cJSON_AddArrayToObject(o, "plan");
 	for (i = 0; i < pl->nposts; i++)
 		cJSON_AddItemToArray(arr, plan_post_json(p, &pl->posts[i]));
@@ -221,6 +309,43 @@ plan_get_ids(const struct project *p, const cJSON *o, const char *where,
 	return 0;
 }
 
+/* A text its front could never take makes the plan no plan of this
+ * project: refused with the post's name. */
+static int
+plan_text_fits(const struct project *p, int front, const char *text,
+    const char *where, struct error *err)
+{
+	struct text_measure m;
+
+	if (legal_text(&p->fronts[front], text, &m) != LEGAL_TOO_LONG)
+		return 0;
+	return error_set(err, EXIT_ERROR, "%s.text: length %d/%d %s on front "
+	    "%s: over the front's limit", where, m.length, m.limit,
+	    text_unit_name(m.unit), p->fronts[front].id);
+}
+
+/* "project": who the plan was made for (optional, for older plans). */
+static int
+plan_parse_project(const cJSON *json, struct plan *out, struct error *err)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(json, "project");
+	const char *name, *fr, *dr;
+
+	if (o == NULL)
+		return 0;
+	name = json_str(o, "name");
+	fr = json_str(o, "fronts_sha256");
+	dr = json_str(o, "drafts_sha256");
+	if (!cJSON_IsObject(o) || name == NULL || fr == NULL || dr == NULL)
+		return error_set(err, EXIT_ERROR, "project: not an object with "
+		    "\"name\", \"fronts_sha256\" and \"drafts_sha256\" strings");
+	out->has_project = true;
+	snprintf(out->project_name, sizeof out->project_name, "%s", name);
+	snprintf(out->project_fronts, sizeof out->project_fronts, "%s", fr);
+	snprintf(out->project_drafts, sizeof out->project_drafts, "%s", dr);
+	return 0;
+}
+
 static int
 plan_parse_post(const struct project *p, const cJSON *o, int i,
     struct plan_post *pp, struct error *err)
@@ -248,7 +373,12 @@ plan_parse_post(const struct project *p, const cJSON *o, int i,
 		return -1;
 	if ((s = plan_get_string(o, where, "text", err)) == NULL)
 		return -1;
+	if (plan_text_fits(p, pp->front, s, where, err) != 0)
+		return -1;
 	pp->text = xstrdup(s);
+	/* Absent stays unknown: not a prediction of 0 in [0, 0]. */
+	pp->reward_known = cJSON_GetObjectItemCaseSensitive(o,
+	    "expected_reward") != NULL;
 	if (plan_get_number(o, where, "expected_reward", false,
 	    &pp->expected_reward, err) != 0)
 		return -1;
@@ -350,6 +480,7 @@ plan_from_json(const struct project *p, const cJSON *json, struct plan *out,
     struct error *err)
 {
 	const cJSON *arr, *alts, *it;
+	long max;
 	int i = 0;
 
 	memset(out, 0, sizeof *out);
@@ -359,6 +490,13 @@ plan_from_json(const struct project *p, const cJSON *json, struct plan *out,
 	if (!cJSON_IsArray(arr))
 		return error_set(err, EXIT_ERROR, "plan: %s",
 		    arr == NULL ? "missing" : "not an array");
+	max = (long)p->horizon_slots * (p->nfronts > 0 ? p->nfronts : 1);
+	if ((long)cJSON_GetArraySize(arr) > max)
+		return error_set(err, EXIT_ERROR, "plan: %d posts, more than "
+		    "this project can produce (%d slots × %d fronts = %ld)",
+		    cJSON_GetArraySize(arr), p->horizon_slots, p->nfronts, max);
+	if (plan_parse_project(json, out, err) != 0)
+		return -1;
 	out->posts = xcalloc(cJSON_GetArraySize(arr) + 1, sizeof *out->posts);
 	cJSON_ArrayForEach(it, arr) {
 		if (plan_parse_post(p, it, i, &out->posts[i], err) != 0) {
@@ -372,6 +510,12 @@ plan_from_json(const struct project *p, const cJSON *json, struct plan *out,
 	if (alts != NULL && !cJSON_IsArray(alts)) {
 		plan_free(out);
 		return error_set(err, EXIT_ERROR, "alternatives: not an array");
+	}
+	if ((long)cJSON_GetArraySize(alts) > (max + 1) * ALTS_PER_DECISION) {
+		plan_free(out);
+		return error_set(err, EXIT_ERROR, "alternatives: %d, more than "
+		    "a plan of this project has (%d per post)",
+		    cJSON_GetArraySize(alts), ALTS_PER_DECISION);
 	}
 	out->alts = xcalloc(cJSON_GetArraySize(alts) + 1, sizeof *out->alts);
 	i = 0;
@@ -483,6 +627,7 @@ plan_build(const struct project *p, const struct legal *lg,
 			pp->draft = e->action.draft;
 			pp->text = xstrdup(p->drafts[pp->draft].text);
 			pp->expected_reward = e->reward_mean;
+			pp->reward_known = true;
 			pp->ci_lo = e->ci_lo;
 			pp->ci_hi = e->ci_hi;
 			pp->visits = e->visits;

@@ -18,6 +18,8 @@
 #include "core/search.h"
 #include "core/util.h"
 
+#define PLAN_HASH_LEN	16	/* hex digits of a project identity hash */
+
 struct plan_post {
 	int		 slot;
 	time_t		 at;
@@ -26,6 +28,7 @@ struct plan_post {
 	char		*text;		/* owned; may differ from the draft (edited) */
 	double		 expected_reward;
 	double		 ci_lo, ci_hi;
+	bool		 reward_known;	/* false: the plan gave no expected_reward */
 	uint64_t	 visits;
 };
 
@@ -60,16 +63,35 @@ struct plan {
 	struct plan_stats	 stats;
 	char			 model_sha256[65];
 	char			 id[40];	/* stable id: hash of the plan's posts */
+	/* The identity of the project it was made for ("project" in the
+	 * JSON): its name and hashes of its fronts and of its drafts. */
+	bool			 has_project;
+	char			 project_name[128];
+	char			 project_fronts[PLAN_HASH_LEN + 1];
+	char			 project_drafts[PLAN_HASH_LEN + 1];
 };
 
 void	plan_free(struct plan *);	/* frees the members, not the struct */
 /* A deep copy of src into dst (the caller's to plan_free): an edit of
  * one never shows in the other. */
 void	plan_copy(struct plan *dst, const struct plan *src);
+/* Hashes (PLAN_HASH_LEN hex digits) of the project's fronts and of its
+ * drafts, as a plan records them. */
+void	plan_project_hashes(const struct project *,
+	    char fronts[PLAN_HASH_LEN + 1], char drafts[PLAN_HASH_LEN + 1]);
+/* Whether plan pl is this project's: -1 with err when it names another
+ * project; 0 otherwise, with a warning in warn (else "") when it was made
+ * before the fronts or drafts changed, or carries no identity. */
+int	plan_identity_check(const struct project *, const struct plan *pl,
+	    char *warn, size_t len, struct error *err);
+/* Whether the post's text is not its draft's. */
+bool	plan_post_edited(const struct project *, const struct plan_post *);
 /* DESIGN.md's object. */
 cJSON	*plan_to_json(const struct project *, const struct plan *);
 /* Parses a PLAN.json object against project p; every error names the
- * field ("plan[2].front: unknown front \"y\""). */
+ * field ("plan[2].front: unknown front \"y\""). A plan is bounded by what
+ * the project can produce: no more posts than horizon slots times fronts
+ * (refused before any post is read), no text over its front's limit. */
 int	plan_from_json(const struct project *p, const cJSON *json,
 	    struct plan *out, struct error *err);
 

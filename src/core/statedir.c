@@ -205,6 +205,25 @@ statedir_write_all(int fd, const char *path, const char *p, size_t len,
 }
 
 int
+statedir_probe(const char *project_dir, const char *rel, struct error *err)
+{
+	char *path;
+	int dfd, fd;
+
+	if (statedir_open(project_dir, true, &dfd, err) != 0)
+		return -1;
+	xasprintf(&path, "%s/%s/%s", project_dir, STATEDIR, rel);
+	fd = statedir_openat(dfd, path, rel, O_WRONLY | O_APPEND | O_CREAT,
+	    0600, err);
+	close(dfd);
+	free(path);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+int
 statedir_read(const char *project_dir, const char *rel, char **out,
     size_t *len, struct error *err)
 {

@@ -29,6 +29,11 @@ int	statedir_open(const char *project_dir, bool create, int *dfd,
 int	statedir_openat(int dfd, const char *path, const char *rel, int flags,
 	    mode_t mode, struct error *err);
 
+/* Opens DIR/.fronts/REL for appending (creating it, and .fronts) and
+ * closes it: a publisher proves every file it will append to is the
+ * project's own before it sends. */
+int	statedir_probe(const char *project_dir, const char *rel,
+	    struct error *err);
 /* Whole-file read of DIR/.fronts/REL: 1 when it does not exist. */
 int	statedir_read(const char *project_dir, const char *rel, char **out,
 	    size_t *len, struct error *err);

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "core/clock.h"
+#include "core/statedir.h"
 #include "core/trajectory.h"
 
 static cJSON *
@@ -74,7 +75,7 @@ int
 trajectory_write(const struct project *p, const struct trajectory *t,
     char **path_out, struct error *err)
 {
-	char *dir, *sub, *path, *name, *buf = xstrdup(""), stamp[32];
+	char *dir, *path, *name, *buf = xstrdup(""), stamp[32];
 	cJSON *plan;
 	struct tm tm;
 	time_t now = clock_now();
@@ -82,25 +83,22 @@ trajectory_write(const struct project *p, const struct trajectory *t,
 
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
-	dir = path_join(p->dir, ".fronts");
-	sub = path_join(dir, "trajectories");
-	xasprintf(&name, "%s-%llu.jsonl", stamp,
+	xasprintf(&name, "trajectories/%s-%llu.jsonl", stamp,
 	    (unsigned long long)t->params->seed);
-	path = path_join(sub, name);
+	dir = path_join(p->dir, ".fronts");
+	path = path_join(dir, name);
 	trajectory_line(&buf, trajectory_params(p, t));
 	plan = plan_to_json(p, t->plan);
 	cJSON_AddStringToObject(plan, "record", "plan");
 	trajectory_line(&buf, plan);
 	trajectory_line(&buf, trajectory_stats(t));
-	rc = dir_ensure(dir, err) == 0 && dir_ensure(sub, err) == 0 &&
-	    file_write_atomic(path, buf, strlen(buf), err) == 0 ? 0 : -1;
+	rc = statedir_write(p->dir, name, buf, strlen(buf), err);
 	if (rc == 0 && path_out != NULL)
 		*path_out = path;
 	else
 		free(path);
 	free(buf);
 	free(name);
-	free(sub);
 	free(dir);
 	return rc;
 }

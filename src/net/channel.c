@@ -329,12 +329,28 @@ channel_transport(const struct http_response *r, int rc,
 	}
 	if (r->status < 200 || r->status >= 300) {
 		why = channel_error_text(r);
-		out->state = LEDGER_FAILED;
-		xasprintf(&out->message, "HTTP %ld: %s", r->status, why);
+		out->state = channel_status_failed(r->status) ? LEDGER_FAILED :
+		    LEDGER_UNKNOWN;
+		if (out->state == LEDGER_FAILED)
+			xasprintf(&out->message, "HTTP %ld: %s", r->status, why);
+		else
+			xasprintf(&out->message, "HTTP %ld: an answer after "
+			    "which the post may exist (redirects are never "
+			    "followed): %s", r->status, why);
 		free(why);
 		return true;
 	}
 	return false;
+}
+
+bool
+channel_status_failed(long status)
+{
+	/* A 4xx is the platform refusing the request, which every platform
+	 * fronts posts to documents as nothing created; a 1xx, a 3xx (a
+	 * redirect, never followed: it may come after the post was made)
+	 * or a 5xx says nothing about whether the post exists. */
+	return status >= 400 && status < 500;
 }
 
 void

@@ -454,10 +454,13 @@ bluesky_refused(struct channel_call *c, const struct http_response *r,
 		    r->status, said, c->key, why);
 		break;
 	case BLUESKY_ABSENT:
-		out->state = r->status >= 500 ? LEDGER_UNKNOWN : LEDGER_FAILED;
+		out->state = channel_status_failed(r->status) ? LEDGER_FAILED :
+		    LEDGER_UNKNOWN;
 		xasprintf(&out->message, "HTTP %ld: %s; %s%s", r->status, said,
-		    why, r->status >= 500 ? ", but the PDS failed while "
-		    "handling the request, so the post may still appear" : "");
+		    why, out->state == LEDGER_FAILED ? "" : r->status >= 500 ?
+		    ", but the PDS failed while handling the request, so the "
+		    "post may still appear" : ", but that answer (redirects "
+		    "are never followed) does not say the post was not made");
 		break;
 	default:
 		out->state = LEDGER_UNKNOWN;

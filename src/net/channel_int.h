@@ -34,5 +34,8 @@ void	channel_req_add(struct channel_req *, const char *name,
  * the server (failed) or may have (unknown). Returns true when handled. */
 bool	channel_transport(const struct http_response *, int rc,
 	    const struct error *, struct channel_result *);
+/* Whether an HTTP status to a publishing request means nothing was
+ * created (failed); every other non-2xx leaves the post unknown. */
+bool	channel_status_failed(long status);
 
 #endif

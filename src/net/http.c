@@ -278,6 +278,8 @@ http_setopts(CURL *h, const struct http_request *req, struct curl_slist *hdrs,
 	HTTP_OPT(h, CURLOPT_SSL_VERIFYPEER, 1L);
 	HTTP_OPT(h, CURLOPT_SSL_VERIFYHOST, 2L);
 	HTTP_OPT(h, CURLOPT_NOSIGNAL, 1L);
+	/* Never a second request on the server's word: a redirect to a
+	 * publishing request may come after the post was made. */
 	HTTP_OPT(h, CURLOPT_FOLLOWLOCATION, 0L);
 	HTTP_OPT(h, CURLOPT_CONNECTTIMEOUT_MS, req->connect_timeout_ms > 0 ?
 	    req->connect_timeout_ms : HTTP_CONNECT_MS);

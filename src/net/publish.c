@@ -3,6 +3,7 @@
  * against the ledger and the legality engine, and sending one post with
  * its intent and outcome synced to the ledger around the request.
  */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "core/hook.h"
 #include "core/hist_predict.h"
 #include "core/legal.h"
+#include "core/statedir.h"
 #include "core/timeutil.h"
 #include "net/publish.h"
 
@@ -29,18 +31,20 @@ publish_open(struct publish *pub, const struct project *p,
 	pub->timeout_ms = timeout_ms;
 	snprintf(pub->plan_id, sizeof pub->plan_id, "%s", plan->id);
 	if (pub->plan_id[0] == '\0') {
-		/* A plan without an id is named by its posts. */
-		char *s = xstrdup(""), *next;
+		/* A plan without an id is named by its posts (one pass). */
+		char *s = NULL;
+		size_t n = 0;
+		FILE *f = open_memstream(&s, &n);
 		int i;
 
-		for (i = 0; i < plan->nposts; i++) {
-			xasprintf(&next, "%s%d\n%d\n%d\n%s\n", s,
-			    plan->posts[i].slot, plan->posts[i].front,
-			    plan->posts[i].draft, plan->posts[i].text);
-			free(s);
-			s = next;
-		}
-		sha256_hex(s, strlen(s), pub->plan_id);
+		if (f == NULL)
+			abort();
+		for (i = 0; i < plan->nposts; i++)
+			fprintf(f, "%d\n%d\n%d\n%s\n", plan->posts[i].slot,
+			    plan->posts[i].front, plan->posts[i].draft,
+			    plan->posts[i].text);
+		fclose(f);
+		sha256_hex(s != NULL ? s : "", n, pub->plan_id);
 		pub->plan_id[16] = '\0';
 		free(s);
 	}
@@ -280,7 +284,7 @@ publish_trajectory(const struct publish *pub, const char *event,
     const struct ledger_entry *e, const struct channel_result *r,
     time_t now, struct error *err)
 {
-	char *dir, *path, *line, t[32];
+	char *line, t[32];
 	cJSON *o = cJSON_CreateObject();
 	int rc;
 
@@ -305,13 +309,8 @@ publish_trajectory(const struct publish *pub, const char *event,
 	}
 	line = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
-	dir = path_join(pub->project->dir, ".fronts/trajectories");
-	path = path_join(dir, "publish.jsonl");
-	rc = dir_ensure(dir, err);
-	if (rc == 0)
-		rc = file_append_sync(path, line, err);
-	free(dir);
-	free(path);
+	rc = statedir_append(pub->project->dir, "trajectories/publish.jsonl",
+	    line, err);
 	free(line);
 	return rc;
 }
@@ -387,7 +386,13 @@ publish_send_locked(struct publish *pub, int i, time_t now, bool future,
 	if (channel_open(item.front, post->text, item.entry, post->at, now,
 	    pub->timeout_ms, &c, err) != 0)
 		return -1;
-	if (channel_ready(&c, err) != 0) {
+	/* Every file the attempt appends to is the project's own, or
+	 * nothing is sent. */
+	if (channel_ready(&c, err) != 0 ||
+	    statedir_probe(pub->project->dir, "ledger.jsonl", err) != 0 ||
+	    statedir_probe(pub->project->dir, "predictions.jsonl", err) != 0 ||
+	    statedir_probe(pub->project->dir, "trajectories/publish.jsonl",
+	    err) != 0) {
 		channel_close(&c);
 		return -1;
 	}
@@ -397,6 +402,7 @@ publish_send_locked(struct publish *pub, int i, time_t now, bool future,
 	in.front = item.front->id;
 	in.draft = pub->project->drafts[post->draft].id;
 	in.text = post->text;
+	in.edited = plan_post_edited(pub->project, post);
 	in.channel = c.name;
 	in.key = c.key;
 	in.at = post->at;
@@ -407,8 +413,8 @@ publish_send_locked(struct publish *pub, int i, time_t now, bool future,
 		return -1;
 	}
 	publish_trajectory(pub, "publish-intent", e, NULL, now, &terr);
-	hist_prediction_save(pub->project->dir, e->id, post->expected_reward,
-	    post->ci_lo, post->ci_hi, &terr);
+	hist_prediction_save(pub->project->dir, e->id, post->reward_known ?
+	    post->expected_reward : NAN, post->ci_lo, post->ci_hi, &terr);
 	publish_test_pause("after-intent");
 	channel_send(&c, out);
 	channel_close(&c);

@@ -1,7 +1,8 @@
 /*
  * approval — the operator's approvals of exact model bytes, one sha256 per
  * line in DIR/.fronts/approved. Appends rewrite the whole file through
- * file_write_atomic so a crash leaves either the old or the new list.
+ * statedir_write (temp file, fsync, rename; no symlink followed) so a
+ * crash leaves either the old or the new list.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,10 +10,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/statedir.h"
 #include "sandbox/approval.h"
 
-#define APPROVAL_DIR	".fronts"
-#define APPROVAL_FILE	".fronts/approved"
+#define APPROVAL_NAME	"approved"	/* in DIR/.fronts */
 
 static bool
 approval_valid_sha(const char *sha)
@@ -31,19 +32,16 @@ static int
 approval_read(const char *project_dir, char **data, size_t *len,
     struct error *err)
 {
-	char *path;
-	struct stat sb;
 	int rc;
 
-	path = path_join(project_dir, APPROVAL_FILE);
-	if (stat(path, &sb) != 0 && errno == ENOENT) {
-		free(path);
+	/* Through statedir: a symlinked list, or a .fronts another user
+	 * could write, approves nothing. */
+	if ((rc = statedir_read(project_dir, APPROVAL_NAME, data, len,
+	    err)) > 0) {
 		*data = xstrdup("");
 		*len = 0;
 		return 0;
 	}
-	rc = file_read(path, data, len, err);
-	free(path);
 	return rc;
 }
 
@@ -97,7 +95,7 @@ approval_is_approved(const char *project_dir, const char *sha256)
 int
 approval_add(const char *project_dir, const char *sha256, struct error *err)
 {
-	char *data, *dir, *path, *next;
+	char *data, *next;
 	size_t len;
 	int rc;
 
@@ -110,19 +108,11 @@ approval_add(const char *project_dir, const char *sha256, struct error *err)
 		free(data);
 		return 0;
 	}
-	dir = path_join(project_dir, APPROVAL_DIR);
-	rc = dir_ensure(dir, err);
-	free(dir);
-	if (rc != 0) {
-		free(data);
-		return -1;
-	}
 	xasprintf(&next, "%s%s%s\n", data,
 	    len > 0 && data[len - 1] != '\n' ? "\n" : "", sha256);
 	free(data);
-	path = path_join(project_dir, APPROVAL_FILE);
-	rc = file_write_atomic(path, next, strlen(next), err);
-	free(path);
+	rc = statedir_write(project_dir, APPROVAL_NAME, next, strlen(next),
+	    err);
 	free(next);
 	return rc;
 }

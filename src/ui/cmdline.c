@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 
 #include <readline/history.h>
 #include <readline/readline.h>
@@ -25,6 +26,7 @@ struct cmdline_cmd {
 };
 
 static const char *cmdline_initial;	/* text the next readline starts with */
+static bool cmdline_cancelled;		/* Ctrl-C ended the last readline */
 
 static int
 cmdline_startup(void)
@@ -34,6 +36,33 @@ cmdline_startup(void)
 		cmdline_initial = NULL;
 	}
 	return 0;
+}
+
+/* Ctrl-C in the editor or the command line: the line is dropped and
+ * readline returns, as if the edit had never started. */
+static int
+cmdline_cancel(int count, int key)
+{
+	cmdline_cancelled = true;
+	rl_replace_line("", 0);
+	rl_done = 1;
+	return 0;
+}
+
+/* readline's terminal set-up, with the terminal's own interrupt key
+ * turned into a plain key: Ctrl-C reaches cmdline_cancel() instead of
+ * killing fronts (curses, which owns signals here, is not running). */
+static void
+cmdline_prep_terminal(int meta)
+{
+	struct termios t;
+	int fd = fileno(rl_instream != NULL ? rl_instream : stdin);
+
+	rl_prep_terminal(meta);
+	if (tcgetattr(fd, &t) == 0) {
+		t.c_lflag &= ~ISIG;
+		tcsetattr(fd, TCSANOW, &t);
+	}
 }
 
 char *
@@ -48,9 +77,14 @@ cmdline_read(struct ui *ui, const char *prompt, const char *initial,
 	fflush(stdout);
 	cmdline_initial = initial;
 	rl_startup_hook = cmdline_startup;
+	cmdline_cancelled = false;
 	line = readline(prompt);
 	rl_startup_hook = NULL;
 	cmdline_initial = NULL;
+	if (cmdline_cancelled) {
+		free(line);
+		line = NULL;
+	}
 	if (line != NULL && history && *line != '\0')
 		add_history(line);
 	reset_prog_mode();
@@ -203,6 +237,7 @@ cmdline_open(struct ui *ui, const char *arg)
 	struct error err = { 0 };
 	struct plan pl;
 	cJSON *json;
+	char warn[512];
 	char *text;
 	size_t len;
 
@@ -230,14 +265,22 @@ cmdline_open(struct ui *ui, const char *arg)
 		return -1;
 	}
 	memset(&pl, 0, sizeof pl);
-	if (plan_from_json(ui->proj, json, &pl, &err) != 0) {
+	if (plan_from_json(ui->proj, json, &pl, &err) != 0 ||
+	    plan_identity_check(ui->proj, &pl, warn, sizeof warn, &err) != 0) {
 		cJSON_Delete(json);
+		plan_free(&pl);
 		ui_message(ui, THEME_ERROR, "%s: %s", arg, err.msg);
 		return -1;
 	}
 	cJSON_Delete(json);
 	ui_set_plan(ui, &pl);
-	ui_message(ui, THEME_OK, "opened %s: %d posts", arg, ui->plan.nposts);
+	ui->plan_unsaved = false;
+	if (warn[0] != '\0')
+		ui_message(ui, THEME_WARN, "opened %s: %d posts; %s", arg,
+		    ui->plan.nposts, warn);
+	else
+		ui_message(ui, THEME_OK, "opened %s: %d posts", arg,
+		    ui->plan.nposts);
 	return 0;
 }
 
@@ -266,6 +309,7 @@ cmdline_write(struct ui *ui, const char *arg)
 		ui_message(ui, THEME_ERROR, "%s", err.msg);
 		return -1;
 	}
+	ui->plan_unsaved = false;
 	ui_message(ui, THEME_OK, "wrote %s", arg);
 	return 0;
 }
@@ -453,6 +497,8 @@ cmdline_init(void)
 	rl_catch_sigwinch = 0;
 	/* Exported LINES/COLUMNS would pin curses to the old size. */
 	rl_change_environment = 0;
+	rl_prep_term_function = cmdline_prep_terminal;
+	rl_bind_key(3, cmdline_cancel);		/* Ctrl-C */
 	using_history();
 	stifle_history(200);
 }

@@ -118,6 +118,9 @@ ui_quit(struct ui *ui)
 		why = "A post is being published right now.";
 	else if (ui_busy_unsent(ui))
 		why = "Live mode: some planned posts have not been sent.";
+	else if (ui->have_plan && ui->plan_unsaved)
+		why = "The plan has not been written (:write PLAN.json keeps "
+		    "it); quitting loses it.";
 	if (why == NULL)
 		ui->quit = true;
 	else

@@ -195,6 +195,7 @@ pane_candidates_edit(struct ui *ui)
 	}
 	free(pp->text);
 	pp->text = line;
+	ui->plan_unsaved = true;
 	pane_post_length(ui, pp->text, pp->front, len, sizeof len, &ok);
 	ui_message(ui, ok ? THEME_OK : THEME_ERROR, "post %d edited: %s %s",
 	    p->sel + 1, len, ok ? "within the limit" : "OVER the limit");

@@ -162,6 +162,7 @@ ui_plan_poll(struct ui *ui)
 		return true;
 	}
 	ui_set_plan(ui, &ui->job_plan);
+	ui->plan_unsaved = true;
 	if (caveat[0] != '\0') {
 		ui_message(ui, THEME_WARN, "plan ready: %d post%s, expected total"
 		    " %.1f — %s", ui->plan.nposts,

@@ -203,19 +203,24 @@ static char *
 pubjob_body(struct pubjob *w, const struct publish_item *item, time_t now,
     struct error *err)
 {
-	char *req, *body, when[40];
+	const struct plan_post *post = &w->plan.posts[w->post];
+	char *req, *body, when[40], edited[128] = "";
 
 	if ((req = publish_describe(&w->pub, w->post, now, err)) == NULL)
 		return NULL;
-	time_format_local(w->plan.posts[w->post].at, when, sizeof when);
+	time_format_local(post->at, when, sizeof when);
+	if (plan_post_edited(w->ui->proj, post))
+		snprintf(edited, sizeof edited, "draft    %s — edited from draft "
+		    "%s: the text below is not the draft's\n",
+		    w->ui->proj->drafts[post->draft].id,
+		    w->ui->proj->drafts[post->draft].id);
 	xasprintf(&body, "%s — nothing is sent unless you press y.\n\n"
-	    "front    %s (%s)\naccount  %s\ntime     %s (%s)\nlength   %d/%d "
+	    "front    %s (%s)\naccount  %s\ntime     %s (%s)\n%slength   %d/%d "
 	    "%s\n\ntext:\n%s\n\nrequest:\n%s", w->live ? "LIVE" : "DRY RUN",
 	    item->front->id, platform_name(item->front->platform),
 	    item->front->account, when, pubjob_status_text(item->status),
-	    item->measure.length, item->measure.limit,
-	    text_unit_name(item->measure.unit), w->plan.posts[w->post].text,
-	    req);
+	    edited, item->measure.length, item->measure.limit,
+	    text_unit_name(item->measure.unit), post->text, req);
 	free(req);
 	return body;
 }

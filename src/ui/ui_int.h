@@ -178,6 +178,8 @@ struct ui {
 	/* the plan shown and published (edits go here) */
 	struct plan		 plan;
 	bool			 have_plan;
+	bool			 plan_unsaved;	/* planned or edited here, not
+						 * yet written (:write) */
 	unsigned		 plan_gen;	/* bumped by ui_set_plan */
 	struct ui_post		*posts;
 	/* synthesis and publishing */

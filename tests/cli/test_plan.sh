@@ -29,7 +29,10 @@ import json, sys
 out = json.load(open(sys.argv[1]))
 saved = json.load(open(sys.argv[2]))
 assert out == saved, "stdout and -o differ"
-assert set(out) == {"plan", "expected_total", "alternatives", "stats"}, out.keys()
+assert set(out) == {"project", "plan", "expected_total", "alternatives", "stats"}, out.keys()
+ident = out["project"]
+assert ident["name"] == json.load(open(sys.argv[3] + "/fronts.json"))["name"], ident
+assert all(len(ident[k]) == 16 for k in ("fronts_sha256", "drafts_sha256")), ident
 st = out["stats"]
 for k in ("iterations", "model_calls", "illegal_proposals", "seconds",
           "model_seconds", "workers", "isolation", "seed"):

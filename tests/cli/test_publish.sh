@@ -262,6 +262,37 @@ for mode in stall reset; do
 	check "$mode: re-run sends nothing" "$(requests /api/v3.1/tools/execute/)" 1
 done
 
+# --- a redirect or an unreadable 2xx after the post was made: unknown --------
+# A publishing request never follows a redirect; a 3xx (like a 5xx, a
+# broken connection or a 2xx that does not parse) may come after the post
+# exists, so it is unknown, never "failed (not posted)", and the re-run
+# sends nothing until it is settled.
+for mode in redirect303 garbled200; do
+	for front in x mastodon; do
+		case $front in x) d=d1 ;; mastodon) d=d3 ;; esac
+		start_fake "$mode$front" "$mode"
+		proj "$mode$front" 5 "$front:$d:1"
+		drive "$mode$front" "expect:$PROMPT" send:y end
+		O=$TMPD/$mode$front.out
+		check "$mode ($front): exit 5" "$RC" 5
+		expect_grep "$mode ($front): UNKNOWN, not failed" 'UNKNOWN: ' "$O"
+		check "$mode ($front): never FAILED (not posted)" "$(grep -c 'FAILED (not posted)' "$O")" 0
+		expect_grep "$mode ($front): ledger unknown" '"record":"unknown"' "$P/.fronts/ledger.jsonl"
+		check "$mode ($front): the redirect is not followed" "$(requests /created/)" 0
+		drive "$mode$front-again" end
+		check "$mode ($front): re-run refuses (exit 3)" "$RC" 3
+		check "$mode ($front): one post" "$(count '"ev": "post"')" 1
+	done
+done
+expect_grep "redirect303 (x): says why" 'HTTP 303: an answer after which the post may exist \(redirects are never followed\)' "$TMPD/redirect303x.out"
+# Bluesky looks the record up under its key: there, so sent.
+start_fake redirect303bs redirect303
+proj redirect303bs 5 bluesky:d4:1
+drive redirect303bs "expect:$PROMPT" send:y end
+check "redirect303 (bluesky): exit 0" "$RC" 0
+expect_grep "redirect303 (bluesky): the record under the key is the post" 'SENT: .*createRecord answered HTTP 303, but the record under this key is this post' "$TMPD/redirect303bs.out"
+check "redirect303 (bluesky): the redirect is not followed" "$(requests /created/)" 0
+
 # --- kill -9 at each step, then re-run -----------------------------------------
 # after the intent: nothing sent; the re-run stops at the unknown entry.
 start_fake k1 ok
@@ -430,6 +461,8 @@ A=$!
 while [ ! -e "$TMPD/lockr.paused" ]; do sleep 0.05; done
 expect_exit "lock: ledger resolve refuses while a publisher holds it" 1 "$FRONTS" ledger resolve e0000000000000000 --failed -C "$P"
 expect_grep "lock: ledger resolve names the holder" 'held by pid [0-9]+ \(fronts publish --live\)' "$TMPD/err"
+expect_exit "lock: history pull refuses while a publisher holds it" 1 "$FRONTS" history pull -C "$P"
+expect_grep "lock: history pull names the holder" 'held by pid [0-9]+ \(fronts publish --live\)' "$TMPD/err"
 echo done >"$TMPD/lockr.done"
 wait $A
 expect_exit "lock: a killed holder leaves the lock free" 2 "$FRONTS" ledger resolve e0000000000000000 --failed -C "$P"
@@ -448,6 +481,111 @@ printf '\nnot json\n' >>"$P/.fronts/ledger.jsonl"
 expect_exit "corrupt ledger line: exit 1" 1 "$FRONTS" ledger -C "$P"
 expect_grep "corrupt ledger line: file and line" 'ledger.jsonl:2: not a JSON object' "$TMPD/err"
 check "damaged ledger: zero connections" "$(count '"ev": "connect"')" 0
+# A hand repair that lost a newline: two records on one line.
+start_fake sealed ok
+proj twoline 5 x:d1:1 mastodon:d3:1
+drive twoline0 "expect:$PROMPT" send:y "expect:$PROMPT" send:n end
+expect_grep "ledger lines carry a checksum" '"record":"sent",.*,"sum":"[0-9a-f]{16}"\}$' "$P/.fronts/ledger.jsonl"
+tr -d '\n' <"$P/.fronts/ledger.jsonl" >"$TMPD/one" && printf '\n' >>"$TMPD/one"
+cp "$TMPD/one" "$P/.fronts/ledger.jsonl"
+expect_exit "two records on one line: fronts ledger exits 1" 1 "$FRONTS" ledger -C "$P"
+expect_grep "two records on one line: file and line" 'ledger.jsonl:1: .*(text after the record|checksum)' "$TMPD/err"
+expect_exit "two records on one line: publish refuses" 1 "$FRONTS" publish "$P/plan.json" -C "$P"
+# A hand edit of a sealed line.
+proj edited 5 x:d1:1
+drive edited0 "expect:$PROMPT" send:y end
+sed -i '1s/"draft":"d1"/"draft":"d2"/' "$P/.fronts/ledger.jsonl"
+expect_exit "edited ledger line: fronts ledger exits 1" 1 "$FRONTS" ledger -C "$P"
+expect_grep "edited ledger line: checksum mismatch by file and line" 'ledger.jsonl:1: checksum mismatch' "$TMPD/err"
+
+# --- files under .fronts are the project's own ------------------------------
+# A symlinked predictions or trajectory file, or a dangling ledger symlink,
+# is refused naming the path, before anything is sent; nothing outside the
+# project is written.
+start_fake links ok
+OUT=$TMPD/outside
+for f in predictions.jsonl trajectories/publish.jsonl; do
+	ln=ln$(echo "$f" | tr '/.' '__')
+	proj "$ln" 5 mastodon:d3:1
+	mkdir -p "$P/.fronts/trajectories"
+	rm -f "$OUT"
+	ln -s "$OUT" "$P/.fronts/$f"
+	drive "$ln" "expect:$PROMPT" send:y end
+	check "symlinked $f: exit 1" "$RC" 1
+	expect_grep "symlinked $f: refused, naming the path" "not sent: .*/\\.fronts/$f is a symlink" "$TMPD/$ln.out"
+	[ -e "$OUT" ] && fail "symlinked $f: nothing written outside" || pass "symlinked $f: nothing written outside"
+done
+check "symlinked files: zero posts" "$(count '"ev": "post"')" 0
+proj lndangle 5 mastodon:d3:1
+mkdir -p "$P/.fronts"
+ln -s "$OUT.ledger" "$P/.fronts/ledger.jsonl"
+expect_exit "dangling ledger symlink: publish exits 1" 1 "$FRONTS" publish "$P/plan.json" -C "$P"
+expect_grep "dangling ledger symlink: names the path" '\.fronts/ledger\.jsonl is a symlink' "$TMPD/err"
+expect_exit "dangling ledger symlink: ledger resolve exits 1" 1 "$FRONTS" ledger resolve e0000000000000000 --failed -C "$P"
+[ -e "$OUT.ledger" ] && fail "dangling ledger symlink: no ledger elsewhere" || pass "dangling ledger symlink: no ledger elsewhere"
+# A .fronts another user could write (as ssh refuses such a ~/.ssh).
+proj perm 5 mastodon:d3:1
+mkdir -p "$P/.fronts"
+chmod 777 "$P/.fronts"
+expect_exit "world-writable .fronts: publish exits 1" 1 "$FRONTS" publish "$P/plan.json" -C "$P"
+expect_grep "world-writable .fronts: names the path and the fix" "$P/\\.fronts can be written by others \\(mode 0777\\).*chmod go-w $P/\\.fronts" "$TMPD/err"
+chmod 755 "$P/.fronts"
+if [ "$(id -u)" = 0 ]; then
+	chown nobody "$P/.fronts"
+	expect_exit "another user's .fronts: ledger exits 1" 1 "$FRONTS" ledger -C "$P"
+	expect_grep "another user's .fronts: names the owner and the fix" "$P/\\.fronts is owned by uid [0-9]+, not by you \\(uid 0\\).*chown 0 $P/\\.fronts" "$TMPD/err"
+	chown 0 "$P/.fronts"
+fi
+expect_exit "a private .fronts is used" 0 "$FRONTS" ledger -C "$P"
+
+# --- plans: an edited text, an unknown prediction, another project's plan ----
+start_fake plans ok
+proj edit 5 mastodon:d3:1
+$PY - "$P/plan.json" <<'PYEOF'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["plan"][0]["text"] = "Field teams: what breaks first? (my words)"
+p["plan"][0].pop("expected_reward", None)
+p["plan"][0].pop("ci95", None)
+json.dump(p, open(sys.argv[1], "w"))
+PYEOF
+drive edit "expect:Send this post now \\(edited from draft d3\\)\\?" send:y end
+check "edited text: exit 0" "$RC" 0
+expect_grep "edited text: shown with the post" '^-- edited from draft d3: this text is not the draft' "$TMPD/edit.out"
+expect_grep "edited text: the ledger intent records the edit" '"record":"intent".*"edited":true' "$P/.fronts/ledger.jsonl"
+expect_exit "edited text: fronts ledger" 0 "$FRONTS" ledger -C "$P"
+expect_grep "edited text: fronts ledger says so" 'text edited from the draft' "$TMPD/out"
+expect_grep "no expected_reward: the prediction is unknown, not 0" '"reward":null' "$P/.fronts/predictions.jsonl"
+check "no expected_reward: no [0, 0] interval" "$(grep -c ci95 "$P/.fronts/predictions.jsonl")" 0
+proj other 5 mastodon:d3:1
+$PY - "$P/plan.json" <<'PYEOF'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["project"] = {"name": "someone-else", "fronts_sha256": "0" * 16,
+                "drafts_sha256": "0" * 16}
+json.dump(p, open(sys.argv[1], "w"))
+PYEOF
+expect_exit "another project's plan: publish exits 1" 1 "$FRONTS" publish "$P/plan.json" -C "$P"
+expect_grep "another project's plan: says whose it is" 'plan.json: project: the plan was made for project "someone-else"' "$TMPD/err"
+$PY - "$P/plan.json" "$P/fronts.json" <<'PYEOF'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["project"]["name"] = json.load(open(sys.argv[2]))["name"]
+json.dump(p, open(sys.argv[1], "w"))
+PYEOF
+expect_exit "a plan older than the drafts: publish runs" 0 "$FRONTS" publish "$P/plan.json" -C "$P"
+expect_grep "a plan older than the drafts: warned" 'warning: .*plan.json: the plan was made before the drafts changed' "$TMPD/err"
+$PY - "$P/plan.json" "$P/fronts.json" <<'PYEOF'
+import json, sys
+p = json.load(open(sys.argv[1]))
+f = json.load(open(sys.argv[2]))
+post = p["plan"][0]
+p["plan"] = [dict(post, slot=0)] * (f["horizon_slots"] * len(f["fronts"]) + 1)
+json.dump(p, open(sys.argv[1], "w"))
+PYEOF
+expect_exit "a plan larger than the project: refused" 1 "$FRONTS" publish "$P/plan.json" -C "$P"
+expect_grep "a plan larger than the project: named, with the bound" 'plan.json: plan: [0-9]+ posts, more than this project can produce' "$TMPD/err"
+check "plans: zero posts but the edited one" "$(count '"ev": "post"')" 1
 
 # --- no credential anywhere ----------------------------------------------------
 stop_fake

@@ -45,7 +45,7 @@ fuzz_setup(void)
 	fuzz_put("fronts.json", fuzz_fronts, strlen(fuzz_fronts));
 	fuzz_put("rules.md", "# rules\n", 8);
 	fuzz_put("history.jsonl", "", 0);
-	fuzz_put("drafts.jsonl", "{\"id\":\"d1\",\"text\":\"hi\"}\n", 25);
+	fuzz_put("drafts.jsonl", "{\"id\":\"d1\",\"text\":\"hi\"}\n", 24);
 }
 
 static void

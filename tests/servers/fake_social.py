@@ -22,6 +22,10 @@ test can count real posts.
   other-record    Bluesky: a different record takes the key; answer 500
   stall           create the post, then never answer (client times out)
   reset           create the post, then reset the connection
+  redirect303     create the post, then answer 303 See Other (Location:
+                  /created/ID), as a proxy or a moved endpoint might
+  garbled200      create the post, then answer 200 with a body that is
+                  not JSON
 The read-only calls `fronts check` makes are answered as the services do:
 Composio's tool (with its versions; v3 runs 00000000_00 unless told, v3.1
 the latest) and connected accounts (--account-status), Mastodon's
@@ -122,6 +126,23 @@ class Handler(BaseHTTPRequestHandler):
             self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
                                        struct.pack("ii", 1, 0))
             self.close_connection = True
+            return True
+        if mode == "redirect303":
+            body = b'{"see": "other"}'
+            self.send_response(303)
+            self.send_header("Location", "/created/" + str(len(self.path)))
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            log(self.server.args, ev="responded", path=self.path, status=303)
+            return True
+        if mode == "garbled200":
+            body = b"<html>ok</html>"
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            log(self.server.args, ev="responded", path=self.path, status=200)
             return True
         return False
 
@@ -498,7 +519,8 @@ def main():
     ap.add_argument("--log", required=True)
     ap.add_argument("--mode", default="ok",
                     choices=["ok", "provider-error", "http500", "http400",
-                             "created-500", "other-record", "stall", "reset"])
+                             "created-500", "other-record", "stall", "reset",
+                             "redirect303", "garbled200"])
     ap.add_argument("--account-status", default="ACTIVE",
                     help="status of every Composio connected account")
     ap.add_argument("--mastodon-max-characters", type=int, default=500)

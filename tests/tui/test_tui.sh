@@ -119,6 +119,22 @@ tui_keys Enter
 check_screen "tui: e edits the selected post" "post 1 edited"
 check_screen "tui: the edit shows in the Candidates pane" "EDITED-BY-TEST"
 
+# --- Ctrl-C in the editor cancels the edit; it never ends fronts ------------
+tui_keys e
+tui_wait '^edit> ' E
+tui_keys Home
+tui_keys -l "LOST-EDIT "
+tui_keys C-c
+check_screen "tui: Ctrl-C in the editor cancels the edit" "edit cancelled"
+check_screen "tui: fronts still runs after Ctrl-C in the editor" "DRY-RUN"
+check_no_screen "tui: the cancelled text is not in the plan" "LOST-EDIT"
+check_screen "tui: the earlier edit stays" "EDITED-BY-TEST"
+# Ctrl-C outside the editor is q: with the edited plan unwritten, it asks.
+tui_keys C-c
+check_screen "tui: Ctrl-C asks before losing an unsaved plan" "The plan has not been written"
+tui_keys n
+check_screen "tui: n keeps the unsaved plan" "not quitting"
+
 # --- :theme ------------------------------------------------------------------
 tui_cmd "theme dark"
 check_screen "tui: :theme switches the theme" "theme dark"
@@ -157,6 +173,11 @@ if [ "$(corners)" -eq 2 ] && head -n 1 "$TMPD/screen" | grep -q '─ Rules .*─
 else fail "tui: 120x40 puts panes side by side again" "$(cat "$TMPD/screen")"; fi
 
 # --- quit and terminal restore ------------------------------------------------
+tui_keys q
+check_screen "tui: q asks before losing an unsaved plan" "The plan has not been written (:write PLAN.json keeps it)"
+tui_keys n
+tui_cmd "write $TMPD/plan-edited.json"
+check_screen "tui: :write saves the edited plan" "wrote $TMPD/plan-edited.json"
 tui_keys q
 check_file "tui: q exits with status 0" "EXIT=0" "$TMPD/exit1"
 check_file "tui: terminal back in canonical mode" "icanon" "$TMPD/exit1"

@@ -55,6 +55,18 @@ tui_keys P
 check_screen "publish: a sent post is not offered again" "not sending: already sent"
 check_count "publish: still one request" '"ev": "request"' 1
 
+# --- an edited post is named as such in the dialog -------------------------
+tui_keys Down e
+tui_wait '^edit> ' E
+tui_keys Home
+tui_keys -l "EDITED "
+tui_keys Enter
+check_screen "publish: the edit is taken" "post 2 edited"
+tui_keys P
+check_screen "publish: the dialog says the text is edited" "edited from draft d2"
+tui_keys n
+check_screen "publish: n cancels the edited post" "cancelled: nothing was sent"
+
 tui_keys q
 check_screen "publish: q asks with unsent live posts" "Live mode: some planned posts have not been sent."
 tui_keys y

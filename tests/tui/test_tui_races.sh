@@ -112,6 +112,8 @@ tui_wait "Publish (dry run)"
 tui_keys y
 check_screen "races: an undisturbed y acts" "dry run: nothing sent"
 tui_keys q
+tui_wait "The plan has not been written"
+tui_keys y
 check_file "races: quits cleanly" "EXIT=0" "$TMPD/exit"
 tui_stop
 

@@ -314,6 +314,21 @@ test_transport_outcomes(void **state)
 	assert_non_null(strstr(out.message, "The access token is invalid"));
 	channel_result_free(&out);
 
+	/* A redirect may come after the post was made: unknown, and the
+	 * request is never repeated at the Location. */
+	r = answer(HTTP_RESPONDED, 303, "");
+	assert_true(channel_transport(&r, 0, &err, &out));
+	assert_int_equal(out.state, LEDGER_UNKNOWN);
+	assert_non_null(strstr(out.message, "redirects are never followed"));
+	channel_result_free(&out);
+	r = answer(HTTP_RESPONDED, 101, "");
+	assert_true(channel_transport(&r, 0, &err, &out));
+	assert_int_equal(out.state, LEDGER_UNKNOWN);
+	channel_result_free(&out);
+	assert_true(channel_status_failed(422));
+	assert_false(channel_status_failed(308));
+	assert_false(channel_status_failed(500));
+
 	r = answer(HTTP_RESPONDED, 200, "{}");
 	assert_false(channel_transport(&r, 0, &err, &out));
 }

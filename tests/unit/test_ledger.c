@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -35,7 +36,7 @@ intent_for(const char *front, const char *draft, int slot, time_t now)
 {
 	struct ledger_intent in = { "plan1", slot, front, draft,
 	    "Launch day: fronts ships.", "composio/TWITTER_CREATION_OF_A_POST",
-	    NULL, 1796112000, now };
+	    NULL, 1796112000, now, false };
 
 	return in;
 }
@@ -50,6 +51,24 @@ append_raw(const char *dir, const char *text)
 	assert_non_null(f = fopen(path, "a"));
 	fputs(text, f);
 	fclose(f);
+	free(path);
+}
+
+/* A record as ledgers held them before lines carried a checksum. */
+#define LEGACY_INTENT "{\"record\":\"intent\",\"entry\":\"e0123456789abcdef\"," \
+	"\"time\":\"2026-12-01T09:00:00Z\",\"plan\":\"old\",\"slot\":0," \
+	"\"front\":\"x\",\"draft\":\"d9\",\"at\":\"2026-12-01T09:00:00Z\"," \
+	"\"text_sha256\":\"" \
+	"0000000000000000000000000000000000000000000000000000000000000000\"," \
+	"\"channel\":\"mastodon\",\"key\":\"e0123456789abcdef\"}"
+
+static void
+mkdir_fronts(const char *dir)
+{
+	char *path;
+
+	xasprintf(&path, "%s/.fronts", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
 	free(path);
 }
 
@@ -249,14 +268,11 @@ test_corrupt_line_is_reported(void **state)
 {
 	char *dir = tmp_project();
 	struct ledger l;
-	struct ledger_intent in = intent_for("x", "d1", 0, 1796115600);
-	struct ledger_entry *e;
 	struct error err = { 0 };
 
-	assert_int_equal(ledger_open(dir, &l, &err), 0);
-	assert_int_equal(ledger_intent(&l, &in, &e, &err), 0);
-	ledger_free(&l);
-	append_raw(dir, "{\"record\":\"sent\",\"entry\":\"e0000000000000000\"}\n"
+	mkdir_fronts(dir);
+	append_raw(dir, LEGACY_INTENT "\n"
+	    "{\"record\":\"sent\",\"entry\":\"e0000000000000000\"}\n"
 	    "garbage\n");
 
 	assert_int_equal(ledger_open(dir, &l, &err), 0);
@@ -265,6 +281,86 @@ test_corrupt_line_is_reported(void **state)
 	assert_non_null(strstr(l.problems[0], "no intent"));
 	assert_non_null(strstr(l.problems[1], "ledger.jsonl:3:"));
 	ledger_free(&l);
+	rm_project(dir);
+}
+
+/* A hand repair that lost a newline: the second record must not hide. */
+static void
+test_two_records_on_one_line(void **state)
+{
+	char *dir = tmp_project();
+	struct ledger l;
+	struct error err = { 0 };
+
+	mkdir_fronts(dir);
+	append_raw(dir, LEGACY_INTENT LEGACY_INTENT "\n");
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	assert_int_equal(l.nproblems, 1);
+	assert_non_null(strstr(l.problems[0], "ledger.jsonl:1: text after the "
+	    "record's JSON"));
+	ledger_free(&l);
+	rm_project(dir);
+	dir = tmp_project();
+	mkdir_fronts(dir);
+	append_raw(dir, LEGACY_INTENT " x\n");
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	assert_int_equal(l.nproblems, 1);
+	assert_non_null(strstr(l.problems[0], "text after"));
+	ledger_free(&l);
+	rm_project(dir);
+}
+
+/* Lines carry a checksum: an edit, or a line without one after the first
+ * that had one, is damage; old lines without any are read as they are. */
+static void
+test_checksum(void **state)
+{
+	char *dir = tmp_project(), *path, *data, *p;
+	struct ledger l;
+	struct ledger_intent in = intent_for("x", "d1", 0, 1796115600);
+	struct ledger_entry *e;
+	struct error err = { 0 };
+	size_t len;
+	FILE *f;
+
+	mkdir_fronts(dir);
+	append_raw(dir, LEGACY_INTENT "\n");
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	assert_int_equal(l.nproblems, 0);		/* legacy: accepted */
+	assert_int_equal(ledger_intent(&l, &in, &e, &err), 0);
+	ledger_free(&l);
+	xasprintf(&path, "%s/.fronts/ledger.jsonl", dir);
+	assert_int_equal(file_read(path, &data, &len, &err), 0);
+	assert_non_null(p = strstr(data, "\"sum\":\""));
+	assert_int_equal(p[6 + LEDGER_SUM_LEN + 1], '"');
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	assert_int_equal(l.nproblems, 0);
+	ledger_free(&l);
+	/* An edit: the draft of the sealed intent changed by hand. */
+	p = strstr(data + strlen(LEGACY_INTENT) + 1, "\"draft\":\"d1\"");
+	assert_non_null(p);
+	p[10] = '2';
+	assert_non_null(f = fopen(path, "w"));
+	fputs(data, f);
+	fclose(f);
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	assert_int_equal(l.nproblems, 1);
+	assert_non_null(strstr(l.problems[0], "ledger.jsonl:2: checksum "
+	    "mismatch"));
+	ledger_free(&l);
+	p[10] = '1';
+	assert_non_null(f = fopen(path, "w"));
+	fputs(data, f);
+	fclose(f);
+	/* After a sealed line, a line without a checksum. */
+	append_raw(dir, "{\"record\":\"failed\",\"entry\":\"e1\"}\n");
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	assert_int_equal(l.nproblems, 1);
+	assert_non_null(strstr(l.problems[0], "ledger.jsonl:3: no checksum"));
+	assert_int_equal(ledger_intent(&l, &in, &e, &err), -1);
+	ledger_free(&l);
+	free(data);
+	free(path);
 	rm_project(dir);
 }
 
@@ -417,6 +513,8 @@ main(void)
 		cmocka_unit_test(test_skipped_is_final_and_not_sent),
 		cmocka_unit_test(test_truncated_last_line_is_reported),
 		cmocka_unit_test(test_corrupt_line_is_reported),
+		cmocka_unit_test(test_two_records_on_one_line),
+		cmocka_unit_test(test_checksum),
 		cmocka_unit_test(test_entry_id_is_stable_and_distinct),
 		cmocka_unit_test(test_time_roundtrip),
 		cmocka_unit_test(test_impossible_dates_are_reported),

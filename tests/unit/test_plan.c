@@ -276,6 +276,101 @@ test_copy(void **state)
 	plan_free(&dst);
 }
 
+/* A plan is bounded by what the project can produce: 12 slots × 2 fronts
+ * here, so 25 posts are refused before any is read; a text over its
+ * front's limit is refused with its name. */
+static void
+test_plan_bounded_by_project(void **state)
+{
+	struct project *p = plan_project();
+	char *json = xstrdup("{\"plan\":["), *next;
+	int i;
+
+	for (i = 0; i < 25; i++) {
+		xasprintf(&next, "%s%s{\"slot\":%d}", json, i ? "," : "", i);
+		free(json);
+		json = next;
+	}
+	xasprintf(&next, "%s]}", json);
+	expect_error(p, next, "plan: 25 posts, more than this project can "
+	    "produce (12 slots × 2 fronts = 24)");
+	free(next);
+	free(json);
+	p->fronts[0].limits.max_length = 10;
+	expect_error(p, "{\"plan\":[{\"slot\":1,\"front\":\"f0\","
+	    "\"draft\":\"d0\",\"text\":\"eleven char\"}]}",
+	    "plan[0].text: length 11/10 chars on front f0: over");
+	fx_free(p);
+}
+
+/* A plan without expected_reward predicts nothing: unknown, not 0. */
+static void
+test_absent_reward_stays_unknown(void **state)
+{
+	struct project *p = plan_project();
+	struct plan pl;
+	cJSON *j;
+
+	load_ok(p, "{\"plan\":[{\"slot\":1,\"front\":\"f0\",\"draft\":"
+	    "\"d0\",\"text\":\"t\"},{\"slot\":2,\"front\":\"f0\",\"draft\":"
+	    "\"d1\",\"text\":\"t\",\"expected_reward\":0}]}", &pl);
+	assert_false(pl.posts[0].reward_known);
+	assert_true(pl.posts[1].reward_known);
+	j = plan_to_json(p, &pl);
+	assert_null(cJSON_GetObjectItem(cJSON_GetArrayItem(
+	    cJSON_GetObjectItem(j, "plan"), 0), "expected_reward"));
+	assert_non_null(cJSON_GetObjectItem(cJSON_GetArrayItem(
+	    cJSON_GetObjectItem(j, "plan"), 1), "expected_reward"));
+	cJSON_Delete(j);
+	plan_free(&pl);
+	fx_free(p);
+}
+
+/* Every plan written carries the project's identity: another project's
+ * plan is refused, one made before the drafts changed is warned about,
+ * an edited text is seen as such. */
+static void
+test_identity_and_edits(void **state)
+{
+	struct project *p = plan_project();
+	struct error err = { 0 };
+	struct plan pl, back;
+	char warn[512], *s;
+	cJSON *j;
+
+	load_ok(p, "{\"plan\":[{\"slot\":1,\"front\":\"f0\",\"draft\":"
+	    "\"d0\",\"text\":\"draft number 0\"},{\"slot\":2,\"front\":"
+	    "\"f1\",\"draft\":\"d1\",\"text\":\"my own words\"}]}", &pl);
+	assert_false(pl.has_project);
+	assert_int_equal(plan_identity_check(p, &pl, warn, sizeof warn, &err),
+	    0);
+	assert_non_null(strstr(warn, "no project identity"));
+	assert_false(plan_post_edited(p, &pl.posts[0]));
+	assert_true(plan_post_edited(p, &pl.posts[1]));
+	j = plan_to_json(p, &pl);
+	s = cJSON_PrintUnformatted(j);
+	cJSON_Delete(j);
+	load_ok(p, s, &back);
+	assert_true(back.has_project);
+	assert_int_equal(plan_identity_check(p, &back, warn, sizeof warn,
+	    &err), 0);
+	assert_string_equal(warn, "");
+	fx_set_text(p, 1, "a changed draft");
+	assert_int_equal(plan_identity_check(p, &back, warn, sizeof warn,
+	    &err), 0);
+	assert_non_null(strstr(warn, "made before the drafts changed"));
+	free(p->name);
+	p->name = xstrdup("another");
+	assert_int_equal(plan_identity_check(p, &back, warn, sizeof warn,
+	    &err), -1);
+	assert_non_null(strstr(err.msg, "made for project \"fixture\", not "
+	    "\"another\""));
+	free(s);
+	plan_free(&back);
+	plan_free(&pl);
+	fx_free(p);
+}
+
 int
 main(void)
 {
@@ -284,6 +379,9 @@ main(void)
 		cmocka_unit_test(test_errors_name_fields),
 		cmocka_unit_test(test_optional_fields_absent),
 		cmocka_unit_test(test_copy),
+		cmocka_unit_test(test_plan_bounded_by_project),
+		cmocka_unit_test(test_absent_reward_stays_unknown),
+		cmocka_unit_test(test_identity_and_edits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
