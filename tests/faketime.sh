@@ -1,8 +1,8 @@
 #!/bin/sh
 # Runs a command with libfaketime preloaded, so that it and every process
-# it starts (but fronts' sandbox workers, whose environment is fronts'
-# own) read the time FAKETIME names. `make test-night` runs the
-# integration tests this way.
+# it starts read the time FAKETIME names (but the commands
+# FAKETIME_SKIP_CMDS names, and fronts' sandbox workers, whose environment
+# is fronts' own). `make test-night` runs the integration tests this way.
 for lib in /usr/lib/*/faketime/libfaketimeMT.so.1 /usr/lib/faketime/libfaketimeMT.so.1; do
 	[ -f "$lib" ] && break
 done

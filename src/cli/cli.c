@@ -1,6 +1,7 @@
 /*
  * cli — fronts' command table, global options and error reporting.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -70,6 +71,8 @@ static void
 cli_print_cmd_help(FILE *f, const struct cmd_entry *c)
 {
 	fprintf(f, "usage: fronts %s %s\n\n%s\n", c->name, c->usage, c->summary);
+	if (c->details != NULL)
+		fprintf(f, "\n%s", c->details);
 }
 
 int
@@ -119,6 +122,34 @@ cli_dir_json_options(struct cli *cli, const char *name, int argc,
 		return cli_usage_error(name, "unexpected argument %s",
 		    argv[optind]);
 	return EXIT_OK;
+}
+
+int
+cli_time_limit(const char *name, const char *arg, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(arg, &end);
+	if (errno != 0 || end == arg || *end != '\0' ||
+	    !(*out > 0 && *out <= 1e6))
+		return cli_usage_error(name, "--time-limit wants seconds "
+		    "(0 < S <= 1000000), not '%s'", arg);
+	return 0;
+}
+
+int
+cli_memory_mb(const char *name, const char *arg, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(arg, &end, 10);
+	if (errno != 0 || end == arg || *end != '\0' || *out < 64 ||
+	    *out > 1048576)
+		return cli_usage_error(name, "--memory-mb wants MiB (64 to "
+		    "1048576), not '%s'", arg);
+	return 0;
 }
 
 int

@@ -23,12 +23,23 @@ struct cmd_entry {
 	const char	*usage;		/* option lines after "fronts NAME" */
 	int		(*exec)(struct cli *, int argc, char **argv);
 	bool		 hidden;	/* not listed in --help */
+	const char	*details;	/* `fronts NAME --help` only; or NULL */
 };
 
 int	cli_main(int argc, char **argv);
 /* Prints "fronts NAME: message" and the usage line; returns EXIT_USAGE. */
 int	cli_usage_error(const char *name, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+/* The limits plan, validate and synth share: --time-limit S (a wall
+ * clock, 0 < S <= 1e6) and --memory-mb MB (64 <= MB <= 1048576). 0, or a
+ * usage error (EXIT_USAGE). */
+int	cli_time_limit(const char *name, const char *arg, double *out);
+/* Their --help lines, with the command's default time limit. */
+#define CLI_LIMITS_HELP(deflt) \
+	"  --time-limit S    wall clock (default " deflt "\n" \
+	"  --memory-mb MB    memory budget of all workers together (default\n" \
+	"                    2048): each of N workers gets MB/N\n"
+int	cli_memory_mb(const char *name, const char *arg, long *out);
 /* Prints "fronts NAME: err->msg" to stderr; returns err->code (or 1). */
 int	cli_report(const char *name, const struct error *err);
 /* The options of a command that takes only [-C DIR] [--json]: sets

@@ -48,7 +48,8 @@ approve_print_names(FILE *f, const char *label, char **names, int n)
 	fprintf(f, "%s\n", n == 0 ? " (none)" : "");
 }
 
-/* Each line of src numbered, each verdict under the line it refuses. */
+/* Each line of src numbered, each kept verdict under the line it refuses
+ * (the count of the others follows in the summary). */
 static void
 approve_print_source(FILE *f, const char *src, size_t len,
     const struct gate_result *r)
@@ -94,7 +95,8 @@ approve_print_summary(FILE *f, const char *path, const struct gate_result *r,
 			fprintf(f, "warning:   `%s` is not defined (the "
 			    "contract needs it)\n", approve_contract[i]);
 	fprintf(f, "gate:      %s (%d verdict%s)\n", r->accepted ? "accepted" :
-	    "refused", r->nverdicts, r->nverdicts == 1 ? "" : "s");
+	    "refused", gate_result_total(r),
+	    gate_result_total(r) == 1 ? "" : "s");
 	text = gate_result_text(path, r);
 	fputs(text, f);
 	free(text);

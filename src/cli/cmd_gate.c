@@ -1,8 +1,9 @@
 /*
  * cmd_gate — `fronts gate FILE [--json]`: runs the AST gate over a model
  * file and prints its verdicts (one `FILE:LINE:COL: rule: message` line
- * each) or DESIGN.md's JSON object. Exit 0 accepted, 3 refused, 1 when the
- * file cannot be read.
+ * each, the first GATE_VERDICTS_MAX, then how many more) or DESIGN.md's
+ * JSON object. Exit 0 accepted, 3 refused, 1 when the file cannot be
+ * read.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -30,8 +31,8 @@ cmd_gate_print(const char *file, const struct gate_result *r, int json)
 	termsafe_fputs(s, stdout);	/* verdicts quote the source */
 	free(s);
 	termsafe_fprintf(stdout, "%s: %s (sha256 %s, %d verdict%s)\n", file,
-	    r->accepted ? "accepted" : "refused", r->sha256, r->nverdicts,
-	    r->nverdicts == 1 ? "" : "s");
+	    r->accepted ? "accepted" : "refused", r->sha256,
+	    gate_result_total(r), gate_result_total(r) == 1 ? "" : "s");
 }
 
 static int

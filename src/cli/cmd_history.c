@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/clock.h"
 #include "cli/cli.h"
@@ -39,9 +40,30 @@ first_line(const char *text, char *buf, size_t size)
 	snprintf(buf, size, "%.*s%s", (int)n, text, text[n] != '\0' ? "…" : "");
 }
 
+/* "counts left unknown: 2 negative, 1 not a number" when any were. */
 static void
-history_print_summary(const struct hist_merge *m, bool dry_run,
-    bool verbose)
+history_print_bad_counts(const struct hist_batch *b)
+{
+	const char *sep = "";
+	int i, n = 0;
+
+	for (i = 0; i < HIST_BAD_NREASONS; i++)
+		n += b->bad_counts[i];
+	if (n == 0)
+		return;
+	printf("  %d count%s left unknown: ", n, n == 1 ? "" : "s");
+	for (i = 0; i < HIST_BAD_NREASONS; i++)
+		if (b->bad_counts[i] > 0) {
+			printf("%s%d %s", sep, b->bad_counts[i],
+			    hist_bad_count_names[i]);
+			sep = ", ";
+		}
+	printf("\n");
+}
+
+static void
+history_print_summary(const struct hist_merge *m, const struct hist_batch *b,
+    bool dry_run, bool verbose)
 {
 	const struct hist_change *c;
 	int i;
@@ -59,10 +81,14 @@ history_print_summary(const struct hist_merge *m, bool dry_run,
 			    *c->detail ? " (" : "", c->detail,
 			    *c->detail ? ")" : "");
 	}
-	printf("%s%d added, %d updated, %d unchanged, %d skipped\n",
+	history_print_bad_counts(b);
+	printf("%s%d added, %d updated, %d unchanged, %d skipped",
 	    dry_run ? "dry run, nothing written: " : "", m->count[HIST_ADDED],
 	    m->count[HIST_UPDATED], m->count[HIST_UNCHANGED],
 	    m->count[HIST_SKIPPED]);
+	if (m->duplicates > 0)
+		printf(" (%d given twice)", m->duplicates);
+	printf("\n");
 }
 
 int
@@ -117,7 +143,8 @@ history_apply(const char *dir, struct history_context *hc, const char *front,
 
 	if (hist_merge(&in, b, &m, err) != 0)
 		return -1;
-	history_print_summary(&m, dry_run, false);
+	/* Written first, told after: a failed write reports the failure
+	 * and nothing it did not do. */
 	if (!dry_run && m.count[HIST_ADDED] + m.count[HIST_UPDATED] > 0) {
 		rc = hist_write(dir, m.text, m.len, err);
 		if (rc == 0) {
@@ -127,6 +154,8 @@ history_apply(const char *dir, struct history_context *hc, const char *front,
 			m.text = NULL;
 		}
 	}
+	if (rc == 0)
+		history_print_summary(&m, b, dry_run, false);
 	hist_merge_free(&m);
 	return rc;
 }
@@ -189,8 +218,10 @@ struct import_args {
 	const char		*front;
 	const char		*format;
 	bool			 dry_run;
+	bool			 force;		/* another account's outbox */
 	struct hist_csv_map	 map;
 	bool			 has_map;
+	time_t			 now;
 };
 
 static int
@@ -198,7 +229,7 @@ import_run(struct cli *cli, const struct import_args *a)
 {
 	struct history_context hc;
 	struct hist_batch b;
-	struct hist_opts o = { a->file, NULL, &a->map };
+	struct hist_opts o = { a->file, NULL, &a->map, a->now, a->force };
 	struct error err = { 0 };
 	const struct front *fr;
 	enum hist_format f;
@@ -231,8 +262,7 @@ import_run(struct cli *cli, const struct import_args *a)
 	}
 	if (hist_parse(f, &o, data, len, &b, &err) != 0)
 		goto out;
-	rc = history_apply(cli->dir, &hc, fr->id, &b, a->dry_run, clock_now(),
-	    &err);
+	rc = history_apply(cli->dir, &hc, fr->id, &b, a->dry_run, a->now, &err);
 	hist_batch_free(&b);
 out:
 	free(data);
@@ -248,9 +278,10 @@ history_import(struct cli *cli, int argc, char **argv)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "map", required_argument, NULL, 'm' },
+		{ "force", no_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct import_args a = { 0 };
+	struct import_args a = { .now = clock_now() };
 	int c;
 
 	optind = 0;
@@ -264,6 +295,9 @@ history_import(struct cli *cli, int argc, char **argv)
 			break;
 		case 'n':
 			a.dry_run = true;
+			break;
+		case 'o':
+			a.force = true;
 			break;
 		case 'F':
 			if (hist_format_from_name(optarg) < 0 ||
@@ -339,8 +373,8 @@ cmd_history_exec(struct cli *cli, int argc, char **argv)
 const struct cmd_entry cmd_history_entry = {
 	.name = "history",
 	.summary = "import exports, pull metrics, list untagged posts",
-	.usage = "import FILE --front ID [-C DIR] [--dry-run] [--format F] "
-	    "[--map time=COL,text=COL,…]\n"
+	.usage = "import FILE --front ID [-C DIR] [--dry-run] [--force] "
+	    "[--format F] [--map time=COL,text=COL,…]\n"
 	    "       fronts history pull [-C DIR] [--front ID] [--since DATE] "
 	    "[--dry-run]\n"
 	    "       fronts history topics [-C DIR]",

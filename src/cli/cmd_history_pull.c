@@ -189,7 +189,7 @@ known_ids(const struct history_context *hc, const struct ledger *l,
 static double
 wait_scale(void)
 {
-	const char *v = hook_env("FRONTS_TEST_WAIT_SCALE");
+	const char *v = hook_env(HOOK_WAIT_SCALE);
 
 	return v != NULL ? strtod(v, NULL) : 1;
 }

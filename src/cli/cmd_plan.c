@@ -65,6 +65,8 @@ plan_options(struct cli *cli, int argc, char **argv, struct plan_opts *o)
 		{ "isolation", required_argument, NULL, 'i' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "call-timeout-ms", required_argument, NULL, 't' },
+		{ "time-limit", required_argument, NULL, 'T' },
+		{ "memory-mb", required_argument, NULL, 'M' },
 		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -126,6 +128,15 @@ plan_options(struct cli *cli, int argc, char **argv, struct plan_opts *o)
 				    optarg);
 			o->sp.call_timeout_ms = (int)v;
 			break;
+		case 'T':
+			if (cli_time_limit("plan", optarg,
+			    &o->sp.time_limit) != 0)
+				return EXIT_USAGE;
+			break;
+		case 'M':
+			if (cli_memory_mb("plan", optarg, &o->sp.memory_mb) != 0)
+				return EXIT_USAGE;
+			break;
 		default:
 			return cli_usage_error("plan", "unknown option");
 		}
@@ -140,6 +151,12 @@ plan_options(struct cli *cli, int argc, char **argv, struct plan_opts *o)
 		o->sp.iterations = 0;
 	if (o->sp.isolation == ISOLATION_THREAD)
 		o->sp.workers = 1;
+	if (o->sp.isolation == ISOLATION_PROCESS &&
+	    o->sp.memory_mb / o->sp.workers < SEARCH_MEMORY_MIN)
+		return cli_usage_error("plan", "--memory-mb: %ld MiB gives each "
+		    "of %d workers less than %d MiB (the budget is the total "
+		    "over all workers)", o->sp.memory_mb, o->sp.workers,
+		    SEARCH_MEMORY_MIN);
 	return 0;
 }
 
@@ -291,6 +308,20 @@ plan_wait(struct planner *pr, struct plan *pl, struct error *err)
 	return rc;
 }
 
+/* The model's own words (its exception) on one line, after the prefix. */
+static void
+plan_model_error(const struct model_error *e)
+{
+	char raw[sizeof e->type + sizeof e->message + 2];
+	char text[6 * sizeof raw], fn[6 * sizeof e->function];
+
+	snprintf(raw, sizeof raw, "%s: %s", e->type, e->message);
+	termsafe_copy_line(text, sizeof text, raw);
+	termsafe_copy_line(fn, sizeof fn, e->function);
+	fprintf(stderr, "fronts plan: model error: %s%s (model line %d, in "
+	    "%s)\n", MODEL_TEXT_PREFIX, text, e->line, fn);
+}
+
 static void
 plan_report_side(struct planner *pr)
 {
@@ -307,9 +338,7 @@ plan_report_side(struct planner *pr)
 		    dropped[i]);
 	n = planner_errors(pr, errs, SEARCH_MAX_ERRORS);
 	for (i = 0; i < n; i++)
-		termsafe_fprintf(stderr, "fronts plan: model error: %s: %s "
-		    "(model line %d, in %s)\n", errs[i].type, errs[i].message, errs[i].line,
-		    errs[i].function);
+		plan_model_error(&errs[i]);
 }
 
 /* Writes -o FILE and the trajectory, then prints the plan whatever became
@@ -404,6 +433,8 @@ const struct cmd_entry cmd_plan_entry = {
 	.summary = "search for the best posting plan",
 	.usage = "[-C DIR] [--model FILE] [--iterations N | --seconds S] [--workers N]\n"
 	    "               [--isolation process|thread] [--seed N] [--call-timeout-ms MS]\n"
-	    "               [--json] [-o PLAN.json]",
+	    "               [--time-limit S] [--memory-mb MB] [--json] [-o PLAN.json]",
+	.details = CLI_LIMITS_HELP("3600, or --seconds plus 60 when later;\n"
+	    "                    at it the best plan so far is returned)"),
 	.exec = cmd_plan_exec,
 };

@@ -10,9 +10,9 @@
  * then in the installed share directory (FRONTS_SHAREDIR/replay), which
  * is where the bundled demo's recordings live.
  *
- * Test knob: FRONTS_RETRY_SCALE (a number, e.g. 0.001) multiplies every
- * retry wait, so tests run the real backoff schedule in milliseconds.
- * It is for tests only.
+ * Test knob, read by test builds only (core/hook.h): FRONTS_RETRY_SCALE
+ * (a number, e.g. 0.001) multiplies every retry wait, so tests run the
+ * real backoff schedule in milliseconds.
  */
 #include <getopt.h>
 #include <libgen.h>
@@ -41,6 +41,8 @@ struct synth_args {
 	int		 rounds;
 	long		 timeout_ms;
 	uint64_t	 seed;
+	double		 time_limit;	/* per candidate; 0: the default */
+	long		 memory_mb;	/* 0: the worker's default */
 };
 
 static void
@@ -60,6 +62,8 @@ synth_parse(int argc, char **argv, struct cli *cli, struct synth_args *a)
 		{ "fixtures", required_argument, NULL, 'f' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "time-limit", required_argument, NULL, 'T' },
+		{ "memory-mb", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 }
 	};
 	char *end;
@@ -99,6 +103,14 @@ synth_parse(int argc, char **argv, struct cli *cli, struct synth_args *a)
 				return cli_usage_error("synth", "--timeout wants "
 				    "seconds (0 < S <= 3600), not '%s'", optarg);
 			a->timeout_ms = (long)(d * 1000);
+			break;
+		case 'T':
+			if (cli_time_limit("synth", optarg, &a->time_limit) != 0)
+				return EXIT_USAGE;
+			break;
+		case 'M':
+			if (cli_memory_mb("synth", optarg, &a->memory_mb) != 0)
+				return EXIT_USAGE;
 			break;
 		case 's':
 			a->seed = strtoull(optarg, &end, 10);
@@ -163,7 +175,7 @@ synth_open(const struct cli *cli, const struct synth_args *a,
 	o.model = a->model != NULL ? a->model : p->provider_model != NULL ?
 	    p->provider_model : provider_default_model(api);
 	o.timeout_ms = a->timeout_ms;
-	if ((env = hook_env("FRONTS_RETRY_SCALE")) != NULL)
+	if ((env = hook_env(HOOK_RETRY_SCALE)) != NULL)
 		o.retry_scale = strtod(env, NULL);
 	o.record = a->record;
 	o.record_dir = record_dir;
@@ -270,6 +282,8 @@ cmd_synth_exec(struct cli *cli, int argc, char **argv)
 	so.seed = a.seed;
 	so.progress = synth_progress;
 	sw.project_dir = cli->dir;
+	sw.deadline = a.time_limit;
+	sw.memory_mb = a.memory_mb;
 	so.validate = synth_worker_validate;
 	so.validate_arg = &sw;
 	/* After a provider failure the best earlier candidate is still
@@ -296,6 +310,9 @@ const struct cmd_entry cmd_synth_entry = {
 	.name = "synth",
 	.summary = "ask a language model to write the world model",
 	.usage = "[-C DIR] [--provider P] [--llm-model M] [--record] [--rounds N] [-o FILE]\n"
-	    "               [--fixtures DIR] [--timeout S] [--seed N]",
+	    "               [--fixtures DIR] [--timeout S] [--seed N] [--time-limit S]\n"
+	    "               [--memory-mb MB]",
+	.details = CLI_LIMITS_HELP("120 for each candidate's validation;\n"
+	    "                    its worker is killed at it)"),
 	.exec = cmd_synth_exec,
 };

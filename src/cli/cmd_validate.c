@@ -28,6 +28,8 @@ struct validate_opts {
 	bool		 thread;	/* --isolation thread */
 	bool		 backtest;
 	double		 window;
+	double		 time_limit;	/* 0: the worker's default */
+	long		 memory_mb;	/* 0: the worker's default */
 };
 
 static int
@@ -40,6 +42,8 @@ validate_options(struct cli *cli, int argc, char **argv,
 		{ "isolation", required_argument, NULL, 'i' },
 		{ "backtest", no_argument, NULL, 'b' },
 		{ "window", required_argument, NULL, 'w' },
+		{ "time-limit", required_argument, NULL, 'T' },
+		{ "memory-mb", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 }
 	};
 	char *end;
@@ -60,6 +64,15 @@ validate_options(struct cli *cli, int argc, char **argv,
 				    "wants a fraction of history (0 < F < 1), "
 				    "not '%s'", optarg);
 			break;
+		case 'T':
+			if (cli_time_limit("validate", optarg,
+			    &o->time_limit) != 0)
+				return EXIT_USAGE;
+			break;
+		case 'M':
+			if (cli_memory_mb("validate", optarg, &o->memory_mb) != 0)
+				return EXIT_USAGE;
+			break;
 		case 'i':
 			if (strcmp(optarg, "thread") == 0)
 				o->thread = true;
@@ -74,6 +87,9 @@ validate_options(struct cli *cli, int argc, char **argv,
 	if (optind != argc)
 		return cli_usage_error("validate", "unexpected argument %s",
 		    argv[optind]);
+	if (o->thread && (o->time_limit > 0 || o->memory_mb > 0))
+		return cli_usage_error("validate", "--time-limit and --memory-mb "
+		    "are the worker's: --isolation thread has none");
 	if (o->window > 0 && !o->backtest)
 		return cli_usage_error("validate", "--window goes with "
 		    "--backtest");
@@ -132,11 +148,13 @@ validate_in_thread(const struct project *p, const char *src, size_t len,
 }
 
 static int
-validate_in_worker(const struct project *p, const char *dir, const char *src,
-    size_t len, double window, struct validate_report *r, struct error *err)
+validate_in_worker(const struct project *p, const struct validate_opts *o,
+    const char *src, size_t len, struct validate_report *r,
+    struct error *err)
 {
-	struct worker_validate_job vj = { .project_dir = dir, .src = src,
-	    .len = len, .window = window };
+	struct worker_validate_job vj = { .project_dir = o->dir, .src = src,
+	    .len = len, .window = o->window, .deadline = o->time_limit,
+	    .memory_mb = o->memory_mb };
 
 	return worker_validate_report(&vj, p, r, err);
 }
@@ -160,7 +178,7 @@ cmd_validate_exec(struct cli *cli, int argc, char **argv)
 	    &err) != 0)
 		goto out;
 	rc = o.thread ? validate_in_thread(p, src, len, o.window, &r, &err) :
-	    validate_in_worker(p, o.dir, src, len, o.window, &r, &err);
+	    validate_in_worker(p, &o, src, len, &r, &err);
 	if (rc == 0) {
 		validate_print(p, &r, &o);
 		if (o.backtest && !r.backtest.ran)
@@ -187,6 +205,8 @@ const struct cmd_entry cmd_validate_entry = {
 	.name = "validate",
 	.summary = "check the model's conformance and measure it on history",
 	.usage = "[-C DIR] [--model FILE] [--isolation process|thread] "
-	    "[--backtest [--window F]] [--json]",
+	    "[--backtest [--window F]] [--json]\n"
+	    "               [--time-limit S] [--memory-mb MB]",
+	.details = CLI_LIMITS_HELP("120; the worker is killed at it)"),
 	.exec = cmd_validate_exec,
 };

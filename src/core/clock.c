@@ -62,14 +62,15 @@ clock_parse(const char *v, time_t *start, double *speed)
 static void
 clock_read_hook(void)
 {
-	const char *v = hook_env("FRONTS_TEST_NOW");
+	const char *v = hook_env(HOOK_NOW);
 
 	clock_test.set = 1;
 	if (v == NULL || v[0] == '\0')
 		return;
 	if (clock_parse(v, &clock_test.start, &clock_test.speed) != 0) {
-		fprintf(stderr, "fronts: FRONTS_TEST_NOW=%s: not a time "
-		    "(ISO-8601 with offset or @EPOCH, optionally xSPEED)\n", v);
+		fprintf(stderr, "fronts: %s=%s: not a time (ISO-8601 with "
+		    "offset or @EPOCH, optionally xSPEED)\n",
+		    hook_name(HOOK_NOW), v);
 		exit(EXIT_ERROR);
 	}
 	clock_test.origin = clock_seconds();

@@ -10,9 +10,15 @@
 #include <string.h>
 
 #include "core/history_int.h"
+#include "core/timeutil.h"
 
 const char *const hist_metric_names[HIST_NMETRICS] = {
 	"impressions", "likes", "reposts", "replies", "clicks"
+};
+
+const char *const hist_bad_count_names[HIST_BAD_NREASONS] = {
+	"negative", "not a number", "not a whole number",
+	"not written in digits", "above 10^15"
 };
 
 const char *const hist_format_names[HIST_FMT_COUNT] = {
@@ -87,6 +93,8 @@ hist_batch_free(struct hist_batch *b)
 void
 hist_batch_move(struct hist_batch *dst, struct hist_batch *src)
 {
+	int i;
+
 	dst->items = xrealloc(dst->items, (size_t)(dst->nitems + src->nitems + 1) *
 	    sizeof *dst->items);
 	/* memcpy from an empty batch's NULL is undefined, even for 0 bytes. */
@@ -100,6 +108,10 @@ hist_batch_move(struct hist_batch *dst, struct hist_batch *src)
 		memcpy(dst->skips + dst->nskips, src->skips,
 		    (size_t)src->nskips * sizeof *src->skips);
 	dst->nskips += src->nskips;
+	for (i = 0; i < HIST_BAD_NREASONS; i++) {
+		dst->bad_counts[i] += src->bad_counts[i];
+		src->bad_counts[i] = 0;
+	}
 	free(src->items);
 	free(src->skips);
 	src->items = NULL;
@@ -120,6 +132,38 @@ hist_position(const char *data, size_t off, char *buf, size_t size)
 			col++;
 	}
 	snprintf(buf, size, "line %zu, column %zu", line, col);
+}
+
+void
+hist_locate(const char *data, size_t len, const char *s, char *buf,
+    size_t size)
+{
+	size_t n = strlen(s);
+	const char *p = data, *end = data + len;
+
+	while (n + 2 <= (size_t)(end - p) &&
+	    (p = memchr(p, '"', (size_t)(end - p))) != NULL &&
+	    (size_t)(end - p) >= n + 2) {
+		if (memcmp(p + 1, s, n) == 0 && p[n + 1] == '"') {
+			hist_position(data, (size_t)(p + 1 - data), buf, size);
+			return;
+		}
+		p++;
+	}
+	snprintf(buf, size, "(position unknown)");
+}
+
+int
+hist_bad_time(const struct hist_opts *o, const struct hist_src *src,
+    const char *where, const char *field, const char *value,
+    struct error *err)
+{
+	char pos[64];
+
+	hist_locate(src->data, src->len, value, pos, sizeof pos);
+	return error_set(err, EXIT_ERROR, "%s: %s: %s: %s \"%.64s\" is no "
+	    "date and time (ISO-8601 with an offset, a day the month has)",
+	    o->name, pos, where, field, value);
 }
 
 /* Does the JSON text stop inside a string, an array or an object? Then
@@ -188,26 +232,54 @@ hist_metric_set(struct hist_item *it, enum hist_metric m, double v)
 	it->metrics_set |= 1u << m;
 }
 
-void
-hist_metric_json(struct hist_item *it, enum hist_metric m, const cJSON *v)
+/* Why the count v is no count, or -1 when it is one (into *out). */
+static int
+metric_fault(const cJSON *v, double *out)
 {
 	const char *s;
-	char *end;
-	double d;
 
-	if (cJSON_IsNumber(v)) {
-		d = v->valuedouble;
-	} else if (cJSON_IsString(v)) {
+	if (cJSON_IsNumber(v))
+		*out = v->valuedouble;
+	else if (cJSON_IsString(v)) {
 		s = v->valuestring;
-		if (*s == '\0' || strspn(s, "0123456789") != strlen(s) ||
-		    strlen(s) > 15)
-			return;
-		d = strtod(s, &end);
+		if (*s == '-' && s[1] != '\0' &&
+		    strspn(s + 1, "0123456789") == strlen(s + 1))
+			return HIST_BAD_NEGATIVE;
+		if (*s == '\0' || strspn(s, "0123456789.eE+-") != strlen(s))
+			return HIST_BAD_NOT_NUMBER;
+		if (strspn(s, "0123456789") != strlen(s))
+			return strspn(s, "0123456789.") == strlen(s) &&
+			    strchr(s, '.') == strrchr(s, '.') && *s != '.' ?
+			    HIST_BAD_FRACTION : HIST_BAD_NOT_DIGITS;
+		if (strlen(s) > 16)
+			return HIST_BAD_TOO_LARGE;
+		*out = strtod(s, NULL);
 	} else
-		return;
-	if (!isfinite(d) || d < 0 || d > 1e15)
-		return;
-	hist_metric_set(it, m, d);
+		return HIST_BAD_NOT_NUMBER;
+	if (!isfinite(*out))
+		return HIST_BAD_TOO_LARGE;
+	if (*out < 0)
+		return HIST_BAD_NEGATIVE;
+	if (*out > 1e15)
+		return HIST_BAD_TOO_LARGE;
+	if (*out != floor(*out))
+		return HIST_BAD_FRACTION;
+	return -1;
+}
+
+void
+hist_metric_json(struct hist_batch *b, struct hist_item *it,
+    enum hist_metric m, const cJSON *v)
+{
+	double d;
+	int why;
+
+	if (v == NULL || cJSON_IsNull(v))
+		return;		/* not given: unknown, and no fault */
+	if ((why = metric_fault(v, &d)) >= 0)
+		b->bad_counts[why]++;
+	else
+		hist_metric_set(it, m, d);
 }
 
 char *
@@ -467,6 +539,64 @@ hist_format_detect(const char *name, const char *data, size_t len,
 	return 0;
 }
 
+/* Refuses a NUL byte, and in JSON a \u0000 escape: C strings would end
+ * there and cut the text short without a word. */
+static int
+refuse_nul(enum hist_format f, const struct hist_opts *o, const char *data,
+    size_t len, struct error *err)
+{
+	const char *z = memchr(data, '\0', len);
+	char pos[64];
+	size_t i;
+
+	if (f == HIST_FMT_BLUESKY_CAR)
+		return 0;	/* binary; its strings are checked one by one */
+	if (z != NULL) {
+		hist_position(data, (size_t)(z - data), pos, sizeof pos);
+		return error_set(err, EXIT_ERROR, "%s: %s (byte %zu): a NUL "
+		    "byte; the file is damaged or not text", o->name, pos,
+		    (size_t)(z - data));
+	}
+	if (f == HIST_FMT_LINKEDIN || f == HIST_FMT_CSV)
+		return 0;
+	for (i = 0; i + 1 < len; i++) {
+		if (data[i] != '\\')
+			continue;
+		if (data[i + 1] == 'u' && i + 6 <= len &&
+		    memcmp(data + i + 2, "0000", 4) == 0) {
+			hist_position(data, i, pos, sizeof pos);
+			return error_set(err, EXIT_ERROR, "%s: %s: \"\\u0000\" "
+			    "(a NUL character) in a string; fronts refuses it "
+			    "rather than cut the text there", o->name, pos);
+		}
+		i++;	/* the escaped character, "\\\\" included */
+	}
+	return 0;
+}
+
+/* Posts dated after now (past the slack) are skipped with the reason. */
+static void
+skip_future(const struct hist_opts *o, struct hist_batch *b)
+{
+	struct hist_item *it;
+	char at[32];
+	int i, k = 0;
+
+	for (i = 0; i < b->nitems; i++) {
+		it = &b->items[i];
+		if (o->now == 0 || it->posted_at <= o->now + HIST_FUTURE_SLACK) {
+			b->items[k++] = *it;
+			continue;
+		}
+		time_format_utc(it->posted_at, at, sizeof at);
+		hist_skip_add(b, it->platform_id != NULL ? it->platform_id :
+		    it->url != NULL ? it->url : "a post", "dated %s, after "
+		    "now: a wrong clock or a damaged export", at);
+		hist_item_clear(it);
+	}
+	b->nitems = k;
+}
+
 int
 hist_parse(enum hist_format f, const struct hist_opts *o, const char *data,
     size_t len, struct hist_batch *out, struct error *err)
@@ -482,7 +612,11 @@ hist_parse(enum hist_format f, const struct hist_opts *o, const char *data,
 	memset(out, 0, sizeof *out);
 	if ((unsigned)f >= HIST_FMT_COUNT)
 		return error_set(err, EXIT_USAGE, "unknown export format");
+	if (refuse_nul(f, o, data, len, err) != 0)
+		return -1;
 	if ((rc = parsers[f](o, data, len, out, err)) != 0)
 		hist_batch_free(out);
+	else
+		skip_future(o, out);
 	return rc;
 }

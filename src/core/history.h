@@ -60,11 +60,23 @@ struct hist_skip {
 	char	*reason;
 };
 
+/* Why a count the input carries was left unknown. */
+enum hist_bad_count {
+	HIST_BAD_NEGATIVE,	/* -5 */
+	HIST_BAD_NOT_NUMBER,	/* "abc", true, {} */
+	HIST_BAD_FRACTION,	/* 3.5 */
+	HIST_BAD_NOT_DIGITS,	/* "1e3", "+7", " 5" */
+	HIST_BAD_TOO_LARGE,	/* 1e20: above 10^15 */
+	HIST_BAD_NREASONS
+};
+
 struct hist_batch {
 	struct hist_item	*items;
 	int			 nitems;
 	struct hist_skip	*skips;
 	int			 nskips;
+	/* Counts left unknown, by reason: reported, never guessed. */
+	int			 bad_counts[HIST_BAD_NREASONS];
 	/* Paging, for API answers: the cursor or the oldest id seen. */
 	char			*next;
 };
@@ -84,10 +96,19 @@ struct hist_opts {
 	const char		*name;		/* file name, for messages */
 	const char		*account;	/* the front's account, "@acme" */
 	const struct hist_csv_map *csv;		/* HIST_FMT_CSV only */
+	/* The command's clock: posts dated after it are skipped with the
+	 * reason. 0 leaves dates unchecked (fuzzing). */
+	time_t			 now;
+	/* Import an outbox whose actor is not the front's account. */
+	bool			 force;
 };
+
+/* A post dated up to this long after now is kept (clocks differ). */
+#define HIST_FUTURE_SLACK	600
 
 extern const char *const hist_metric_names[HIST_NMETRICS];
 extern const char *const hist_format_names[HIST_FMT_COUNT];
+extern const char *const hist_bad_count_names[HIST_BAD_NREASONS];
 
 /* "x", "mastodon", …, as --format takes them; -1 when unknown. */
 int	hist_format_from_name(const char *);

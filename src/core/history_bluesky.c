@@ -542,8 +542,8 @@ feed_text(const cJSON *rec, const char *text)
 }
 
 static int
-feed_post(const struct hist_opts *o, const cJSON *entry, int idx,
-    struct hist_batch *b, struct error *err)
+feed_post(const struct hist_opts *o, const struct hist_src *src,
+    const cJSON *entry, int idx, struct hist_batch *b, struct error *err)
 {
 	const cJSON *post = cJSON_GetObjectItemCaseSensitive(entry, "post");
 	const cJSON *rec, *author;
@@ -561,10 +561,12 @@ feed_post(const struct hist_opts *o, const cJSON *entry, int idx,
 	at = json_str(rec, "createdAt");
 	handle = json_str(author, "handle");
 	if (uri == NULL || text == NULL || at == NULL ||
-	    time_parse_iso(at, &t) != 0 || strncmp(uri, "at://", 5) != 0)
+	    strncmp(uri, "at://", 5) != 0)
 		return error_set(err, EXIT_ERROR, "%s: feed[%d]: expected a "
 		    "post with uri, record.text and record.createdAt", o->name,
 		    idx);
+	if (time_parse_iso(at, &t) != 0)
+		return hist_bad_time(o, src, uri, "record.createdAt", at, err);
 	if ((why = feed_skip(entry, post)) != NULL) {
 		hist_skip_add(b, uri, "%s", why);
 		return 0;
@@ -577,11 +579,11 @@ feed_post(const struct hist_opts *o, const cJSON *entry, int idx,
 	free(rkey);
 	it->posted_at = t;
 	it->text = feed_text(rec, text);
-	hist_metric_json(it, HIST_LIKES,
+	hist_metric_json(b, it, HIST_LIKES,
 	    cJSON_GetObjectItemCaseSensitive(post, "likeCount"));
-	hist_metric_json(it, HIST_REPOSTS,
+	hist_metric_json(b, it, HIST_REPOSTS,
 	    cJSON_GetObjectItemCaseSensitive(post, "repostCount"));
-	hist_metric_json(it, HIST_REPLIES,
+	hist_metric_json(b, it, HIST_REPLIES,
 	    cJSON_GetObjectItemCaseSensitive(post, "replyCount"));
 	return 0;
 }
@@ -590,6 +592,7 @@ int
 hist_parse_bluesky_feed(const struct hist_opts *o, const char *data,
     size_t len, struct hist_batch *b, struct error *err)
 {
+	const struct hist_src src = { data, len };
 	const cJSON *feed, *e;
 	const char *cursor;
 	cJSON *j;
@@ -606,7 +609,7 @@ hist_parse_bluesky_feed(const struct hist_opts *o, const char *data,
 		    o->name);
 	}
 	cJSON_ArrayForEach(e, feed)
-		if ((rc = feed_post(o, e, i++, b, err)) != 0)
+		if ((rc = feed_post(o, &src, e, i++, b, err)) != 0)
 			break;
 	if (rc == 0 && (cursor = json_str(j, "cursor")) != NULL)
 		b->next = xstrdup(cursor);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/history_int.h"
 #include "core/timeutil.h"
@@ -56,9 +57,36 @@ outbox_skip(const cJSON *note, const char *actor)
 	return NULL;
 }
 
+/* Is actor (https://host/users/NAME) the account @NAME[@host]? An
+ * account without a domain is matched by its name alone. */
+static bool
+actor_is(const char *actor, const char *account)
+{
+	const char *a = account, *dom, *host, *slash;
+	char *name;
+	bool ok;
+
+	if (a == NULL || *a == '\0' || actor == NULL)
+		return true;	/* nothing to compare with */
+	if (*a == '@')
+		a++;
+	dom = strchr(a, '@');
+	name = hist_last_segment(actor);
+	ok = strlen(name) == (dom != NULL ? (size_t)(dom - a) : strlen(a)) &&
+	    strncasecmp(name, a, strlen(name)) == 0;
+	free(name);
+	if (!ok || dom == NULL)
+		return ok;
+	host = strstr(actor, "://");
+	host = host != NULL ? host + 3 : actor;
+	slash = strchr(host, '/');
+	return strlen(dom + 1) == (slash != NULL ? (size_t)(slash - host) :
+	    strlen(host)) && strncasecmp(host, dom + 1, strlen(dom + 1)) == 0;
+}
+
 static int
-outbox_note(const struct hist_opts *o, const cJSON *act, int idx,
-    struct hist_batch *b, struct error *err)
+outbox_note(const struct hist_opts *o, const struct hist_src *src,
+    const cJSON *act, int idx, struct hist_batch *b, struct error *err)
 {
 	const cJSON *note = cJSON_GetObjectItemCaseSensitive(act, "object");
 	const char *id = json_str(note, "id"), *at = json_str(note, "published");
@@ -70,11 +98,14 @@ outbox_note(const struct hist_opts *o, const cJSON *act, int idx,
 	if (id == NULL || at == NULL || html == NULL)
 		return error_set(err, EXIT_ERROR, "%s: orderedItems[%d]: a "
 		    "Note without id, published or content", o->name, idx);
-	if (time_parse_iso(at, &t) != 0)
-		return error_set(err, EXIT_ERROR, "%s: orderedItems[%d]: "
-		    "published \"%.64s\" is not an ISO-8601 time", o->name,
-		    idx, at);
 	snprintf(what, sizeof what, "orderedItems[%d]", idx);
+	if (time_parse_iso(at, &t) != 0)
+		return hist_bad_time(o, src, what, "published", at, err);
+	if (!o->force && !actor_is(json_str(act, "actor"), o->account))
+		return error_set(err, EXIT_ERROR, "%s: %s: the post is %.200s's, "
+		    "not the front's account %s: an export of another account "
+		    "(give --force to import it into this front anyway)",
+		    o->name, what, json_str(act, "actor"), o->account);
 	if ((why = outbox_skip(note, json_str(act, "actor"))) != NULL) {
 		hist_skip_add(b, what, "%s", why);
 		return 0;
@@ -92,6 +123,7 @@ int
 hist_parse_mastodon(const struct hist_opts *o, const char *data, size_t len,
     struct hist_batch *b, struct error *err)
 {
+	const struct hist_src src = { data, len };
 	const cJSON *items, *act, *obj;
 	const char *type, *otype;
 	char what[64];
@@ -117,7 +149,7 @@ hist_parse_mastodon(const struct hist_opts *o, const char *data, size_t len,
 		    otype == NULL || strcmp(otype, "Note") != 0)
 			hist_skip_add(b, what, "a %s activity, not a Create "
 			    "of a Note", type != NULL ? type : "typeless");
-		else if ((rc = outbox_note(o, act, i, b, err)) != 0)
+		else if ((rc = outbox_note(o, &src, act, i, b, err)) != 0)
 			break;
 		i++;
 	}
@@ -146,8 +178,8 @@ status_skip(const cJSON *st)
 }
 
 static int
-api_status(const struct hist_opts *o, const cJSON *st, int idx,
-    struct hist_batch *b, struct error *err)
+api_status(const struct hist_opts *o, const struct hist_src *src,
+    const cJSON *st, int idx, struct hist_batch *b, struct error *err)
 {
 	const char *id = json_str(st, "id"), *at = json_str(st, "created_at");
 	const char *html = json_str(st, "content"), *url, *why;
@@ -155,13 +187,14 @@ api_status(const struct hist_opts *o, const cJSON *st, int idx,
 	char what[80];
 	time_t t;
 
-	if (id == NULL || at == NULL || html == NULL ||
-	    time_parse_iso(at, &t) != 0)
+	if (id == NULL || at == NULL || html == NULL)
 		return error_set(err, EXIT_ERROR, "%s: status %d: expected id, "
 		    "created_at (ISO-8601) and content", o->name, idx);
+	snprintf(what, sizeof what, "status %.40s", id);
+	if (time_parse_iso(at, &t) != 0)
+		return hist_bad_time(o, src, what, "created_at", at, err);
 	free(b->next);
 	b->next = xstrdup(id);
-	snprintf(what, sizeof what, "status %.40s", id);
 	if ((why = status_skip(st)) != NULL) {
 		hist_skip_add(b, what, "%s", why);
 		return 0;
@@ -172,11 +205,11 @@ api_status(const struct hist_opts *o, const cJSON *st, int idx,
 		it->url = xstrdup(url);
 	it->posted_at = t;
 	it->text = hist_html_text(html);
-	hist_metric_json(it, HIST_LIKES,
+	hist_metric_json(b, it, HIST_LIKES,
 	    cJSON_GetObjectItemCaseSensitive(st, "favourites_count"));
-	hist_metric_json(it, HIST_REPOSTS,
+	hist_metric_json(b, it, HIST_REPOSTS,
 	    cJSON_GetObjectItemCaseSensitive(st, "reblogs_count"));
-	hist_metric_json(it, HIST_REPLIES,
+	hist_metric_json(b, it, HIST_REPLIES,
 	    cJSON_GetObjectItemCaseSensitive(st, "replies_count"));
 	return 0;
 }
@@ -185,6 +218,7 @@ int
 hist_parse_mastodon_api(const struct hist_opts *o, const char *data,
     size_t len, struct hist_batch *b, struct error *err)
 {
+	const struct hist_src src = { data, len };
 	const cJSON *st;
 	cJSON *j;
 	int i = 0, rc = 0;
@@ -197,7 +231,7 @@ hist_parse_mastodon_api(const struct hist_opts *o, const char *data,
 		    "statuses", o->name);
 	}
 	cJSON_ArrayForEach(st, j)
-		if ((rc = api_status(o, st, i++, b, err)) != 0)
+		if ((rc = api_status(o, &src, st, i++, b, err)) != 0)
 			break;
 	cJSON_Delete(j);
 	return rc;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <utf8proc.h>
 
@@ -20,6 +21,7 @@ struct mline {
 	cJSON		*obj;		/* NULL: a blank line */
 	bool		 dirty;
 	time_t		 at;		/* new lines: for ordering */
+	const char	*taken_by;	/* the input's post that matched it */
 };
 
 /* Lines by what identifies a post ("P\x1fFRONT\x1fPLATFORM_ID", "U…"
@@ -271,17 +273,48 @@ lookup(const struct mstate *st, char *key)
 	return i;
 }
 
+/* The host of a URL ("https://h:8443/x" → "h"), or NULL; into buf. */
+static const char *
+url_host(const char *url, char *buf, size_t size)
+{
+	const char *h = url != NULL ? strstr(url, "://") : NULL;
+	size_t n;
+
+	if (h == NULL)
+		return NULL;
+	h += 3;
+	n = strcspn(h, ":/?#");
+	snprintf(buf, size, "%.*s", (int)n, h);
+	return buf;
+}
+
+/* A platform id is an instance's (Mastodon statuses are numbered per
+ * server): the same number on two hosts is two posts. */
+static bool
+same_instance(const cJSON *o, const struct hist_item *it)
+{
+	char a[256], b[256];
+	const char *ha = url_host(json_str(o, "url"), a, sizeof a);
+	const char *hb = url_host(it->url, b, sizeof b);
+
+	return ha == NULL || hb == NULL || strcasecmp(ha, hb) == 0;
+}
+
 static int
 find_line(const struct mstate *st, const struct hist_item *it)
 {
-	const char *f = st->in->front;
+	const char *f = st->in->front, *pid;
 	int i;
 
 	if (it->platform_id != NULL &&
-	    (i = lookup(st, key_of('P', f, it->platform_id, 0, NULL))) >= 0)
+	    (i = lookup(st, key_of('P', f, it->platform_id, 0, NULL))) >= 0 &&
+	    same_instance(st->lines[i].obj, it))
 		return i;
-	if (it->url != NULL && (i = candidate(st, lookup(st, key_of('U', f,
-	    it->url, 0, NULL)), it)) >= 0)
+	/* The same URL is the same post, unless the ids say otherwise. */
+	if (it->url != NULL && (i = lookup(st, key_of('U', f, it->url, 0,
+	    NULL))) >= 0 && str_eq(st->lines[i].obj, "front", f) &&
+	    ((pid = json_str(st->lines[i].obj, "platform_id")) == NULL ||
+	    it->platform_id == NULL || strcmp(pid, it->platform_id) == 0))
 		return i;
 	if (it->line_id != NULL && (i = candidate(st, lookup(st, key_of('I',
 	    NULL, it->line_id, 0, NULL)), it)) >= 0)
@@ -470,13 +503,20 @@ merge_item(struct mstate *st, const struct hist_item *it)
 	char *d = NULL, *id;
 	int i = find_line(st, it);
 
-	if (i >= st->nold) {
-		change_add(st->out, HIST_SKIPPED, NULL, item_what(it),
-		    "a duplicate of an earlier post in the same input");
+	/* One rule for a post given twice: the first occurrence counts, on
+	 * every import, and the others are reported. */
+	if (i >= 0 && st->lines[i].taken_by != NULL) {
+		xasprintf(&d, "given again in the same input (as %s); the "
+		    "first occurrence is kept, this one ignored",
+		    st->lines[i].taken_by);
+		change_add(st->out, HIST_SKIPPED, NULL, item_what(it), d);
+		st->out->duplicates++;
+		free(d);
 		return;
 	}
 	if (i >= 0) {
 		l = &st->lines[i];
+		l->taken_by = item_what(it);
 		update_metrics(l->obj, it, &d);
 		update_fields(st, l->obj, it, &d);
 		idv = cJSON_GetObjectItemCaseSensitive(l->obj, "id");
@@ -496,6 +536,7 @@ merge_item(struct mstate *st, const struct hist_item *it)
 	l->obj = new_line(st, it, id);
 	l->dirty = true;
 	l->at = it->posted_at;
+	l->taken_by = item_what(it);
 	index_line(st, st->nlines - 1);
 	change_add(st->out, HIST_ADDED, id, item_what(it), NULL);
 	free(id);

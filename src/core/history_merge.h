@@ -1,8 +1,9 @@
 /*
  * history_merge — folding imported or pulled posts into history.jsonl:
- * a post already there (same front and platform_id or url, or the same
- * time and text) has its changed counts updated, a new one becomes a new
- * line, nothing is ever removed. Lines it does not change keep their
+ * a post already there (same front and platform_id on the same host, or
+ * url, or the same time and text) has its changed counts updated, a new
+ * one becomes a new line, nothing is ever removed. A post the input
+ * gives twice counts once, at its first occurrence, on every import. Lines it does not change keep their
  * bytes. The write is atomic and keeps the previous file as
  * .fronts/history.jsonl.bak.
  */
@@ -34,6 +35,7 @@ struct hist_merge {
 	struct hist_change	*changes;
 	int			 nchanges;
 	int			 count[4];	/* by enum hist_change_kind */
+	int			 duplicates;	/* skips of posts given twice */
 };
 
 struct hist_merge_in {

@@ -37,8 +37,12 @@ x_time(const char *s, time_t *out)
 	if ((p = strstr(months, mon)) == NULL || (p - months) % 3 != 0)
 		return -1;
 	m = (int)(p - months) / 3 + 1;
-	if (d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60 || oh > 23 ||
-	    om > 59 || y < 1970 || y > 9999)
+	if (d < 1 || h > 23 || mi > 59 || sec > 60 || oh > 23 || om > 59 ||
+	    y < 1970 || y > 9999)
+		return -1;
+	/* "Feb 30" is no day: refused, not rolled over into March. */
+	if (d > time_days_from_civil(m == 12 ? y + 1 : y, m % 12 + 1, 1) -
+	    time_days_from_civil(y, m, 1))
 		return -1;
 	*out = (time_t)time_days_from_civil(y, m, d) * 86400 + h * 3600 +
 	    mi * 60 + sec - (sign == '+' ? 1 : -1) * (oh * 3600 + om * 60);
@@ -128,13 +132,13 @@ x_skip_reason(const cJSON *tw, const char *text, const char *user,
 }
 
 static int
-x_tweet(const struct hist_opts *o, const cJSON *tw, int idx, const char *user,
-    struct hist_batch *b, struct error *err)
+x_tweet(const struct hist_opts *o, const struct hist_src *src, const cJSON *tw,
+    int idx, const char *user, struct hist_batch *b, struct error *err)
 {
 	const char *id = json_str(tw, "id_str"), *at = json_str(tw, "created_at");
 	const char *raw = json_str(tw, "full_text"), *why;
 	struct hist_item *it;
-	char what[64], buf[160];
+	char what[64], buf[160], pos[64];
 	time_t t;
 
 	if (raw == NULL)
@@ -144,10 +148,12 @@ x_tweet(const struct hist_opts *o, const cJSON *tw, int idx, const char *user,
 	if (id == NULL || at == NULL || raw == NULL)
 		return error_set(err, EXIT_ERROR, "%s: tweet %d: expected "
 		    "id_str, created_at and full_text", o->name, idx + 1);
-	if (x_time(at, &t) != 0)
-		return error_set(err, EXIT_ERROR, "%s: tweet %s: created_at "
-		    "\"%.64s\" is not X's \"Wed Nov 20 08:05:00 +0000 2026\"",
-		    o->name, id, at);
+	if (x_time(at, &t) != 0) {
+		hist_locate(src->data, src->len, at, pos, sizeof pos);
+		return error_set(err, EXIT_ERROR, "%s: %s: tweet %s: created_at "
+		    "\"%.64s\" is no date in X's form \"Wed Nov 20 08:05:00 "
+		    "+0000 2026\"", o->name, pos, id, at);
+	}
 	snprintf(what, sizeof what, "tweet %.40s", id);
 	if ((why = x_skip_reason(tw, raw, user, buf, sizeof buf)) != NULL) {
 		hist_skip_add(b, what, "%s", why);
@@ -161,9 +167,9 @@ x_tweet(const struct hist_opts *o, const cJSON *tw, int idx, const char *user,
 		xasprintf(&it->url, "https://x.com/i/web/status/%s", id);
 	it->posted_at = t;
 	it->text = x_text(tw, raw);
-	hist_metric_json(it, HIST_LIKES,
+	hist_metric_json(b, it, HIST_LIKES,
 	    cJSON_GetObjectItemCaseSensitive(tw, "favorite_count"));
-	hist_metric_json(it, HIST_REPOSTS,
+	hist_metric_json(b, it, HIST_REPOSTS,
 	    cJSON_GetObjectItemCaseSensitive(tw, "retweet_count"));
 	return 0;
 }
@@ -173,6 +179,7 @@ hist_parse_x(const struct hist_opts *o, const char *data, size_t len,
     struct hist_batch *b, struct error *err)
 {
 	const char *eq = NULL, *p;
+	const struct hist_src src = { data, len };
 	const cJSON *e, *tw;
 	char *user;
 	cJSON *j;
@@ -195,7 +202,7 @@ hist_parse_x(const struct hist_opts *o, const char *data, size_t len,
 	user = hist_account_user(o->account);
 	cJSON_ArrayForEach(e, j) {
 		tw = cJSON_GetObjectItemCaseSensitive(e, "tweet");
-		if ((rc = x_tweet(o, tw != NULL ? tw : e, i++, user, b,
+		if ((rc = x_tweet(o, &src, tw != NULL ? tw : e, i++, user, b,
 		    err)) != 0)
 			break;
 	}
@@ -260,7 +267,7 @@ hist_parse_x_api(const struct hist_opts *o, const char *data, size_t len,
 	it->text = hist_entities_decode(text, strlen(text));
 	m = cJSON_GetObjectItemCaseSensitive(tw, "public_metrics");
 	for (i = 0; i < sizeof pm / sizeof pm[0]; i++)
-		hist_metric_json(it, pm[i].m,
+		hist_metric_json(b, it, pm[i].m,
 		    cJSON_GetObjectItemCaseSensitive(m, pm[i].name));
 	cJSON_Delete(j);
 	return 0;

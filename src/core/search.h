@@ -36,13 +36,26 @@ struct search_params {
 	double		uct_c;		/* exploration constant; 0: default */
 	int		rollout_actions; /* with value(): a rollout ends after
 					  * this many actions; 0: default */
+	double		time_limit;	/* the plan's wall clock, seconds;
+					 * 0: SEARCH_TIME_LIMIT or seconds
+					 * plus a minute, the later */
+	long		memory_mb;	/* total over all workers, MiB;
+					 * 0: SEARCH_MEMORY_MB */
 };
 
 /* The defaults every front end starts from (fronts plan, the TUI, the
  * planner and the search itself when given no budget): SEARCH_ITERATIONS
- * iterations in total, seed 1, one process worker per online core, a
- * 1000 ms call timeout and the default exploration constant. */
+ * iterations in total, seed 1, one process worker per online core (as
+ * many as the memory budget gives SEARCH_MEMORY_MIN each), a 1000 ms call
+ * timeout, the default exploration constant, the default time limit and
+ * SEARCH_MEMORY_MB. */
 #define SEARCH_ITERATIONS	20000
+/* Every plan ends by this wall clock (or --seconds plus a minute, when
+ * that is later), its tree so far completed as a stop does; the memory
+ * budget is shared by the workers, each at least SEARCH_MEMORY_MIN. */
+#define SEARCH_TIME_LIMIT	3600.0
+#define SEARCH_MEMORY_MB	2048
+#define SEARCH_MEMORY_MIN	64
 void	search_params_default(struct search_params *);
 
 #define SNAPSHOT_MAX_CHILDREN	64
@@ -115,6 +128,9 @@ int		 search_errors(struct search *, struct model_error *out,
 
 /* Bytes per tree node (the arena's element size). */
 size_t		 search_node_bytes(void);
+/* The largest search_export() a tree held in `bytes` of memory can have:
+ * what the parent accepts from a worker with that budget. */
+size_t		 search_export_max(size_t bytes);
 
 /* The principal variation (most visited path) whole, the strongest
  * alternatives at each of its steps, and the mean total return of the plan:

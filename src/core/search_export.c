@@ -224,15 +224,17 @@ search_merge_prefer(struct search *s, struct merge_pv *pv)
  * Is every node's parent on the path from the root to the node before it
  * (preorder, as search_export() writes)? The merge relies on it: adding a
  * child moves its siblings (struct node), and in preorder no node whose
- * index the merge still needs is a sibling of one it adds.
+ * index the merge still needs is a sibling of one it adds. Sets *depth to
+ * the deepest node's depth.
  */
 static bool
-search_export_preorder(const char *body, uint32_t n)
+search_export_preorder(const char *body, uint32_t n, uint32_t *deepest)
 {
 	struct export_node e;
 	uint32_t *path = xcalloc(n, sizeof *path), depth = 0, i;
 	bool ok = true;
 
+	*deepest = 0;
 	for (i = 1; ok && i < n; i++) {
 		memcpy(&e, body + (size_t)i * sizeof e, sizeof e);
 		while (depth > 0 && path[depth] != e.parent)
@@ -240,6 +242,8 @@ search_export_preorder(const char *body, uint32_t n)
 		if (depth == 0 && e.parent != 0)
 			ok = false;
 		path[++depth] = i;	/* depth <= i < n */
+		if (depth > *deepest)
+			*deepest = depth;
 	}
 	free(path);
 	return ok;
@@ -253,7 +257,7 @@ search_merge(struct search *into, const char *buf, size_t len,
 	struct export_node e;
 	struct merge_pv pv;
 	struct node *n;
-	uint32_t *map, i, ni;
+	uint32_t *map, i, ni, depth;
 
 	if (len < sizeof h)
 		return error_set(err, EXIT_MODEL, "search tree: %zu bytes, "
@@ -268,9 +272,15 @@ search_merge(struct search *into, const char *buf, size_t len,
 			return error_set(err, EXIT_MODEL, "search tree: "
 			    "malformed node %u", i);
 	}
-	if (!search_export_preorder(buf + sizeof h, h.nnodes))
+	if (!search_export_preorder(buf + sizeof h, h.nnodes, &depth))
 		return error_set(err, EXIT_MODEL, "search tree: nodes out of "
 		    "order");
+	/* A path of the tree is a path of the game: no deeper than a trace
+	 * (every wait of the horizon twice over, every post once). */
+	if (depth > (uint32_t)into->tracecap)
+		return error_set(err, EXIT_MODEL, "search tree: a path of %u "
+		    "steps, deeper than any plan of this project (at most "
+		    "%d)", depth, into->tracecap);
 	map = xcalloc(h.nnodes, sizeof *map);
 	pthread_mutex_lock(&into->lock);
 	search_merge_head(into, &h);

@@ -60,6 +60,12 @@ struct step {
 	double		reward;
 };
 
+/* A node of the merged plan and its place on it (search_preferred). */
+struct pref_at {
+	uint32_t	node;
+	uint32_t	at;
+};
+
 /* One action of an iteration's whole path, tree and rollout alike. */
 struct trace {
 	struct action	action;
@@ -131,6 +137,7 @@ struct search {
 	int			 npact;
 	uint32_t		*pref;		/* its nodes (search_pref_set) */
 	int			 npref;
+	struct pref_at		*pat;		/* the same, by node index */
 	double			 pref_total;	/* its worker's own estimate */
 };
 

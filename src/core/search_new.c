@@ -36,6 +36,9 @@ search_params_default(struct search_params *sp)
 	sp->iterations = SEARCH_ITERATIONS;
 	sp->seed = 1;
 	sp->workers = n > 0 ? (int)n : 1;
+	if (sp->workers > SEARCH_MEMORY_MB / SEARCH_MEMORY_MIN)
+		sp->workers = SEARCH_MEMORY_MB / SEARCH_MEMORY_MIN;
+	sp->memory_mb = SEARCH_MEMORY_MB;
 	sp->isolation = ISOLATION_PROCESS;
 	sp->call_timeout_ms = 1000;
 }
@@ -130,6 +133,7 @@ search_free(struct search *s)
 	free(s->mn);
 	free(s->pact);
 	free(s->pref);
+	free(s->pat);
 	free(s);
 }
 

@@ -14,6 +14,34 @@
 #include "core/search.h"
 #include "core/search_int.h"
 
+static int
+search_pref_cmp(const void *a, const void *b)
+{
+	const struct pref_at *x = a, *y = b;
+
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/*
+ * The plan's nodes by index, for search_preferred(): a walk down a plan
+ * of n steps asks for each step's successor, and a scan of the plan for
+ * each would make the walk quadratic (a forged tree of a million steps
+ * held the search lock for hours).
+ */
+static void
+search_pref_index(struct search *s)
+{
+	int i;
+
+	free(s->pat);
+	s->pat = xcalloc(s->npref > 0 ? s->npref : 1, sizeof *s->pat);
+	for (i = 0; i < s->npref; i++) {
+		s->pat[i].node = s->pref[i];
+		s->pat[i].at = (uint32_t)i;
+	}
+	qsort(s->pat, s->npref, sizeof *s->pat, search_pref_cmp);
+}
+
 /*
  * The plan chosen at a merge (search_merge_prefer) or by the best path
  * (search_follow_best), as actions from the root, and its nodes. Nodes
@@ -40,6 +68,7 @@ search_pref_set(struct search *s, const struct action *path, int n,
 	    s->npref == 0 ? 0 : s->pref[s->npref - 1],
 	    &s->pact[s->npref])) != NIL)
 		s->npref++;
+	search_pref_index(s);
 }
 
 /* In a merged tree, the step after ni on the plan chosen at the merge,
@@ -47,16 +76,15 @@ search_pref_set(struct search *s, const struct action *path, int n,
 static uint32_t
 search_preferred(const struct search *s, uint32_t ni)
 {
-	int i;
+	const struct pref_at *p, key = { ni, 0 };
 
 	if (s->npref == 0)
 		return NIL;
 	if (ni == 0)
 		return s->pref[0];
-	for (i = 0; i + 1 < s->npref; i++)
-		if (s->pref[i] == ni)
-			return s->pref[i + 1];
-	return NIL;
+	p = bsearch(&key, s->pat, s->npref, sizeof *s->pat, search_pref_cmp);
+	return p != NULL && p->at + 1 < (uint32_t)s->npref ?
+	    s->pref[p->at + 1] : NIL;
 }
 
 /* The plan's next step: the merged plan where there is one, else the most

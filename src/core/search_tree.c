@@ -22,6 +22,13 @@ search_node_bytes(void)
 	return sizeof(struct node);
 }
 
+size_t
+search_export_max(size_t bytes)
+{
+	return sizeof(struct export_head) +
+	    bytes / sizeof(struct node) * sizeof(struct export_node);
+}
+
 /* n nodes at the top of the arena, which grows by half (a doubling
  * would leave up to half of a large arena unused). */
 static uint32_t

@@ -170,14 +170,14 @@ termsafe_dup(const char *s)
 	return termsafe_ndup(s, strlen(s), 0);
 }
 
-size_t
-termsafe_copy(char *dst, size_t size, const char *s)
+static size_t
+termsafe_copy_flags(char *dst, size_t size, const char *s, int flags)
 {
 	char buf[TERMSAFE_MAX];
 	size_t i = 0, n = strlen(s), k, need = 0, at = 0, l;
 
 	while (i < n) {
-		k = termsafe_next(s + i, n - i, 0, buf, NULL);
+		k = termsafe_next(s + i, n - i, flags, buf, NULL);
 		l = strlen(buf);
 		if (size > 0 && at + l < size) {
 			memcpy(dst + at, buf, l);
@@ -190,6 +190,18 @@ termsafe_copy(char *dst, size_t size, const char *s)
 	if (size > 0)
 		dst[at] = '\0';
 	return need;
+}
+
+size_t
+termsafe_copy(char *dst, size_t size, const char *s)
+{
+	return termsafe_copy_flags(dst, size, s, 0);
+}
+
+size_t
+termsafe_copy_line(char *dst, size_t size, const char *s)
+{
+	return termsafe_copy_flags(dst, size, s, TERMSAFE_NEWLINE);
 }
 
 static void

@@ -45,6 +45,12 @@ char	*termsafe_ndup(const char *s, size_t n, int flags);
 /* s made safe into dst (NUL-terminated, never a visible form cut in
  * half); returns the length the whole result needs, as strlcpy does. */
 size_t	termsafe_copy(char *dst, size_t size, const char *s);
+/* The same on one line: a newline shown as `\n` too. */
+size_t	termsafe_copy_line(char *dst, size_t size, const char *s);
+/* What text the model controls (an exception's message, whatever its
+ * worker writes) follows when fronts shows it: no line of fronts' own
+ * starts with it, and the text after it is kept to one line. */
+#define MODEL_TEXT_PREFIX	"model| "
 void	termsafe_fputs(const char *s, FILE *f);
 void	termsafe_fwrite(const char *s, size_t n, FILE *f);
 /* Formats, then prints the result made safe: for lines that quote

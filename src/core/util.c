@@ -116,6 +116,16 @@ xstrdup_rtrim(const char *s, char c)
 	return xstrndup(s, n);
 }
 
+FILE *
+xmemstream(char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+
+	if (f == NULL)
+		oom();
+	return f;
+}
+
 int
 xasprintf(char **out, const char *fmt, ...)
 {

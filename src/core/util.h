@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Exit codes of DESIGN.md. */
 enum exit_code {
@@ -41,6 +42,9 @@ char	*xstrndup(const char *, size_t);
 /* A copy of s without the trailing run of c ("https://x//" → "https://x"). */
 char	*xstrdup_rtrim(const char *s, char c);
 int	 xasprintf(char **, const char *, ...) __attribute__((format(printf, 2, 3)));
+/* open_memstream(3) that cannot fail: text built a piece at a time in
+ * linear time (appending to a copy of the text so far is quadratic). */
+FILE	*xmemstream(char **buf, size_t *len);
 
 /* Reads a whole file, NUL-terminated; *len excludes the NUL. */
 int	file_read(const char *path, char **out, size_t *len, struct error *err);

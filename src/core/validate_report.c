@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/termsafe.h"
 #include "core/validate.h"
 
 static const char *status_names[] = { "pass", "fail", "skip" };
@@ -132,31 +133,43 @@ bad:
 	    "of its range");
 }
 
+/* One growing buffer: the checks come from the worker's report, as many
+ * as it sends, and appending each to a copy of the text so far was
+ * quadratic in them. */
 char *
 validate_report_text(const struct project *p, const struct validate_report *r)
 {
 	const struct validate_check *c;
-	char *s = xstrdup(""), *next, *bt, where[96];
+	char *s = NULL, *bt, where[96], *name, *msg, *fn;
+	size_t len = 0;
+	FILE *f = xmemstream(&s, &len);
 	int i;
 
+	/* A report may come from a worker the model took over, and a message
+	 * quotes the model's exception: each check stays on its line. */
 	for (i = 0; i < r->nchecks; i++) {
 		c = &r->checks[i];
+		name = termsafe_ndup(c->name, strlen(c->name), TERMSAFE_NEWLINE);
+		fn = termsafe_ndup(c->function, strlen(c->function),
+		    TERMSAFE_NEWLINE);
+		msg = termsafe_ndup(c->message, strlen(c->message),
+		    TERMSAFE_NEWLINE);
 		where[0] = '\0';
 		if (c->status == VALIDATE_FAIL && c->line > 0)
 			snprintf(where, sizeof where, " [%s, model.py line %d]",
-			    c->function, c->line);
+			    fn, c->line);
 		else if (c->status == VALIDATE_FAIL && c->function[0])
-			snprintf(where, sizeof where, " [%s]", c->function);
-		xasprintf(&next, "%s%-4s %-28s%s%s%s\n", s,
-		    status_names[c->status], c->name, where,
-		    c->message[0] ? "  " : "", c->message);
-		free(s);
-		s = next;
+			snprintf(where, sizeof where, " [%s]", fn);
+		fprintf(f, "%-4s %-28s%s%s%s\n", status_names[c->status], name,
+		    where, c->message[0] ? "  " : "", msg);
+		free(name);
+		free(fn);
+		free(msg);
 	}
 	bt = backtest_text(p, &r->backtest);
-	xasprintf(&next, "%s\nconformance: %s\n%s", s,
-	    r->conformant ? "ok" : "FAILED", bt);
-	free(s);
+	fprintf(f, "\nconformance: %s\n%s", r->conformant ? "ok" : "FAILED",
+	    bt);
 	free(bt);
-	return next;
+	fclose(f);
+	return s;
 }

@@ -3,8 +3,9 @@
  * tool-execution API: POST {base}/api/v3.1/tools/execute/{tool} with the
  * front's composio block (tool, user_id, connected_account_id, and the
  * tool's fixed arguments) and the post's text under the argument name that
- * tool expects. v3.1 runs the tool's latest version unless the front pins
- * one in composio.version (v3 ran the initial 00000000_00).
+ * tool expects. The version is always sent: the front's composio.version,
+ * else "latest" (Composio's changelog and its versioning guide disagree on
+ * what an execute without one runs: the latest, or 00000000_00).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -113,8 +114,9 @@ int
 channel_composio_build(struct channel_call *c, const char *text,
     struct error *err)
 {
-	static const char *top[] = { "user_id", "connected_account_id",
-	    "version" };
+	static const char *top[] = { "user_id", "connected_account_id" };
+	const char *version = channel_front_str(c->front, "composio",
+	    "version");
 	const struct front *f = c->front;
 	cJSON *body = cJSON_CreateObject(), *args;
 	char *url, *base = channel_composio_base();
@@ -131,6 +133,8 @@ channel_composio_build(struct channel_call *c, const char *text,
 		if (channel_front_str(f, "composio", top[i]) != NULL)
 			cJSON_AddStringToObject(body, top[i],
 			    channel_front_str(f, "composio", top[i]));
+	cJSON_AddStringToObject(body, "version", version != NULL ? version :
+	    "latest");
 	xasprintf(&url, "%s/api/v3.1/tools/execute/%s", base,
 	    channel_front_str(f, "composio", "tool"));
 	channel_req_set(&c->post, url, cJSON_PrintUnformatted(body),

@@ -7,7 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "core/clock.h"
+#include "core/timeutil.h"
 #include "net/channel.h"
 #include "net/check.h"
 
@@ -139,12 +142,24 @@ check_json(const struct http_response *r)
 char *
 check_why(const struct http_response *r, int rc, const struct error *err)
 {
-	char *t, *out;
+	char *t, *out, until[40];
+	time_t now = clock_now();
+	long wait;
 
 	if (rc != 0)
 		return xstrdup(err->msg);
 	t = channel_error_text(r);
-	xasprintf(&out, "HTTP %ld: %s", r->status, t);
+	/* A rate limit says until when, however far off: a wait of 10^9 s
+	 * is the service's answer, not noise. */
+	wait = r->status == 429 || r->status == 503 ? http_retry_after_ms(
+	    r->retry_after_ms, r->retry_after, now) : -1;
+	if (wait >= 0) {
+		time_format_utc(now + (time_t)(wait / 1000), until,
+		    sizeof until);
+		xasprintf(&out, "HTTP %ld: %s; rate limited until %s", r->status,
+		    t, until);
+	} else
+		xasprintf(&out, "HTTP %ld: %s", r->status, t);
 	free(t);
 	return out;
 }

@@ -64,5 +64,8 @@ cJSON	*check_json(const struct http_response *);
 char	*check_why(const struct http_response *, int rc, const struct error *);
 /* s with every byte outside [A-Za-z0-9-._~] percent-encoded. */
 char	*check_urlenc(const char *s);
+/* Composio versions ("20251201_00") in order: by date, then number;
+ * anything else sorts first. <0, 0, >0 like strcmp. */
+int	check_composio_version_cmp(const char *a, const char *b);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "core/clock.h"
@@ -17,9 +18,28 @@
 #include "core/timeutil.h"
 #include "net/channel.h"
 #include "net/check.h"
+#include "net/pull.h"
 
 #define MASTODON_DEFAULT_CHARS	500
 #define MASTODON_DEFAULT_URL	23
+/* The sane range of an instance's limits: forks raise max_characters to
+ * tens of thousands, none to millions; a URL never counts more than a
+ * tweet-sized post. */
+#define CHECK_MAX_CHARACTERS	1000000
+#define CHECK_MAX_URL_CHARACTERS	1000
+
+/* The host of a URL ("https://h:8443/x" → "h"), or NULL; into buf. */
+static const char *
+url_host(const char *url, char *buf, size_t size)
+{
+	const char *h = url != NULL ? strstr(url, "://") : NULL;
+
+	if (h == NULL)
+		return NULL;
+	h += 3;
+	snprintf(buf, size, "%.*s", (int)strcspn(h, ":/?#"), h);
+	return buf;
+}
 
 /* GET url with one secret header; the answer as JSON in *j (status 200)
  * or a step's failure text in *why. Returns the HTTP status, 0 when none
@@ -48,24 +68,174 @@ social_get(const char *url, const char *hname, const char *hvalue,
 
 /* Composio */
 
-/* The tool at the front's version; its toolkit's slug into *toolkit. */
+/* One part of a Composio version ("20251201_00"): the digits before '_'
+ * and after it; false for anything else. */
+static bool
+composio_version_parse(const char *v, unsigned long long *date,
+    unsigned long long *n)
+{
+	const char *u = strchr(v, '_');
+
+	if (u == NULL || u == v || u[1] == '\0' || u - v > 12 ||
+	    strlen(u + 1) > 6 || strspn(v, "0123456789") != (size_t)(u - v) ||
+	    strspn(u + 1, "0123456789") != strlen(u + 1))
+		return false;
+	*date = strtoull(v, NULL, 10);
+	*n = strtoull(u + 1, NULL, 10);
+	return true;
+}
+
+/* Versions by date, then by number; what is not a version sorts first. */
+int
+check_composio_version_cmp(const char *a, const char *b)
+{
+	unsigned long long da, na, db, nb;
+	bool ka = composio_version_parse(a, &da, &na);
+	bool kb = composio_version_parse(b, &db, &nb);
+
+	if (ka != kb)
+		return ka ? 1 : -1;
+	if (!ka)
+		return strcmp(a, b);
+	if (da != db)
+		return da < db ? -1 : 1;
+	return na < nb ? -1 : na > nb;
+}
+
+/* The newest of available_versions, in whatever order they come. */
+static const char *
+composio_newest(const cJSON *avail)
+{
+	const char *best = NULL;
+	const cJSON *v;
+
+	cJSON_ArrayForEach(v, avail)
+		if (cJSON_IsString(v) && (best == NULL ||
+		    check_composio_version_cmp(v->valuestring, best) > 0))
+			best = v->valuestring;
+	return best;
+}
+
+/* Every name of args (NULL-terminated) the tool's input parameters
+ * list? The first that is not into *missing; true when the tool lists
+ * none (nothing to compare with). */
+static bool
+composio_params_ok(const cJSON *tool, const char *const *args,
+    const char **missing)
+{
+	const cJSON *props = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(tool, "input_parameters"),
+	    "properties");
+
+	*missing = NULL;
+	if (!cJSON_IsObject(props))
+		return true;
+	for (; *args != NULL; args++)
+		if (!cJSON_HasObjectItem(props, *args)) {
+			*missing = *args;
+			return false;
+		}
+	return true;
+}
+
+/* "a, b, c": the parameters the tool takes (caller frees). */
+static char *
+composio_param_list(const cJSON *tool)
+{
+	const cJSON *p;
+	char *out = xstrdup(""), *n;
+
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(tool, "input_parameters"),
+	    "properties")) {
+		xasprintf(&n, "%s%s%s", out, *out != '\0' ? ", " : "", p->string);
+		free(out);
+		out = n;
+	}
+	return out;
+}
+
+/* The arguments a post through the front's tool carries, as a
+ * NULL-terminated list (caller frees with free_list); NULL when the
+ * front cannot build one (its own step says why). */
+static char **
+composio_post_args(const struct front *f)
+{
+	struct channel_call c;
+	struct error err = { 0 };
+	const cJSON *a;
+	char **out = NULL;
+	cJSON *body;
+	int n = 0;
+
+	if (channel_open(f, "check", "check", 0, 0, 0, &c, &err) != 0)
+		return NULL;
+	body = cJSON_Parse(c.post.body);
+	channel_close(&c);
+	out = xcalloc(1, sizeof *out);
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(body,
+	    "arguments")) {
+		out = xrealloc(out, (size_t)(n + 2) * sizeof *out);
+		out[n++] = xstrdup(a->string);
+		out[n] = NULL;
+	}
+	cJSON_Delete(body);
+	return out;
+}
+
+static void
+free_list(char **l)
+{
+	char **p;
+
+	for (p = l; p != NULL && *p != NULL; p++)
+		free(*p);
+	free(l);
+}
+
+/* The step for the arguments fronts sends the tool. */
+static void
+composio_params_step(struct check_target *t, const cJSON *j,
+    const char *tool, const char *const *args)
+{
+	const char *missing;
+	char *takes;
+
+	if (args == NULL)
+		return;
+	if (composio_params_ok(j, args, &missing)) {
+		check_add(t, true, "parameters", NULL, "tool %s takes every "
+		    "argument fronts sends", tool);
+		return;
+	}
+	takes = composio_param_list(j);
+	check_add(t, false, "parameters", "remove the argument from "
+	    "composio.arguments, or pin composio.version to a version that "
+	    "takes it", "tool %s has no input parameter \"%s\", which fronts "
+	    "sends (it takes: %s)", tool, missing, takes);
+	free(takes);
+}
+
+/* The tool at the front's version ("latest" when unpinned, as execute
+ * is sent); the version it resolves to; the arguments fronts sends
+ * among its input parameters. Its toolkit's slug into *toolkit when
+ * asked. */
 static void
 composio_tool(struct check_target *t, const char *base, const char *key,
-    const char *tool, const char *version, char **toolkit)
+    const char *tool, const char *version, const char *const *args,
+    char **toolkit)
 {
 	char *url, *why, *enc = check_urlenc(tool), *venc;
-	const cJSON *tk, *avail, *v;
+	const char *newest, *at;
+	const cJSON *tk;
 	cJSON *j;
 	long st;
 
-	*toolkit = NULL;
-	if (version != NULL) {
-		venc = check_urlenc(version);
-		xasprintf(&url, "%s/api/v3.1/tools/%s?version=%s", base, enc,
-		    venc);
-		free(venc);
-	} else
-		xasprintf(&url, "%s/api/v3.1/tools/%s", base, enc);
+	if (toolkit != NULL)
+		*toolkit = NULL;
+	venc = check_urlenc(version != NULL ? version : "latest");
+	xasprintf(&url, "%s/api/v3.1/tools/%s?version=%s", base, enc, venc);
+	free(venc);
 	st = social_get(url, "x-api-key", key, &j, &why);
 	free(url);
 	free(enc);
@@ -81,28 +251,31 @@ composio_tool(struct check_target *t, const char *base, const char *key,
 		return;
 	}
 	tk = cJSON_GetObjectItemCaseSensitive(j, "toolkit");
-	if (json_str(tk, "slug") != NULL)
+	if (toolkit != NULL && json_str(tk, "slug") != NULL)
 		*toolkit = xstrdup(json_str(tk, "slug"));
-	/* A pinned version is named with the latest, when that is newer. */
-	avail = cJSON_GetObjectItemCaseSensitive(j, "available_versions");
-	v = cJSON_GetArrayItem(avail, cJSON_GetArraySize(avail) - 1);
-	if (version == NULL || !cJSON_IsString(v) ||
-	    strcmp(v->valuestring, version) == 0)
-		v = NULL;
+	/* A pinned version is named with the newest, when that is newer. */
+	newest = composio_newest(cJSON_GetObjectItemCaseSensitive(j,
+	    "available_versions"));
+	at = json_str(j, "version") != NULL ? json_str(j, "version") : "?";
+	if (version == NULL || newest == NULL ||
+	    check_composio_version_cmp(newest, version) <= 0)
+		newest = NULL;
 	check_add(t, true, "tool", NULL, "tool %s exists at version %s%s%s%s",
-	    tool, json_str(j, "version") != NULL ? json_str(j, "version") :
-	    "?", version == NULL ? " (the latest: v3.1's default)" : "",
-	    v != NULL ? "; the latest is " : "", v != NULL ? v->valuestring :
-	    "");
+	    tool, at, version == NULL ? " (the latest: fronts sends "
+	    "\"latest\")" : "", newest != NULL ? "; the latest is " : "",
+	    newest != NULL ? newest : "");
+	composio_params_step(t, j, tool, args);
 	cJSON_Delete(j);
 }
 
-/* One connected account's verdict. */
+/* One connected account's verdict; user is the front's composio.user_id
+ * (NULL when it names none). */
 static void
 composio_account_step(struct check_target *t, const cJSON *a,
-    const char *toolkit)
+    const char *toolkit, const char *user)
 {
 	const char *status = json_str(a, "status");
+	const char *owner = json_str(a, "user_id");
 	const cJSON *ac = cJSON_GetObjectItemCaseSensitive(a, "auth_config");
 	const cJSON *managed = cJSON_GetObjectItemCaseSensitive(ac,
 	    "is_composio_managed");
@@ -126,9 +299,18 @@ composio_account_step(struct check_target *t, const cJSON *a,
 		    "longer offers", json_str(a, "id"));
 		return;
 	}
+	if (user != NULL && owner != NULL && strcmp(user, owner) != 0) {
+		check_add(t, false, "connected_account", "set composio."
+		    "connected_account_id to an account of the front's user, or "
+		    "fix composio.user_id", "connected account %s is user %s's, "
+		    "not the front's composio.user_id %s: fronts would post as "
+		    "someone else", json_str(a, "id"), owner, user);
+		return;
+	}
 	check_add(t, true, "connected_account", NULL, "connected account %s "
-	    "(%s) is ACTIVE", json_str(a, "id") != NULL ? json_str(a, "id") :
-	    "?", toolkit != NULL ? toolkit : "toolkit unknown");
+	    "(%s) is ACTIVE, user %s", json_str(a, "id") != NULL ?
+	    json_str(a, "id") : "?", toolkit != NULL ? toolkit :
+	    "toolkit unknown", owner != NULL ? owner : "unknown");
 }
 
 static void
@@ -169,7 +351,7 @@ composio_account(struct check_target *t, const struct front *f,
 		return;
 	}
 	if (id != NULL)
-		composio_account_step(t, j, toolkit);
+		composio_account_step(t, j, toolkit, user);
 	else {
 		items = cJSON_GetObjectItemCaseSensitive(j, "items");
 		cJSON_ArrayForEach(a, items)
@@ -182,7 +364,7 @@ composio_account(struct check_target *t, const struct front *f,
 			    "no %s connected account", user, toolkit != NULL ?
 			    toolkit : "such");
 		else
-			composio_account_step(t, pick, toolkit);
+			composio_account_step(t, pick, toolkit, user);
 	}
 	cJSON_Delete(j);
 }
@@ -193,7 +375,7 @@ check_composio(struct check_target *t, const struct front *f)
 	const char *tool = channel_front_str(f, "composio", "tool");
 	const char *version = channel_front_str(f, "composio", "version");
 	const char *key = getenv(t->variable);
-	char *base = channel_composio_base(), *toolkit = NULL;
+	char *base = channel_composio_base(), *toolkit = NULL, **args;
 	struct error err = { 0 };
 
 	if (channel_url_check(base, "COMPOSIO_BASE_URL", &err) != 0)
@@ -203,7 +385,13 @@ check_composio(struct check_target *t, const struct front *f)
 		check_add(t, false, "tool", "set composio.tool in fronts.json",
 		    "the front names no Composio tool");
 	else {
-		composio_tool(t, base, key, tool, version, &toolkit);
+		args = composio_post_args(f);
+		composio_tool(t, base, key, tool, version,
+		    (const char *const *)args, &toolkit);
+		free_list(args);
+		if (pull_supported(f) && f->platform == PLATFORM_X)
+			composio_tool(t, base, key, pull_x_read_tool(f), version,
+			    pull_x_lookup_args, NULL);
 		composio_account(t, f, base, key, toolkit);
 	}
 	free(toolkit);
@@ -248,6 +436,30 @@ mastodon_scopes(struct check_target *t, const char *base, const char *auth)
 	cJSON_Delete(j);
 }
 
+/* A limit is a whole number from 1 to max, written as a JSON number:
+ * anything else FAILs, naming the value as the instance wrote it. */
+static bool
+limit_ok(struct check_target *t, const cJSON *st, const char *name, int max,
+    int *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(st, name);
+	char *shown;
+	double d;
+
+	d = cJSON_IsNumber(v) ? v->valuedouble : -1;
+	if (cJSON_IsNumber(v) && d >= 1 && d <= max && d == (int)d) {
+		*out = (int)d;
+		return true;
+	}
+	shown = v != NULL ? cJSON_PrintUnformatted(v) : xstrdup("(absent)");
+	check_add(t, false, "instance_limits", "ask the instance's admin, "
+	    "and meanwhile set limits.max_length in fronts.json", "/api/v2/"
+	    "instance: configuration.statuses.%s is %.60s, not a whole number "
+	    "from 1 to %d", name, shown, max);
+	free(shown);
+	return false;
+}
+
 static void
 mastodon_limits(struct check_target *t, const char *base, const char *dir,
     const struct front *f)
@@ -269,20 +481,22 @@ mastodon_limits(struct check_target *t, const char *base, const char *dir,
 	}
 	st = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
 	    j, "configuration"), "statuses");
-	l.max_characters = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(st,
-	    "max_characters")) ? cJSON_GetObjectItemCaseSensitive(st,
-	    "max_characters")->valueint : 0;
-	l.url_characters = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(st,
-	    "characters_reserved_per_url")) ? cJSON_GetObjectItemCaseSensitive(
-	    st, "characters_reserved_per_url")->valueint : 0;
-	l.read_at = clock_now();
-	cJSON_Delete(j);
-	if (l.max_characters < 1 || l.url_characters < 1) {
+	if (cJSON_GetObjectItemCaseSensitive(st, "max_characters") == NULL) {
+		cJSON_Delete(j);
 		check_add(t, false, "instance_limits", "the instance may run an "
 		    "old Mastodon; set limits.max_length in fronts.json",
 		    "/api/v2/instance has no configuration.statuses limits");
 		return;
 	}
+	if (!limit_ok(t, st, "max_characters", CHECK_MAX_CHARACTERS,
+	    &l.max_characters) || !limit_ok(t, st,
+	    "characters_reserved_per_url", CHECK_MAX_URL_CHARACTERS,
+	    &l.url_characters)) {
+		cJSON_Delete(j);
+		return;
+	}
+	l.read_at = clock_now();
+	cJSON_Delete(j);
 	time_format_utc(l.read_at, at, sizeof at);
 	if (instlimits_store(dir, base, &l, &err) != 0)
 		check_add(t, false, "instance_limits", "make .fronts/ writable",
@@ -297,6 +511,39 @@ mastodon_limits(struct check_target *t, const char *base, const char *dir,
 		    " (not Mastodon's defaults, 500 and 23)" : "", at,
 		    f->limits.max_length != LIMIT_UNSET ? "; the front's own "
 		    "limits.max_length wins" : "");
+}
+
+/* Is the token the front's account? Its name must be the account's; a
+ * domain the account names must be the instance's or the profile's. */
+static void
+mastodon_account(struct check_target *t, const struct front *f,
+    const char *base, const cJSON *me)
+{
+	const char *acct = json_str(me, "acct"), *a = f->account, *dom;
+	char hb[256], hu[256], *who;
+	const char *host = url_host(base, hb, sizeof hb);
+	const char *uhost = url_host(json_str(me, "url"), hu, sizeof hu);
+	bool ok;
+
+	if (a != NULL && *a == '@')
+		a++;
+	dom = a != NULL ? strchr(a, '@') : NULL;
+	xasprintf(&who, "@%s@%s", acct != NULL ? acct : "?", uhost != NULL ?
+	    uhost : host != NULL ? host : "?");
+	ok = a == NULL || *a == '\0' || (acct != NULL &&
+	    strlen(acct) == (dom != NULL ? (size_t)(dom - a) : strlen(a)) &&
+	    strncasecmp(acct, a, strlen(acct)) == 0 && (dom == NULL ||
+	    (host != NULL && strcasecmp(dom + 1, host) == 0) ||
+	    (uhost != NULL && strcasecmp(dom + 1, uhost) == 0)));
+	if (ok)
+		check_add(t, true, "verify_credentials", NULL, "the token is "
+		    "%s's%s", who, a != NULL ? ", the front's account" : "");
+	else
+		check_add(t, false, "verify_credentials", "export the token of "
+		    "the front's account, or fix the front's \"account\"",
+		    "the token is %s's, but the front is configured as %s: "
+		    "fronts would post as %s", who, f->account, who);
+	free(who);
 }
 
 static void
@@ -335,9 +582,7 @@ check_mastodon(struct check_target *t, const struct project *p,
 		    "write:statuses" : "check the network and the instance URL",
 		    "verify_credentials: %s", why);
 	else {
-		check_add(t, true, "verify_credentials", NULL, "the token is "
-		    "@%s's", json_str(j, "acct") != NULL ? json_str(j,
-		    "acct") : "?");
+		mastodon_account(t, f, base, j);
 		mastodon_scopes(t, base, auth);
 	}
 	cJSON_Delete(j);
@@ -348,6 +593,30 @@ check_mastodon(struct check_target *t, const struct project *p,
 }
 
 /* Bluesky */
+
+/* Is the session the front's account? Its handle must be the front's
+ * "handle", and its DID or handle the front's "account" (either form). */
+static bool
+bluesky_account(struct check_target *t, const struct front *f,
+    const char *handle, const cJSON *session)
+{
+	const char *h = json_str(session, "handle"), *did = json_str(session,
+	    "did"), *a = f->account;
+
+	if (a != NULL && *a == '@')
+		a++;
+	if (h == NULL)
+		h = handle;
+	if (strcasecmp(h, handle) == 0 && (a == NULL || *a == '\0' ||
+	    strcasecmp(a, h) == 0 || (did != NULL && strcmp(a, did) == 0)))
+		return true;
+	check_add(t, false, "session", "fix the front's \"handle\" and "
+	    "\"account\", or export the app password of the front's account",
+	    "the session is %s's (%s), but the front is configured as %s "
+	    "(handle %s): fronts would post as %s", h, did != NULL ? did : "?",
+	    f->account != NULL ? f->account : "?", handle, h);
+	return false;
+}
 
 static void
 check_bluesky(struct check_target *t, const struct front *f)
@@ -396,6 +665,11 @@ check_bluesky(struct check_target *t, const struct front *f)
 	}
 	http_response_free(&resp);
 	did = json_str(j, "did");
+	if (!bluesky_account(t, f, handle, j)) {
+		cJSON_Delete(j);
+		free(service);
+		return;
+	}
 	check_add(t, true, "session", NULL, "session for %s (%s)", handle, did);
 	xasprintf(&auth, "Bearer %s", json_str(j, "accessJwt"));
 	why = check_urlenc(did);

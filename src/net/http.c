@@ -447,22 +447,31 @@ http_retry_after_ms(const char *ms, const char *after, time_t now)
 	double v;
 	time_t t;
 
+	/* A huge wait is a wait, not noise: kept (up to the cap) so the
+	 * caller gives up and says until when, rather than retrying. */
 	if (ms != NULL && *ms != '\0') {
-		errno = 0;
 		v = strtod(ms, &end);
-		if (errno == 0 && end != ms && *end == '\0' && v >= 0 &&
-		    v < 1e9)
-			return (long)v;
+		if (end != ms && *end == '\0' && v >= 0)
+			return v < HTTP_RETRY_AFTER_MAX_MS ? (long)v :
+			    HTTP_RETRY_AFTER_MAX_MS;
 	}
 	if (after == NULL || *after == '\0')
 		return -1;
+	if (strspn(after, "0123456789") == strlen(after)) {
+		v = strtod(after, &end);
+		return v * 1000 < HTTP_RETRY_AFTER_MAX_MS ? (long)(v * 1000) :
+		    HTTP_RETRY_AFTER_MAX_MS;
+	}
 	errno = 0;
 	v = strtod(after, &end);
 	if (errno == 0 && end != after && *end == '\0' && v >= 0 && v < 1e7)
 		return (long)(v * 1000);
 	if ((t = http_date_parse(after)) == (time_t)-1)
 		return -1;
-	return t <= now ? 0 : (long)(t - now) * 1000;
+	if (t <= now)
+		return 0;
+	return (double)(t - now) * 1000 < HTTP_RETRY_AFTER_MAX_MS ?
+	    (long)(t - now) * 1000 : HTTP_RETRY_AFTER_MAX_MS;
 }
 
 static const cJSON *

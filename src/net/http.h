@@ -104,7 +104,10 @@ int	http_perform_retry(const struct http_request *, const struct http_retry *,
  * own. */
 void	http_retry_pause(const struct http_retry *, int attempt);
 /* Milliseconds a retry-after-ms or retry-after value asks for (seconds or
- * an HTTP date, relative to now); -1 when absent or unparsable. */
+ * an HTTP date, relative to now), at most HTTP_RETRY_AFTER_MAX_MS (about
+ * 3,000 years: a wait that long is a refusal, and is reported as one);
+ * -1 when absent or unparsable. */
+#define HTTP_RETRY_AFTER_MAX_MS	100000000000000L
 long	http_retry_after_ms(const char *retry_after_ms, const char *retry_after,
 	    time_t now);
 /* Does an error body (Anthropic or OpenAI shape) say the quota, credit or

@@ -13,8 +13,10 @@
 
 /* The providers' current recommendations (Anthropic's models overview:
  * "start with Claude Opus 5.5"; OpenAI's model guide: GPT-6 Astra for
- * complex reasoning and coding). provider.model in fronts.json or
- * --llm-model replaces them. */
+ * complex reasoning and coding — gpt-6.2-astra, released 2026-11-17 and
+ * not offered on every plan yet, becomes the default once the guide
+ * names it). The only place the defaults are written: provider.model in
+ * fronts.json or --llm-model replaces them. */
 #define ANTHROPIC_DEFAULT_MODEL	"claude-opus-5-5"
 #define OPENAI_DEFAULT_MODEL	"gpt-6-astra"
 

@@ -38,16 +38,6 @@ anthropic_body(const struct llm_request *req)
 	return s;
 }
 
-/* Appends a text fragment to *out. */
-static void
-anthropic_append(char **out, const char *text)
-{
-	size_t a = *out != NULL ? strlen(*out) : 0, b = strlen(text);
-
-	*out = xrealloc(*out, a + b + 1);
-	memcpy(*out + a, text, b + 1);
-}
-
 /* A refusal's stop_details, as "category C: explanation". */
 static char *
 anthropic_stop_details(const cJSON *root)
@@ -70,6 +60,7 @@ anthropic_parse(const char *body, struct llm_answer *ans, struct error *err)
 {
 	cJSON *root = cJSON_Parse(body);
 	const cJSON *content, *blk, *type, *text, *stop, *usage, *n;
+	struct llm_buf all = { 0 };
 
 	if (root == NULL)
 		return error_set(err, EXIT_NETWORK, "the answer is not valid "
@@ -80,12 +71,20 @@ anthropic_parse(const char *body, struct llm_answer *ans, struct error *err)
 		return error_set(err, EXIT_NETWORK, "the answer has no "
 		    "\"content\" array");
 	}
+	/* One growing buffer: the answer may hold any number of blocks. */
+	if (ans->text != NULL)
+		llm_buf_add(&all, ans->text, strlen(ans->text));
 	cJSON_ArrayForEach(blk, content) {
 		type = cJSON_GetObjectItemCaseSensitive(blk, "type");
 		text = cJSON_GetObjectItemCaseSensitive(blk, "text");
 		if (cJSON_IsString(type) && strcmp(type->valuestring,
 		    "text") == 0 && cJSON_IsString(text))
-			anthropic_append(&ans->text, text->valuestring);
+			llm_buf_add(&all, text->valuestring,
+			    strlen(text->valuestring));
+	}
+	if (all.s != NULL) {
+		free(ans->text);
+		ans->text = all.s;
 	}
 	stop = cJSON_GetObjectItemCaseSensitive(root, "stop_reason");
 	if (cJSON_IsString(stop)) {

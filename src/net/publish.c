@@ -260,13 +260,13 @@ publish_describe(struct publish *pub, int i, time_t now, struct error *err)
 static void
 publish_test_pause(const char *point)
 {
-	const char *want = hook_env("FRONTS_TEST_PAUSE_AT");
-	const char *resume = hook_env("FRONTS_TEST_RESUME_FILE");
+	const char *want = hook_env(HOOK_PAUSE_AT);
+	const char *resume = hook_env(HOOK_RESUME_FILE);
 
 	if (want == NULL || strcmp(want, point) != 0)
 		return;
-	fprintf(stderr, "fronts: FRONTS_TEST_PAUSE_AT=%s: paused (pid %ld)\n",
-	    point, (long)getpid());
+	fprintf(stderr, "fronts: %s=%s: paused (pid %ld)\n",
+	    hook_name(HOOK_PAUSE_AT), point, (long)getpid());
 	if (resume == NULL || resume[0] == '\0') {
 		for (;;)
 			pause();

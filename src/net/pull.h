@@ -47,6 +47,12 @@ struct pull_result {
 	bool			 complete;
 };
 
+/* The arguments an X pull sends its read tool (NULL-terminated), and
+ * that tool (composio.read_tool, else Composio's tweet lookup): what
+ * `fronts check` compares with the tool's input parameters. */
+extern const char *const pull_x_lookup_args[];
+const char	*pull_x_read_tool(const struct front *);
+
 /* Can fronts pull this front's platform? */
 bool	pull_supported(const struct front *);
 /* Fetches the front's posts. -1 with err (EXIT_NETWORK, EXIT_USAGE for a

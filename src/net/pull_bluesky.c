@@ -22,7 +22,7 @@ pull_bluesky(struct pull_session *s, struct error *err)
 	const struct front *f = s->o->front;
 	const char *handle = channel_bluesky_handle(f);
 	const char *av = channel_front_str(f, NULL, "appview");
-	struct hist_opts ho = { NULL, f->account, NULL };
+	struct hist_opts ho = { NULL, f->account, NULL, s->o->now, true };
 	struct hist_batch page;
 	struct http_response r;
 	char *base, *actor, *url, *cursor = NULL, *cur, left[160], since[32];

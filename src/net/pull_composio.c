@@ -2,8 +2,10 @@
  * pull_composio — an X front's counts through Composio's read tool, the
  * tweet lookup (TWITTER_POST_LOOKUP_BY_POST_ID, or the front's
  * composio.read_tool): POST {base}/api/v3.1/tools/execute/{tool} with the
- * front's user_id or connected_account_id and {"id", "tweet_fields"}, one
- * known post at a time. There is no timeline read, so X pulls refresh
+ * front's user_id or connected_account_id, the toolkit version (the
+ * front's composio.version, else "latest": an unpinned execute's default
+ * is documented two ways) and {"id", "tweet__fields"} (Composio's names
+ * for X's id and tweet.fields), one known post at a time. There is no timeline read, so X pulls refresh
  * the posts fronts knows (history and ledger) and add none of the rest.
  * LinkedIn has no such tool: import its export instead.
  */
@@ -20,23 +22,36 @@
 
 #define X_READ_TOOL	"TWITTER_POST_LOOKUP_BY_POST_ID"
 
+const char *const pull_x_lookup_args[] = { "id", "tweet__fields", NULL };
+
+const char *
+pull_x_read_tool(const struct front *f)
+{
+	const char *tool = channel_front_str(f, "composio", "read_tool");
+
+	return tool != NULL ? tool : X_READ_TOOL;
+}
+
 static char *
 lookup_body(const struct front *f, const char *id)
 {
 	static const char *top[] = { "user_id", "connected_account_id" };
 	static const char *fields[] = { "created_at", "public_metrics", "text" };
+	const char *version = channel_front_str(f, "composio", "version");
 	cJSON *b = cJSON_CreateObject(), *a;
 	char *s;
 	size_t i;
 
 	a = cJSON_AddObjectToObject(b, "arguments");
-	cJSON_AddStringToObject(a, "id", id);
-	cJSON_AddItemToObject(a, "tweet_fields",
+	cJSON_AddStringToObject(a, pull_x_lookup_args[0], id);
+	cJSON_AddItemToObject(a, pull_x_lookup_args[1],
 	    cJSON_CreateStringArray(fields, 3));
 	for (i = 0; i < 2; i++)
 		if (channel_front_str(f, "composio", top[i]) != NULL)
 			cJSON_AddStringToObject(b, top[i],
 			    channel_front_str(f, "composio", top[i]));
+	cJSON_AddStringToObject(b, "version", version != NULL ? version :
+	    "latest");
 	s = cJSON_PrintUnformatted(b);
 	cJSON_Delete(b);
 	return s;
@@ -63,7 +78,8 @@ static int
 lookup(struct pull_session *s, const char *url, int i, struct error *err)
 {
 	const struct front *f = s->o->front;
-	struct hist_opts ho = { s->service, f->account, NULL };
+	struct hist_opts ho = { s->service, f->account, NULL, s->o->now,
+	    true };
 	const char *id = s->o->ids[i];
 	struct http_response r;
 	struct hist_batch one;
@@ -94,7 +110,6 @@ pull_composio(struct pull_session *s, struct error *err)
 {
 	const struct front *f = s->o->front;
 	const char *key = getenv(channel_secret_var(f));
-	const char *tool = channel_front_str(f, "composio", "read_tool");
 	char *base = channel_composio_base(), *url;
 	int i, rc = 0;
 
@@ -112,7 +127,7 @@ pull_composio(struct pull_session *s, struct error *err)
 	s->auth_name = "x-api-key";
 	s->auth = key;
 	xasprintf(&url, "%s/api/v3.1/tools/execute/%s", base,
-	    tool != NULL ? tool : X_READ_TOOL);
+	    pull_x_read_tool(f));
 	for (i = 0; i < s->o->nids && rc == 0; i++)
 		rc = lookup(s, url, i, err);
 	s->out->complete = rc == 0;

@@ -61,7 +61,8 @@ static int
 pages(struct pull_session *s, const char *base, const char *id,
     struct error *err)
 {
-	struct hist_opts ho = { s->service, s->o->front->account, NULL };
+	struct hist_opts ho = { s->service, s->o->front->account, NULL,
+	    s->o->now, true };
 	struct hist_batch page;
 	struct http_response r;
 	char *url, *max_id = NULL, left[160], since[32];

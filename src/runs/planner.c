@@ -11,6 +11,13 @@
  * sends its tree so far, which is merged as in a normal finish. A worker
  * that does not answer within the grace period is killed and its tree is
  * lost; the plan is built from the others, and planner_notes() says so.
+ * The plan's time limit is such a stop, and planner_notes() names it.
+ *
+ * The parent's memory: a worker's result is merged as soon as every
+ * worker before it has been (trees are merged in worker order) and freed
+ * at once, and each result is bounded by its worker's memory share
+ * (worker_parent.c): what the planner holds is the merged tree and the
+ * results of workers that finished before an earlier one.
  */
 #include <pthread.h>
 #include <stdarg.h>
@@ -52,7 +59,11 @@ struct planner {
 	double			*wlast;		/* when each last said something */
 	char			**wres;		/* each one's exported tree */
 	size_t			*wreslen;
+	int			 nmerged;	/* workers 0..nmerged-1 merged */
+	int			 nanswered;	/* results received */
 	bool			 merged;	/* search holds every tree */
+	double			 t0;		/* when the plan started */
+	bool			 timed_out;	/* the time limit stopped it */
 	bool			 stopping;	/* workers were asked to stop */
 	int			 nworkers;
 
@@ -67,7 +78,26 @@ struct planner {
 	int			 nerrors;
 };
 
+static bool
+planner_out_of_time(const struct planner *pl)
+{
+	return clock_seconds() - pl->t0 >= pl->params.time_limit;
+}
+
 /* ---- thread isolation ---------------------------------------------- */
+
+/* The time limit, between iterations; a call that runs on is the call
+ * timeout's. */
+static void
+planner_thread_tick(void *arg, struct search *s)
+{
+	struct planner *pl = arg;
+
+	if (!pl->timed_out && planner_out_of_time(pl)) {
+		pl->timed_out = true;
+		search_cancel(s);
+	}
+}
 
 static int
 planner_run_thread(struct planner *pl)
@@ -78,6 +108,7 @@ planner_run_thread(struct planner *pl)
 	if (wmodel_load(pl->p, pl->src, pl->len, pl->params.call_timeout_ms,
 	    &wm, &pl->err) != 0)
 		return -1;
+	search_set_progress(pl->search, planner_thread_tick, pl, 0.1);
 	wmodel_enter(wm);
 	rc = search_run(pl->search, &wmodel_ops, wm, &pl->err);
 	wmodel_leave(wm);
@@ -110,6 +141,19 @@ planner_kill_workers(struct planner *pl)
 			worker_kill(pl->workers[i]);
 }
 
+/* Long enough for the search to leave a model call its watchdog ends. */
+static double
+planner_grace(const struct planner *pl)
+{
+	double g = pl->params.call_timeout_ms / 1000.0 * PLANNER_GRACE_CALLS;
+
+	return g > PLANNER_GRACE_MIN ? g : PLANNER_GRACE_MIN;
+}
+
+/* A worker is killed (and its CPU time runs out) only past the time
+ * limit, the grace of the stop that limit asks for, and a margin. */
+#define PLANNER_KILL_MARGIN	30.0
+
 static int
 planner_spawn(struct planner *pl)
 {
@@ -131,8 +175,9 @@ planner_spawn(struct planner *pl)
 		job.params.iterations = share + ((uint64_t)i < rest ? 1 : 0);
 		job.params.workers = n;
 		job.index = i;
-		job.deadline = pl->params.seconds > 0 ?
-		    pl->params.seconds * 2 + 30 : 0;
+		job.deadline = pl->params.time_limit + planner_grace(pl) +
+		    PLANNER_KILL_MARGIN;
+		job.memory_mb = pl->params.memory_mb / n;
 		if (pl->params.iterations > 0 && job.params.iterations == 0) {
 			pl->wdone[i] = true;
 			continue;
@@ -193,19 +238,11 @@ planner_poll_one(struct planner *pl, int i, int timeout_ms)
 		return 0;
 	pl->wres[i] = buf;
 	pl->wreslen[i] = len;
+	pl->nanswered++;
 	pthread_mutex_lock(&pl->lock);
 	pl->wdone[i] = true;
 	pthread_mutex_unlock(&pl->lock);
 	return 1;
-}
-
-/* Long enough for the search to leave a model call its watchdog ends. */
-static double
-planner_grace(const struct planner *pl)
-{
-	double g = pl->params.call_timeout_ms / 1000.0 * PLANNER_GRACE_CALLS;
-
-	return g > PLANNER_GRACE_MIN ? g : PLANNER_GRACE_MIN;
 }
 
 static void
@@ -233,41 +270,47 @@ planner_lose(struct planner *pl, int i)
 }
 
 /* Trees are merged in worker order, so that the same seed and number of
- * workers give the same merged tree (sums in the same order). */
+ * workers give the same merged tree (sums in the same order): each as
+ * soon as the workers before it are merged, and freed at once. */
 static int
-planner_merge_all(struct planner *pl)
+planner_merge_ready(struct planner *pl)
 {
-	int i, rc = 0;
+	int i;
 
-	for (i = 0; i < pl->nworkers; i++) {
+	for (; pl->nmerged < pl->nworkers && pl->wdone[pl->nmerged];
+	    pl->nmerged++) {
+		i = pl->nmerged;
 		if (pl->wres[i] == NULL)
 			continue;
-		if (rc == 0 && search_merge(pl->search, pl->wres[i],
-		    pl->wreslen[i], &pl->err) != 0)
-			rc = error_wrap(&pl->err, "worker %d", i);
+		if (search_merge(pl->search, pl->wres[i], pl->wreslen[i],
+		    &pl->err) != 0)
+			return error_wrap(&pl->err, "worker %d", i);
 		free(pl->wres[i]);
 		pl->wres[i] = NULL;
 	}
-	pthread_mutex_lock(&pl->lock);
-	pl->merged = true;
-	pthread_mutex_unlock(&pl->lock);
-	return rc;
+	return 0;
 }
 
 static int
 planner_run_process(struct planner *pl)
 {
-	int i, left, timeout, answered = 0;
+	int i, left, timeout;
 
 	if (planner_spawn(pl) != 0)
 		return -1;
 	for (;;) {
+		if (planner_merge_ready(pl) != 0) {
+			planner_kill_workers(pl);
+			return -1;
+		}
 		left = 0;
 		for (i = 0; i < pl->nworkers; i++)
 			left += !pl->wdone[i];
 		if (left == 0)
 			break;
-		if (atomic_load(&pl->stop) && !pl->stopping)
+		if (!pl->stopping && planner_out_of_time(pl))
+			pl->timed_out = true;
+		if ((atomic_load(&pl->stop) || pl->timed_out) && !pl->stopping)
 			planner_cancel_workers(pl);
 		timeout = 100 / left > 0 ? 100 / left : 1;
 		for (i = 0; i < pl->nworkers; i++) {
@@ -282,12 +325,13 @@ planner_run_process(struct planner *pl)
 			planner_lose(pl, i);
 		}
 	}
-	for (i = 0; i < pl->nworkers; i++)
-		answered += pl->wres[i] != NULL;
-	if (pl->stopping && answered == 0)
+	if (pl->stopping && pl->nanswered == 0)
 		return error_set(&pl->err, EXIT_MODEL, "the planner was stopped "
 		    "and no worker answered the stop: every tree was lost");
-	return planner_merge_all(pl);
+	pthread_mutex_lock(&pl->lock);
+	pl->merged = true;
+	pthread_mutex_unlock(&pl->lock);
+	return 0;
 }
 
 /* ---- the plan -------------------------------------------------------- */
@@ -331,7 +375,17 @@ planner_build(struct planner *pl)
 	pl->plan.stats.workers = pl->nworkers;
 	pl->plan.stats.isolation = pl->params.isolation;
 	pl->plan.stats.seed = pl->params.seed;
-	pl->plan.stats.stopped = snap->state == SEARCH_STOPPED || pl->stopping;
+	pl->plan.stats.stopped = snap->state == SEARCH_STOPPED ||
+	    pl->stopping || pl->timed_out;
+	if (pl->timed_out)
+		planner_note(pl, "the time limit of %g s ended the search after "
+		    "%llu iterations: the model took %.3g ms per call (%llu "
+		    "calls); this is the best plan found so far, completed to "
+		    "the horizon", pl->params.time_limit,
+		    (unsigned long long)snap->iterations,
+		    snap->model_calls > 0 ? 1000 * snap->model_seconds /
+		    (double)snap->model_calls : 0.0,
+		    (unsigned long long)snap->model_calls);
 	planner_sandbox(pl, pl->plan.stats.sandbox,
 	    sizeof pl->plan.stats.sandbox);
 	memcpy(pl->plan.model_sha256, pl->sha, sizeof pl->sha);
@@ -359,7 +413,6 @@ static void *
 planner_main(void *arg)
 {
 	struct planner *pl = arg;
-	double t0 = clock_seconds();
 	struct search_snapshot *snap;
 
 	if (pl->params.isolation == ISOLATION_THREAD)
@@ -375,10 +428,27 @@ planner_main(void *arg)
 	}
 	if (pl->rc == 0) {
 		planner_build(pl);
-		pl->plan.stats.seconds = clock_seconds() - t0;
+		pl->plan.stats.seconds = clock_seconds() - pl->t0;
 	}
 	atomic_store(&pl->finished, true);
 	return NULL;
+}
+
+/* The time limit and the memory budget, defaults filled in. */
+static int
+planner_limits(struct search_params *sp, struct error *err)
+{
+	if (sp->time_limit <= 0)
+		sp->time_limit = sp->seconds + 60 > SEARCH_TIME_LIMIT ?
+		    sp->seconds + 60 : SEARCH_TIME_LIMIT;
+	if (sp->memory_mb <= 0)
+		sp->memory_mb = SEARCH_MEMORY_MB;
+	if (sp->isolation == ISOLATION_PROCESS &&
+	    sp->memory_mb / sp->workers < SEARCH_MEMORY_MIN)
+		return error_set(err, EXIT_USAGE, "a memory budget of %ld MiB "
+		    "gives each of %d workers less than %d MiB", sp->memory_mb,
+		    sp->workers, SEARCH_MEMORY_MIN);
+	return 0;
 }
 
 int
@@ -410,7 +480,8 @@ planner_start_from(const struct project *p, const char *model_src,
 	pl->nworkers = params->isolation == ISOLATION_THREAD ? 1 :
 	    (params->workers > 0 ? params->workers : 1);
 	pl->params.workers = pl->nworkers;
-	if (legal_past_load(p, &pl->past, &pl->npast, err) != 0) {
+	if (planner_limits(&pl->params, err) != 0 ||
+	    legal_past_load(p, &pl->past, &pl->npast, err) != 0) {
 		free(pl->src);
 		free(pl);
 		return -1;
@@ -436,6 +507,7 @@ planner_start_from(const struct project *p, const char *model_src,
 	pthread_mutex_init(&pl->lock, NULL);
 	atomic_init(&pl->stop, false);
 	atomic_init(&pl->finished, false);
+	pl->t0 = clock_seconds();
 	if (pthread_create(&pl->thread, NULL, planner_main, pl) != 0) {
 		planner_free(pl);
 		return error_set(err, EXIT_ERROR, "cannot start the planner "

@@ -30,9 +30,25 @@
 struct synth_block {
 	int		 line;		/* of the opening fence, 1-based */
 	char		*code;
+	size_t		 len, cap;	/* of code, which grows by doubling */
 	bool		 python;	/* tagged python/py/python3 */
 	bool		 closed;
 };
+
+/* Appends a line to a block: amortised constant per byte, since an
+ * answer (up to 32 MiB) can be one block of millions of lines. */
+static void
+synth_block_add(struct synth_block *b, const char *p, size_t n)
+{
+	if (b->len + n + 2 > b->cap) {
+		b->cap = (b->len + n + 2) * 2;
+		b->code = xrealloc(b->code, b->cap);
+	}
+	memcpy(b->code + b->len, p, n);
+	b->len += n;
+	b->code[b->len++] = '\n';
+	b->code[b->len] = '\0';
+}
 
 static bool
 synth_python_tag(const char *tag, size_t n)
@@ -47,8 +63,8 @@ synth_blocks(const char *answer, struct synth_block **out)
 {
 	struct synth_block *b = NULL, *cur = NULL;
 	const char *p = answer, *eol, *tag;
-	size_t len, tlen, clen;
-	int n = 0, line = 0;
+	size_t len, tlen;
+	int n = 0, cap = 0, line = 0;
 
 	for (; *p != '\0'; p = *eol != '\0' ? eol + 1 : eol) {
 		eol = strchr(p, '\n');
@@ -60,7 +76,10 @@ synth_blocks(const char *answer, struct synth_block **out)
 		    p[len - 1] == '\t'))
 			len--;
 		if (cur == NULL && len >= 3 && strncmp(p, "```", 3) == 0) {
-			b = xrealloc(b, (size_t)(n + 1) * sizeof *b);
+			if (n == cap) {
+				cap = cap > 0 ? cap * 2 : 4;
+				b = xrealloc(b, (size_t)cap * sizeof *b);
+			}
 			cur = &b[n++];
 			memset(cur, 0, sizeof *cur);
 			cur->line = line;
@@ -77,13 +96,8 @@ synth_blocks(const char *answer, struct synth_block **out)
 			cur = NULL;
 			continue;
 		}
-		if (cur != NULL) {
-			clen = strlen(cur->code);
-			cur->code = xrealloc(cur->code, clen + (size_t)(eol - p) + 2);
-			memcpy(cur->code + clen, p, (size_t)(eol - p));
-			cur->code[clen + (size_t)(eol - p)] = '\n';
-			cur->code[clen + (size_t)(eol - p) + 1] = '\0';
-		}
+		if (cur != NULL)
+			synth_block_add(cur, p, (size_t)(eol - p));
 	}
 	*out = b;
 	return n;
@@ -220,20 +234,24 @@ synth_problems(const struct synth_candidate *c)
 	return s;
 }
 
+/* The first SYNTH_PROMPT_VERDICTS verdicts, then how many more. */
 static char *
 synth_gate_text(const struct gate_result *g)
 {
-	char *s = xstrdup(""), *next;
-	int i;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = xmemstream(&s, &len);
+	int i, n = g->nverdicts < SYNTH_PROMPT_VERDICTS ? g->nverdicts :
+	    SYNTH_PROMPT_VERDICTS;
 
-	for (i = 0; i < g->nverdicts; i++) {
-		xasprintf(&next, "%s%sline %d, col %d [%s]: %s", s,
-		    i > 0 ? "\n" : "",
+	for (i = 0; i < n; i++)
+		fprintf(f, "%sline %d, col %d [%s]: %s", i > 0 ? "\n" : "",
 		    g->verdicts[i].line, g->verdicts[i].col,
 		    g->verdicts[i].rule, g->verdicts[i].message);
-		free(s);
-		s = next;
-	}
+	if (gate_result_total(g) > n)
+		fprintf(f, "\n(and %d more verdicts; fix these first)",
+		    gate_result_total(g) - n);
+	fclose(f);
 	return s;
 }
 
@@ -276,7 +294,7 @@ synth_check_code(const struct project *p, const struct synth_options *o,
 	c->gate_accepted = g.accepted;
 	c->gate = gate_result_json(&g);
 	c->gate_text = synth_gate_text(&g);
-	c->fails = g.nverdicts;
+	c->fails = gate_result_total(&g);
 	gate_result_free(&g);
 	if (!c->gate_accepted) {
 		if (c->fails == 0)

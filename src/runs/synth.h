@@ -84,8 +84,15 @@ struct synth_result {
  * malloc'd); deterministic for a given project, so replay can match. */
 int	synth_prompt(const struct project *, char **system, char **task,
 	    struct error *err);
+/* What a refinement prompt sends back of a candidate: the first
+ * SYNTH_PROMPT_VERDICTS gate verdicts, and of the whole problems text the
+ * first SYNTH_PROBLEMS_MAX bytes (a model's source can draw a quarter of
+ * a million verdicts; a prompt needs the first few to fix). */
+#define SYNTH_PROMPT_VERDICTS	20
+#define SYNTH_PROBLEMS_MAX	16384
 /* The follow-up message that sends a candidate's problems (or, for one
- * that works, its backtest against the baselines) back. */
+ * that works, its backtest against the baselines) back, cut to
+ * SYNTH_PROBLEMS_MAX bytes with a note of how much was left out. */
 char	*synth_refine_prompt(int candidate, const char *problems);
 /* The code of an answer: the one ```python block (several identical ones
  * count as one). NULL with *why set when there is none or several differ. */

@@ -553,12 +553,36 @@ synth_prompt(const struct project *p, char **system, char **task,
 	return 0;
 }
 
+/* At most SYNTH_PROBLEMS_MAX bytes of text, cut after a whole line (or
+ * else a whole UTF-8 character), then how many bytes were left out. */
+static char *
+synth_cut(const char *text)
+{
+	struct sbuf b = { 0 };
+	size_t n = strlen(text), k = SYNTH_PROBLEMS_MAX, nl;
+
+	if (n <= k)
+		return xstrdup(text);
+	while (k > 0 && ((unsigned char)text[k] & 0xC0) == 0x80)
+		k--;
+	for (nl = k; nl > k / 2 && text[nl - 1] != '\n'; nl--)
+		;
+	if (nl > k / 2)
+		k = nl;
+	sb_printf(&b, "%.*s", (int)k, text);
+	sb_printf(&b, "%s[%zu more bytes of this report left out]",
+	    k > 0 && text[k - 1] == '\n' ? "" : "\n", n - k);
+	return sb_take(&b);
+}
+
 char *
 synth_refine_prompt(int candidate, const char *problems)
 {
-	char num[16];
+	char num[16], *cut = synth_cut(problems), *s;
 
 	snprintf(num, sizeof num, "%d", candidate);
-	return synth_render(prompt_refine, (const char *const[]){
-	    "CANDIDATE", num, "PROBLEMS", problems, NULL });
+	s = synth_render(prompt_refine, (const char *const[]){
+	    "CANDIDATE", num, "PROBLEMS", cut, NULL });
+	free(cut);
+	return s;
 }

@@ -16,6 +16,7 @@ synth_worker_validate(void *arg, const struct project *p, const char *src,
 {
 	const struct synth_worker *sw = arg;
 	struct worker_validate_job vj = {
+		.p = p,
 		.project_dir = sw->project_dir,
 		.src = src,
 		.len = len,

@@ -36,6 +36,7 @@ worker_validate(const struct worker_validate_job *vj, cJSON **report,
 	    vj->call_timeout_ms : WV_CALL_MS;
 	job.deadline = vj->deadline > 0 ? vj->deadline : WV_DEADLINE;
 	job.memory_mb = vj->memory_mb;
+	job.result_max = worker_report_max(vj->p);
 	if (worker_spawn(&job, &w, err) != 0)
 		return -1;
 	do {

@@ -16,6 +16,7 @@
 #include "core/validate.h"
 
 struct worker_validate_job {
+	const struct project *p;	/* sizes the report's bound */
 	const char	*project_dir;
 	const char	*src;		/* the exact bytes to gate and run */
 	size_t		 len;

@@ -107,17 +107,42 @@ frame_read(int fd, int *type, char **buf, size_t *len, struct error *err)
 	return 0;
 }
 
+/* What the reader keeps for small frames; a larger one gets a buffer of
+ * its own size. */
+#define FRAME_CHUNK	65536
+
+/* Moves the bytes not yet taken to the front: only when the next frame is
+ * incomplete, so each byte moves at most once. */
+static void
+frame_reader_compact(struct frame_reader *r)
+{
+	if (r->off == 0)
+		return;
+	memmove(r->buf, r->buf + r->off, r->len - r->off);
+	r->len -= r->off;
+	r->off = 0;
+}
+
 int
 frame_reader_fill(struct frame_reader *r, int fd)
 {
 	ssize_t n;
 
-	if (r->cap - r->len < 65536) {
-		r->cap = r->cap == 0 ? 65536 * 2 : r->cap * 2;
-		r->buf = xrealloc(r->buf, r->cap);
+	if (r->buf == NULL) {
+		r->cap = FRAME_CHUNK;
+		r->buf = xmalloc(r->cap);
+		r->off = r->len = 0;
+	}
+	/* One byte stays free for the NUL of a frame handed over whole. */
+	if (r->len + 1 >= r->cap) {
+		frame_reader_compact(r);
+		if (r->len + 1 >= r->cap) {
+			r->cap += FRAME_CHUNK;
+			r->buf = xrealloc(r->buf, r->cap);
+		}
 	}
 	do
-		n = read(fd, r->buf + r->len, r->cap - r->len);
+		n = read(fd, r->buf + r->len, r->cap - 1 - r->len);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -1;
@@ -127,28 +152,70 @@ frame_reader_fill(struct frame_reader *r, int fd)
 	return 1;
 }
 
+/* The frame at off, which fills the buffer to its end: the buffer itself
+ * becomes the payload. */
+static char *
+frame_reader_hand_over(struct frame_reader *r, size_t n)
+{
+	char *p = (char *)r->buf;
+
+	memmove(p, p + FRAME_HEADER, n);
+	p[n] = '\0';
+	r->buf = NULL;
+	r->off = r->len = r->cap = 0;
+	return p;
+}
+
 int
 frame_reader_next(struct frame_reader *r, int *type, char **buf, size_t *len)
 {
+	size_t avail = r->len - r->off, limit, need;
+	unsigned char *h;
 	uint32_t n;
 	char *p;
 
-	if (r->len < FRAME_HEADER)
+	if (avail < FRAME_HEADER) {
+		if (r->buf != NULL)
+			frame_reader_compact(r);
 		return 0;
-	n = frame_length(r->buf);
-	if (n > FRAME_MAX)
+	}
+	h = r->buf + r->off;
+	n = frame_length(h);
+	limit = r->limit != NULL ? r->limit(r->arg, h[4]) : FRAME_MAX;
+	if (n > FRAME_MAX || n > limit) {
+		r->over_type = h[4];
+		r->over_len = n;
 		return -1;
-	if (r->len < FRAME_HEADER + (size_t)n)
+	}
+	need = FRAME_HEADER + (size_t)n;
+	if (avail < need) {
+		frame_reader_compact(r);
+		if (r->cap < need + 1) {
+			r->cap = need + 1;
+			r->buf = xrealloc(r->buf, r->cap);
+		}
 		return 0;
-	p = xmalloc((size_t)n + 1);
-	memcpy(p, r->buf + FRAME_HEADER, n);
-	p[n] = '\0';
-	*type = r->buf[4];
-	*buf = p;
+	}
+	*type = h[4];
 	*len = n;
-	r->len -= FRAME_HEADER + (size_t)n;
-	memmove(r->buf, r->buf + FRAME_HEADER + n, r->len);
+	if (r->off == 0 && avail == need && r->cap > FRAME_CHUNK) {
+		*buf = frame_reader_hand_over(r, n);
+		return 1;
+	}
+	p = xmalloc((size_t)n + 1);
+	memcpy(p, h + FRAME_HEADER, n);
+	p[n] = '\0';
+	*buf = p;
+	r->off += need;
+	if (r->off == r->len)
+		r->off = r->len = 0;
 	return 1;
+}
+
+size_t
+frame_reader_pending(const struct frame_reader *r)
+{
+	return r->len - r->off;
 }
 
 void
@@ -156,5 +223,5 @@ frame_reader_free(struct frame_reader *r)
 {
 	free(r->buf);
 	r->buf = NULL;
-	r->len = r->cap = 0;
+	r->off = r->len = r->cap = 0;
 }

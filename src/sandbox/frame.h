@@ -34,18 +34,34 @@ int	frame_read(int fd, int *type, char **buf, size_t *len,
 /* Encodes a header into out (async-signal-safe). */
 void	frame_header(unsigned char out[FRAME_HEADER], int type, uint32_t len);
 
+/*
+ * The parent's reader. A frame is checked against limit(arg, type) as soon
+ * as its header is in, before a byte of its payload is buffered; the buffer
+ * then grows to that one frame exactly and is handed over whole, so a frame
+ * of n bytes costs n bytes once. Frames are taken from an offset (no byte
+ * is moved more than once): reading is linear in what the worker sends.
+ */
+typedef size_t	frame_limit_fn(void *arg, int type);
+
 struct frame_reader {
 	unsigned char	*buf;
-	size_t		 len, cap;
+	size_t		 off, len, cap;	/* [off, len) not yet taken */
+	frame_limit_fn	*limit;		/* NULL: FRAME_MAX for every type */
+	void		*arg;
+	int		 over_type;	/* after -1: the frame refused */
+	uint32_t	 over_len;
 };
 
 /* Reads what fd has (one read). 1: got bytes, 0: end of file, -1: error
  * (errno; EAGAIN when nothing was there). */
 int	frame_reader_fill(struct frame_reader *, int fd);
 /* Takes the next complete frame: 1 with *buf malloc'd (NUL-terminated),
- * 0 when more bytes are needed, -1 when the stream is malformed. */
+ * 0 when more bytes are needed, -1 when a header announces more than the
+ * type's limit (over_type and over_len say which). */
 int	frame_reader_next(struct frame_reader *, int *type, char **buf,
 	    size_t *len);
+/* Bytes buffered and not yet taken (a truncated frame at end of file). */
+size_t	frame_reader_pending(const struct frame_reader *);
 void	frame_reader_free(struct frame_reader *);
 
 #endif

@@ -15,6 +15,22 @@
 
 #include "core/search.h"
 
+/*
+ * The most bytes each frame a worker sends can legally need; the parent
+ * refuses a longer one before buffering it. A number prints in at most 26
+ * bytes and a string's byte in at most 6 (`\u001b`); the result frame's
+ * bound depends on the job (worker_parent.c).
+ */
+#define FRAME_READY_MAX		4096	/* lockdown_json(): 12 flags, why[192] */
+#define FRAME_ERROR_MAX		8192	/* a message of struct error, escaped */
+#define FRAME_SYSCALL_LEN	4
+#define FRAME_ROLLOUT_MAX	4096	/* rollout_stats_json(): 7 numbers */
+/* A snapshot: its fixed fields, the error text escaped, and every root
+ * and plan edge at its longest. */
+#define FRAME_EDGE_MAX		512
+#define FRAME_SNAPSHOT_MAX	(4096 + 6 * 512 + \
+	(SNAPSHOT_MAX_CHILDREN + SNAPSHOT_MAX_PV) * FRAME_EDGE_MAX)
+
 /* search_snapshot as the worker streams it (FRAME_SNAPSHOT), and back:
  * 0, or -1 when the text is not a well-formed snapshot. */
 cJSON	*frame_snapshot_json(const struct search_snapshot *);

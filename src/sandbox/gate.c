@@ -7,6 +7,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,11 @@ gate_convert(PyObject *list, struct gate_result *out, struct error *err)
 	if (!PyList_Check(list))
 		return error_set(err, EXIT_ERROR, "gate: unexpected result");
 	n = PyList_GET_SIZE(list);
+	if (n > GATE_VERDICTS_MAX) {
+		out->nmore = n - GATE_VERDICTS_MAX < INT_MAX ?
+		    (int)(n - GATE_VERDICTS_MAX) : INT_MAX;
+		n = GATE_VERDICTS_MAX;
+	}
 	out->verdicts = xcalloc(n > 0 ? (size_t)n : 1, sizeof *out->verdicts);
 	for (i = 0; i < n; i++) {
 		t = PyList_GET_ITEM(list, i);
@@ -235,6 +241,13 @@ gate_result_free(struct gate_result *r)
 	free(r->verdicts);
 	r->verdicts = NULL;
 	r->nverdicts = 0;
+	r->nmore = 0;
+}
+
+int
+gate_result_total(const struct gate_result *r)
+{
+	return r->nverdicts + r->nmore;
 }
 
 cJSON *
@@ -255,21 +268,29 @@ gate_result_json(const struct gate_result *r)
 		cJSON_AddStringToObject(v, "message", r->verdicts[i].message);
 		cJSON_AddItemToArray(list, v);
 	}
+	if (r->nmore > 0)
+		cJSON_AddNumberToObject(o, "more", r->nmore);
 	return o;
 }
 
+/* Written into one growing buffer: appending each verdict to a copy of
+ * the text so far made this quadratic in the verdicts. */
 char *
 gate_result_text(const char *file, const struct gate_result *r)
 {
-	char *out = xstrdup(""), *next;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
 	int i;
 
-	for (i = 0; i < r->nverdicts; i++) {
-		xasprintf(&next, "%s%s:%d:%d: %s: %s\n", out, file,
-		    r->verdicts[i].line, r->verdicts[i].col,
-		    r->verdicts[i].rule, r->verdicts[i].message);
-		free(out);
-		out = next;
-	}
+	f = xmemstream(&out, &len);
+	for (i = 0; i < r->nverdicts; i++)
+		fprintf(f, "%s:%d:%d: %s: %s\n", file, r->verdicts[i].line,
+		    r->verdicts[i].col, r->verdicts[i].rule,
+		    r->verdicts[i].message);
+	if (r->nmore > 0)
+		fprintf(f, "%s: and %d more verdict%s\n", file, r->nmore,
+		    r->nmore == 1 ? "" : "s");
+	fclose(f);
 	return out;
 }

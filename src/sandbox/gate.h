@@ -22,11 +22,20 @@ struct gate_verdict {
 	char	*message;
 };
 
+/*
+ * The verdicts kept of a source: the first GATE_VERDICTS_MAX by position.
+ * A source can draw one per few bytes (a million-byte line of `a._;` draws
+ * a quarter of a million), so the rest are only counted: everything that
+ * reports verdicts shows these and then "and N more".
+ */
+#define GATE_VERDICTS_MAX	100
+
 struct gate_result {
 	bool			 accepted;
 	char			 sha256[65];
 	struct gate_verdict	*verdicts;
-	int			 nverdicts;
+	int			 nverdicts;	/* kept */
+	int			 nmore;		/* past those, counted only */
 };
 
 /* What the approval screen shows about a source besides its verdicts. */
@@ -53,9 +62,13 @@ void	gate_result_free(struct gate_result *);
 int	gate_summarize(const char *src, size_t len, struct gate_summary *out,
 	    struct error *err);
 void	gate_summary_free(struct gate_summary *);
-/* DESIGN.md's `fronts gate --json` object. */
+/* Every verdict the gate drew, kept or not. */
+int	gate_result_total(const struct gate_result *);
+/* DESIGN.md's `fronts gate --json` object; with "more": N when N verdicts
+ * past the kept ones were left out. */
 cJSON	*gate_result_json(const struct gate_result *);
-/* One "FILE:LINE:COL: rule: message\n" line per verdict (caller frees). */
+/* One "FILE:LINE:COL: rule: message\n" line per kept verdict, then
+ * "FILE: and N more verdicts\n" when some were left out (caller frees). */
 char	*gate_result_text(const char *file, const struct gate_result *);
 
 #endif

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -135,8 +136,26 @@ ld_drop_root(struct lockdown *ld, struct error *err)
 	return 0;
 }
 
+/*
+ * The worker dies with fronts. The kernel clears the parent-death signal
+ * at a change of uid or gid (ld_drop_root), so it is set after each, and
+ * a parent that died before it was set is seen here: the worker was
+ * given to another process and exits at once. (The worker also exits
+ * when a frame can no longer be written: worker_child.c.)
+ */
+static void
+ld_bind_parent(pid_t parent)
+{
+	if (parent <= 0)
+		return;
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 ||
+	    getppid() != parent)
+		_exit(EXIT_MODEL);
+}
+
 int
-lockdown_namespaces(struct lockdown *ld, unsigned skip, struct error *err)
+lockdown_namespaces(struct lockdown *ld, unsigned skip, pid_t parent,
+    struct error *err)
 {
 	const int rest = CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC;
 	uid_t uid;
@@ -152,11 +171,13 @@ lockdown_namespaces(struct lockdown *ld, unsigned skip, struct error *err)
 		ld->user_ns = ld->mount_ns = ld->net_ns = ld->ipc_ns = true;
 		if (ld_map_ids(uid, gid) != 0)
 			ld_why(ld, "user namespace id map", errno);
+		ld_bind_parent(parent);
 		return 0;
 	}
 	ld_why(ld, "user namespace", errno);
 	/* Without a user namespace the others need privileges. */
 	ld_unshare_each(ld);
+	ld_bind_parent(parent);
 	return 0;
 }
 
@@ -392,6 +413,8 @@ lockdown_apply(struct lockdown *ld, const struct lockdown_limits *lim,
 		ld_landlock(ld);
 	if ((lim->skip & LOCKDOWN_SKIP_FDS) == 0 && ld_no_new_fds(err) != 0)
 		return -1;
+	/* Capabilities and Landlock changed the credentials last. */
+	ld_bind_parent(lim->parent);
 	if ((lim->skip & LOCKDOWN_SKIP_SECCOMP) != 0)
 		return 0;
 	if (seccomp_install(lim->keep_fd, err) != 0)

@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include <cjson/cJSON.h>
 
@@ -66,13 +67,16 @@ struct lockdown_limits {
 	long		memory_mb;	/* address space on top of what is mapped */
 	double		cpu_s;		/* RLIMIT_CPU backstop; 0: none */
 	int		keep_fd;	/* the frame pipe; stderr (2) stays too */
+	pid_t		parent;		/* fronts: the worker dies with it */
 	unsigned	skip;		/* LOCKDOWN_SKIP_*; 0 outside tests */
 };
 
 /* Step 1. Must run while the process has a single thread, after every
  * file only root may read has been read. Fails only when a root worker
- * cannot stop being root. */
-int	lockdown_namespaces(struct lockdown *, unsigned skip,
+ * cannot stop being root. The id change clears the parent-death signal:
+ * it is set again here and in lockdown_apply(), after the last change of
+ * credentials, and a worker whose parent is already gone exits. */
+int	lockdown_namespaces(struct lockdown *, unsigned skip, pid_t parent,
 	    struct error *err);
 /* Step 3. On error nothing of the model may run. */
 int	lockdown_apply(struct lockdown *, const struct lockdown_limits *,

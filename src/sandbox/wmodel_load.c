@@ -233,9 +233,9 @@ wm_gate(const char *src, size_t len, struct error *err)
 		off += snprintf(buf + off, sizeof buf - off, "%sline %d col %d: %s (%s)",
 		    i > 0 ? "; " : "", gr.verdicts[i].line, gr.verdicts[i].col,
 		    gr.verdicts[i].message, gr.verdicts[i].rule);
-	if (gr.nverdicts > 3 && off < sizeof buf)
+	if (gate_result_total(&gr) > 3 && off < sizeof buf)
 		snprintf(buf + off, sizeof buf - off, "; and %d more",
-		    gr.nverdicts - 3);
+		    gate_result_total(&gr) - 3);
 	error_set(err, EXIT_REFUSED, "the gate refused %s: %s", WM_FILENAME,
 	    buf);
 	gate_result_free(&gr);

@@ -35,11 +35,16 @@ struct worker_job {
 	long			 memory_mb;	/* address-space limit; 0: default */
 	time_t			 now;		/* the parent's clock (set by the
 						 * wire; read by the worker) */
+	size_t			 result_max;	/* VALIDATE: worker_report_max() */
 	/* The plan's window when the parent's differs from fronts.json's
 	 * (a re-plan of the rest of the horizon); 0: the project's own. */
 	time_t			 start;
 	int			 horizon_slots;
 };
+
+/* The most bytes a VALIDATE report for p can need (p NULL: a project
+ * without history). */
+size_t	worker_report_max(const struct project *p);
 
 enum worker_event {
 	WORKER_EVENT_NONE,	/* nothing within the timeout */

@@ -64,7 +64,18 @@ struct worker_child {
 	struct legal_past	*past;		/* PLAN: history and sent posts */
 	int			 npast;
 	struct lockdown		 ld;
+	pid_t			 parent;	/* fronts, which started it */
 };
+
+/* A frame fronts can no longer read means fronts is gone (or closed its
+ * end): nobody waits for the rest, so the worker ends here. */
+static void
+worker_send(int type, const void *buf, size_t len)
+{
+	if (frame_write(WORKER_FD_OUT, type, buf, len, NULL) != 0 &&
+	    errno == EPIPE)
+		_exit(EXIT_MODEL);
+}
 
 static void
 worker_send_json(int type, cJSON *j)
@@ -72,7 +83,7 @@ worker_send_json(int type, cJSON *j)
 	char *s = cJSON_PrintUnformatted(j);
 
 	if (s != NULL)
-		frame_write(WORKER_FD_OUT, type, s, strlen(s), NULL);
+		worker_send(type, s, strlen(s));
 	free(s);
 	cJSON_Delete(j);
 }
@@ -193,8 +204,7 @@ worker_run_plan(struct worker_child *c, struct error *err)
 		if (rc != 0)
 			error_set(err, EXIT_ERROR, "cannot export the search tree");
 		else
-			rc = frame_write(WORKER_FD_OUT, FRAME_RESULT, buf, len,
-			    err);
+			worker_send(FRAME_RESULT, buf, len);
 	}
 	free(buf);
 	/* The tree is not freed: releasing its states would run model code
@@ -318,6 +328,7 @@ worker_lock(struct worker_child *c, struct error *err)
 		.memory_mb = c->job.memory_mb,
 		.cpu_s = c->job.deadline,
 		.keep_fd = WORKER_FD_OUT,
+		.parent = c->parent,
 		.skip = worker_skip()
 	};
 
@@ -377,6 +388,9 @@ worker_main(int argc, char **argv)
 	struct worker_child c = { 0 };
 	struct error err = { 0 };
 
+	/* worker_exec() saw fronts as the parent and set the parent-death
+	 * signal, which the exec kept: this is fronts or it was killed. */
+	c.parent = getppid();
 	if (worker_signals(&err) != 0 ||
 	    worker_receive(&c, &err) != 0 ||
 	    project_load(c.job.project_dir, &c.p, &err) != 0 ||
@@ -385,7 +399,7 @@ worker_main(int argc, char **argv)
 	    pyhost_init(&err) != 0)
 		_exit(worker_send_error(&err));
 	guard_set_overrun(worker_overrun);
-	if (lockdown_namespaces(&c.ld, worker_skip(), &err) != 0 ||
+	if (lockdown_namespaces(&c.ld, worker_skip(), c.parent, &err) != 0 ||
 	    wmodel_prepare(c.p, c.src, c.len, c.job.params.call_timeout_ms,
 	    &c.m, &err) != 0 ||
 	    worker_lock(&c, &err) != 0)

@@ -24,6 +24,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/backtest.h"
+#include "core/termsafe.h"
 #include "sandbox/frame.h"
 #include "sandbox/frame_parse.h"
 #include "sandbox/lockdown.h"
@@ -37,6 +39,7 @@ struct worker {
 	int			out_fd;		/* frames from the child */
 	int			err_fd;		/* its stdout and stderr */
 	struct frame_reader	rd;
+	size_t			result_max;	/* the result frame's bound */
 	char			tail[WORKER_TAIL];
 	size_t			ntail;
 	double			deadline;	/* clock_seconds(); 0: none */
@@ -153,6 +156,78 @@ worker_send_job(int fd, const struct worker_job *job, struct error *err)
 	return rc;
 }
 
+/*
+ * What a result can need: a PLAN worker's tree is held in its memory
+ * budget, so its export is at most what that budget's nodes export; a
+ * VALIDATE report is sized from the project (worker_report_max); a ROLLOUT
+ * result is seven numbers.
+ */
+/*
+ * The longest report validate_report_json() can make for p: the checks
+ * (at most WORKER_CHECKS, each a name, a function and a message of struct
+ * validate_check, every byte escaped at worst as six), the backtest's
+ * fixed figures, one entry per history post (its id twice: entries and
+ * the worst list), and the grid. A number prints in at most 26 bytes.
+ */
+#define WORKER_CHECKS		64
+#define WORKER_CHECK_MAX	(6 * (48 + 32 + 512) + 256)
+#define WORKER_ENTRY_MAX	512
+#define WORKER_REPORT_FIXED	65536
+
+size_t
+worker_report_max(const struct project *p)
+{
+	size_t n = WORKER_REPORT_FIXED + WORKER_CHECKS * WORKER_CHECK_MAX;
+	int i;
+
+	for (i = 0; p != NULL && i < p->nhistory; i++)
+		n += WORKER_ENTRY_MAX + 2 * 6 * strlen(p->history[i].id);
+	if (p != NULL)
+		n += (size_t)p->nfronts * BACKTEST_CELLS * 32;
+	return n;
+}
+
+static size_t
+worker_result_max(const struct worker_job *job, long memory_mb)
+{
+	size_t max;
+
+	switch (job->kind) {
+	case WORKER_JOB_PLAN:
+		max = search_export_max((size_t)memory_mb << 20);
+		break;
+	case WORKER_JOB_VALIDATE:
+		max = job->result_max > 0 ? job->result_max :
+		    worker_report_max(NULL);
+		break;
+	default:
+		max = FRAME_ROLLOUT_MAX;
+		break;
+	}
+	return max < FRAME_MAX ? max : FRAME_MAX;
+}
+
+static size_t
+worker_frame_limit(void *arg, int type)
+{
+	const struct worker *w = arg;
+
+	switch (type) {
+	case FRAME_READY:
+		return FRAME_READY_MAX;
+	case FRAME_SNAPSHOT:
+		return FRAME_SNAPSHOT_MAX;
+	case FRAME_RESULT:
+		return w->result_max;
+	case FRAME_ERROR:
+		return FRAME_ERROR_MAX;
+	case FRAME_SYSCALL:
+		return FRAME_SYSCALL_LEN;
+	default:
+		return 0;
+	}
+}
+
 int
 worker_spawn(const struct worker_job *job, struct worker **out,
     struct error *err)
@@ -207,6 +282,9 @@ worker_spawn(const struct worker_job *job, struct worker **out,
 	w->err_fd = errp[0];
 	w->syscall_nr = -1;
 	w->memory_mb = job->memory_mb > 0 ? job->memory_mb : WORKER_DEFAULT_MB;
+	w->result_max = worker_result_max(job, w->memory_mb);
+	w->rd.limit = worker_frame_limit;
+	w->rd.arg = w;
 	w->limit_s = job->deadline;
 	w->deadline = job->deadline > 0 ? clock_seconds() + job->deadline : 0;
 	fcntl(w->out_fd, F_SETFL, O_NONBLOCK);
@@ -312,11 +390,27 @@ worker_tail_line(struct worker *w, char *buf, size_t size)
 	return start != NULL ? start + 1 : buf;
 }
 
+/*
+ * Text the worker wrote (its stderr, an error frame's message) is the
+ * model's: the model may have taken the worker over. It is shown on one
+ * line after MODEL_TEXT_PREFIX, which no line of fronts' own starts with,
+ * its newlines and controls visible.
+ */
+static void
+worker_model_text(const char *text, char *buf, size_t size)
+{
+	size_t n = strlen(MODEL_TEXT_PREFIX);
+
+	snprintf(buf, size, "%s", MODEL_TEXT_PREFIX);
+	if (n < size)
+		termsafe_copy_line(buf + n, size - n, text);
+}
+
 /* Turns how the child ended into the operator's words. */
 static int
 worker_death(struct worker *w, struct error *err)
 {
-	char line[512];
+	char line[512], quoted[512];
 	const char *tail;
 	int sig;
 
@@ -327,6 +421,10 @@ worker_death(struct worker *w, struct error *err)
 	worker_drain_stderr(w);
 	w->finished = true;
 	tail = worker_tail_line(w, line, sizeof line);
+	if (*tail != '\0') {
+		worker_model_text(tail, quoted, sizeof quoted);
+		tail = quoted;
+	}
 	if (w->timed_out)
 		return error_set(err, EXIT_MODEL,
 		    "the model ran past the deadline of %.1f s and its worker "
@@ -361,7 +459,7 @@ worker_death(struct worker *w, struct error *err)
 		    "the model's worker crashed with signal %d (%s)%s%s", sig,
 		    strsignal(sig), *tail ? ": " : "", tail);
 	}
-	if (w->rd.len > 0)
+	if (frame_reader_pending(&w->rd) > 0)
 		return error_set(err, EXIT_MODEL, "the model's worker sent "
 		    "malformed output (a truncated frame)");
 	return error_set(err, EXIT_MODEL,
@@ -380,15 +478,57 @@ worker_malformed(struct worker *w, const char *what, struct error *err)
 	    "the model's worker sent malformed output (%s) and was killed", what);
 }
 
+static const char *
+worker_frame_name(int type)
+{
+	switch (type) {
+	case FRAME_READY:
+		return "a ready frame";
+	case FRAME_SNAPSHOT:
+		return "a snapshot frame";
+	case FRAME_RESULT:
+		return "a result frame";
+	case FRAME_ERROR:
+		return "an error frame";
+	case FRAME_SYSCALL:
+		return "a syscall frame";
+	default:
+		return "a frame of an unknown type";
+	}
+}
+
+/* A header announcing more than its type can need: refused before its
+ * payload is read. */
+static int
+worker_oversized(struct worker *w, struct error *err)
+{
+	int type = w->rd.over_type;
+
+	kill(w->pid, SIGKILL);
+	worker_reap(w, true);
+	w->finished = true;
+	frame_reader_free(&w->rd);
+	return error_set(err, EXIT_MODEL, "the model's worker sent malformed "
+	    "output (%s of %lu bytes, more than the %zu bytes it can need) "
+	    "and was killed", worker_frame_name(type),
+	    (unsigned long)w->rd.over_len, worker_frame_limit(w, type));
+}
+
+/*
+ * The worker's own account of its failure. Whatever code it names, a
+ * worker can only make fronts exit EXIT_MODEL: refusals and network
+ * failures are the parent's to decide. Its message is model text.
+ */
 static int
 worker_error_frame(struct worker *w, const char *text, struct error *err)
 {
-	char msg[sizeof err->msg];
+	char msg[sizeof err->msg], quoted[sizeof err->msg];
 	int code, rc;
 
 	if (frame_error_parse(text, &code, msg, sizeof msg) != 0)
 		return worker_malformed(w, "a bad error frame", err);
-	rc = error_set(err, code, "%s", msg);
+	worker_model_text(msg, quoted, sizeof quoted);
+	rc = error_set(err, EXIT_MODEL, "%s", quoted);
 	worker_reap_soon(w);
 	w->finished = true;
 	return rc;
@@ -425,12 +565,14 @@ worker_frame(struct worker *w, int type, char *buf, size_t len,
 		*result = buf;
 		*rlen = len;
 		w->finished = true;
+		frame_reader_free(&w->rd);
 		worker_reap_soon(w);
 		return WORKER_EVENT_RESULT;
 	case FRAME_ERROR: {
 		int rc = worker_error_frame(w, buf, err);
 
 		free(buf);
+		frame_reader_free(&w->rd);
 		return rc;
 	}
 	case FRAME_SYSCALL:
@@ -474,7 +616,7 @@ worker_poll(struct worker *w, int timeout_ms, struct search_snapshot *snap,
 	for (;;) {
 		rc = frame_reader_next(&w->rd, &type, &buf, &len);
 		if (rc < 0)
-			return worker_malformed(w, "a bad frame length", err);
+			return worker_oversized(w, err);
 		if (rc > 0) {
 			rc = worker_frame(w, type, buf, len, snap, result, rlen,
 			    err);

@@ -20,16 +20,35 @@ static const int model_roles[] = {
 	[PYHL_COMMENT] = THEME_PY_COMMENT, [PYHL_NUMBER] = THEME_PY_NUMBER,
 };
 
-/* A verdict belongs under source line `line` (those outside the file go
- * under the first line). */
-static bool
-model_verdict_on(const struct ui *ui, int v, int line, int nlines)
+/* The source line a verdict goes under (those outside the file go under
+ * the first line). */
+static int
+model_verdict_line(const struct ui *ui, int v, int nlines)
 {
 	int vl = ui->gate.verdicts[v].line;
 
-	if (vl < 1 || vl > nlines)
-		vl = 1;
-	return vl == line;
+	return vl < 1 || vl > nlines ? 1 : vl;
+}
+
+/*
+ * The kept verdicts in row order: by the line they go under, in the
+ * gate's order within a line (an insertion sort: at most
+ * GATE_VERDICTS_MAX, almost sorted already). Drawing then walks source
+ * lines and verdicts together, once each.
+ */
+static int
+model_order(const struct ui *ui, int nlines, int *idx)
+{
+	int n = ui->gate_ran ? ui->gate.nverdicts : 0, i, j, v;
+
+	for (i = 0; i < n; i++) {
+		v = i;
+		for (j = i; j > 0 && model_verdict_line(ui, idx[j - 1],
+		    nlines) > model_verdict_line(ui, v, nlines); j--)
+			idx[j] = idx[j - 1];
+		idx[j] = v;
+	}
+	return n;
 }
 
 static int
@@ -44,23 +63,20 @@ model_nlines(const struct ui *ui)
 	return ui->model_len == 0 ? 0 : n;
 }
 
-/* Row of the k-th verdict's source line (verdicts in row order). */
+/* Row of the k-th verdict's source line (verdicts in row order): below
+ * every line above it and the j verdicts under those. */
 static int
 model_verdict_row(const struct ui *ui, int k, int nlines)
 {
-	int line, v, row = MODEL_HEAD, seen = 0;
+	int idx[GATE_VERDICTS_MAX], n = model_order(ui, nlines, idx), j, line;
 
-	for (line = 1; line <= nlines; line++) {
-		for (v = 0; v < ui->gate.nverdicts; v++)
-			if (model_verdict_on(ui, v, line, nlines)) {
-				if (seen++ == k)
-					return row;
-			}
-		row++;
-		for (v = 0; v < ui->gate.nverdicts; v++)
-			row += model_verdict_on(ui, v, line, nlines);
-	}
-	return -1;
+	if (k < 0 || k >= n)
+		return -1;
+	line = model_verdict_line(ui, idx[k], nlines);
+	for (j = k; j > 0 && model_verdict_line(ui, idx[j - 1], nlines) ==
+	    line; j--)
+		;
+	return MODEL_HEAD + line - 1 + j;
 }
 
 static void
@@ -83,9 +99,15 @@ model_head(struct ui *ui, WINDOW *w, int cw)
 	if (ui->gate.accepted) {
 		gate = "gate: accepted";
 		role = THEME_OK;
-	} else {
+	} else if (ui->gate.nmore == 0) {
 		snprintf(buf, sizeof buf, "gate: REFUSED, %d verdict%s (n/N)",
 		    ui->gate.nverdicts, ui->gate.nverdicts == 1 ? "" : "s");
+		gate = buf;
+		role = THEME_ERROR;
+	} else {
+		snprintf(buf, sizeof buf, "gate: REFUSED, %d of %d verdicts "
+		    "shown (n/N)", ui->gate.nverdicts,
+		    gate_result_total(&ui->gate));
 		gate = buf;
 		role = THEME_ERROR;
 	}
@@ -120,18 +142,19 @@ model_draw(struct ui *ui, struct pane *p, WINDOW *w, int h, int width)
 {
 	const char *s = ui->model_src, *e;
 	int cw = width - 2, nlines, line, v, row = MODEL_HEAD, st = 0, y;
+	int idx[GATE_VERDICTS_MAX], nv, k = 0;
 	size_t pos = 0, n;
 	bool refused;
 
 	p->page = h - 2;
 	model_head(ui, w, cw);
 	nlines = s != NULL ? model_nlines(ui) : 0;
+	nv = model_order(ui, nlines, idx);
 	for (line = 1; line <= nlines; line++) {
 		e = memchr(s + pos, '\n', ui->model_len - pos);
 		n = e != NULL ? (size_t)(e - (s + pos)) : ui->model_len - pos;
-		refused = false;
-		for (v = 0; ui->gate_ran && v < ui->gate.nverdicts; v++)
-			refused |= model_verdict_on(ui, v, line, nlines);
+		refused = k < nv && model_verdict_line(ui, idx[k], nlines) ==
+		    line;
 		y = row - p->top;
 		if (y >= MODEL_HEAD && y < h - 1)
 			model_source_line(ui, w, y, cw, line, s + pos, n, &st,
@@ -139,9 +162,9 @@ model_draw(struct ui *ui, struct pane *p, WINDOW *w, int h, int width)
 		else	/* keep the colouring state right off screen too */
 			pyhl_line(s + pos, n, &st, NULL, 0);
 		row++;
-		for (v = 0; ui->gate_ran && v < ui->gate.nverdicts; v++) {
-			if (!model_verdict_on(ui, v, line, nlines))
-				continue;
+		for (; k < nv && model_verdict_line(ui, idx[k], nlines) ==
+		    line; k++) {
+			v = idx[k];
 			y = row++ - p->top;
 			if (y >= MODEL_HEAD && y < h - 1)
 				ui_putf(ui, w, y, 1, cw, THEME_VERDICT_MSG,

@@ -177,6 +177,46 @@ expect_grep "retired model: not in the list" 'FAIL  3 models listed, but not cla
 expect_grep "retired model: says set provider.model" 'to do: set provider.model' "$TMPD/version.out"
 check "unknown version: nothing is posted" "$(posts)" 0
 
+# --- the account and the numbers ----------------------------------------------------
+expect_grep "unpinned: the version fronts sends, and what it resolves to" \
+    'PASS  tool TWITTER_CREATION_OF_A_POST exists at version 20260403_00 \(the latest: fronts sends "latest"\)' "$TMPD/ok.out"
+expect_grep "unpinned: the tool read at version latest" '"path": "/api/v3.1/tools/TWITTER_CREATION_OF_A_POST", "query": \{"version": "latest"\}' "$TMPD/ok.log"
+expect_grep "parameters: the post tool takes what fronts sends" 'PASS  tool REDDIT_CREATE_REDDIT_POST takes every argument fronts sends' "$TMPD/ok.out"
+expect_grep "parameters: the X read tool is checked too" 'PASS  tool TWITTER_POST_LOOKUP_BY_POST_ID takes every argument fronts sends' "$TMPD/ok.out"
+start_fake params ok --drop-param tweet__fields
+proj params 'fr("reddit")["composio"]["arguments"]["sendreplies"] = True'
+run_check "an argument the tool does not take: exit 1" 1 "" params
+expect_grep "parameters: the read tool's missing parameter named" \
+    'FAIL  tool TWITTER_POST_LOOKUP_BY_POST_ID has no input parameter "tweet__fields", which fronts sends \(it takes: expansions, id, media__fields' "$TMPD/params.out"
+expect_grep "parameters: a fixed argument the post tool lacks" \
+    'FAIL  tool REDDIT_CREATE_REDDIT_POST has no input parameter "sendreplies"' "$TMPD/params.out"
+start_fake accounts ok --mastodon-max-characters 5000
+proj accounts 'fr("mastodon")["account"] = "@ledgerline@mastodon.example"; fr("bluesky")["account"] = "ledgerline.dev"; fr("x")["composio"]["user_id"] = "ledgerline"'
+run_check "another account's credentials: exit 1" 1 "" accounts
+expect_grep "mastodon: another account's token fails" \
+    "FAIL  the token is @tidewater@mastodon.example's, but the front is configured as @ledgerline@mastodon.example" "$TMPD/accounts.out"
+expect_grep "bluesky: another account's session fails" \
+    "FAIL  the session is tidewater.dev's \(did:plc:fakefakefake\), but the front is configured as ledgerline.dev" "$TMPD/accounts.out"
+expect_grep "composio: another user's connected account fails" \
+    "FAIL  connected account ca_test_x is user tidewater's, not the front's composio.user_id ledgerline" "$TMPD/accounts.out"
+expect_grep "mastodon: the front's own token passes" \
+    "PASS  the token is @tidewater@mastodon.example's, the front's account" "$TMPD/ok.out"
+start_fake wait ok --instance-retry-after 1000000000
+proj wait
+run_check "a Retry-After of 10^9 s: exit 1" 1 "" wait
+until_year=$(sed -n 's/.*rate limited until \([0-9]*\)-.*/\1/p' "$TMPD/wait.out")
+if [ -n "$until_year" ] && [ "$until_year" -gt $(( $(date -u +%Y) + 30 )) ]; then
+	pass "a Retry-After of 10^9 s: the line says until when"
+else fail "a Retry-After of 10^9 s: the line says until when" "$(grep instance "$TMPD/wait.out")"; fi
+for v in 1e12 1.5 -1 '"500"'; do
+	start_fake limit ok --mastodon-max-characters "$v"
+	proj limit
+	run_check "max_characters $v: exit 1" 1 "" limit
+	shown=$(printf '%s' "$v" | sed 's/1e12/1000000000000/')
+	expect_grep "max_characters $v: FAILs naming the value" \
+	    "FAIL  /api/v2/instance: configuration.statuses.max_characters is $shown, not a whole number from 1 to 1000000" "$TMPD/limit.out"
+done
+
 # --- no provider.model: the provider's default is the one looked for ------------
 start_fake default ok
 proj default 'del f["provider"]["model"]'

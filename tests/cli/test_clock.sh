@@ -48,3 +48,6 @@ else pass "clock: no source reads the system clock but clock.c"; fi
 if grep -rnE 'getenv\("FRONTS_(TEST|RETRY)' "$TOP/src" >"$TMPD/direct"; then
 	fail "clock: test hooks are read through hook_env() only" "$(cat "$TMPD/direct")"
 else pass "clock: test hooks are read through hook_env() only"; fi
+if strings "$FRONTS_RELEASE" | grep -E 'FRONTS_TEST_|FRONTS_RETRY_SCALE' >"$TMPD/direct"; then
+	fail "clock: the release binary holds no test hook's name" "$(cat "$TMPD/direct")"
+else pass "clock: the release binary holds no test hook's name"; fi

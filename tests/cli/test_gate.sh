@@ -101,3 +101,35 @@ expect_grep "y approves" "^$(sha256sum "$P/model.py" | cut -d' ' -f1)$" "$P/.fro
 printf 'x = 1if 1 else 2\ny = "\\d"\nz = 1 is 1\n' >"$TMPD/warn.py"
 "$FRONTS" gate "$TMPD/warn.py" >"$TMPD/out" 2>"$TMPD/err"
 [ ! -s "$TMPD/err" ] && pass "no Python warnings on stderr" || fail "no Python warnings on stderr" "$(head -c 300 "$TMPD/err")"
+
+# Sources that draw a verdict every few bytes: one line at the 1 MiB
+# limit and the 80,000 lines of `a._` of issue 20. The gate's columns and
+# its text stay linear (the old code re-encoded the line for each verdict
+# and re-copied the text for each: over five minutes on either file), and
+# what is reported is the first GATE_VERDICTS_MAX verdicts, then how many
+# more.
+$PY -c 'import sys; sys.stdout.write("a._;" * (262144 - 1) + "\n")' >"$TMPD/line.py"
+$PY -c 'import sys; sys.stdout.write("a._\n" * 80000)' >"$TMPD/lines.py"
+expect_exit "gate refuses a 1 MiB line of verdicts" 3 "$FRONTS" gate "$TMPD/line.py"
+[ "$(grep -c ': private-attribute: ' "$TMPD/out")" -eq 100 ] &&
+    pass "the first 100 verdicts of the line are printed" ||
+    fail "the first 100 verdicts of the line are printed" "$(grep -c : "$TMPD/out") lines"
+expect_grep "the last column is the 100th attribute's" "^$TMPD/line.py:1:398: private-attribute: " "$TMPD/out"
+expect_grep "then how many more" "^$TMPD/line.py: and 262043 more verdicts$" "$TMPD/out"
+expect_grep "the summary counts them all" "line.py: refused \(sha256 [0-9a-f]{64}, 262143 verdicts\)" "$TMPD/out"
+expect_exit "gate --json refuses 80,000 verdict lines" 3 "$FRONTS" gate --json "$TMPD/lines.py"
+if $PY - "$TMPD/out" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))
+assert o["accepted"] is False and len(o["sha256"]) == 64
+assert len(o["verdicts"]) == 100 and o["more"] == 79900
+assert o["verdicts"][-1] == {"line": 100, "col": 2, "rule": "private-attribute",
+                             "message": o["verdicts"][0]["message"]}
+PY
+then pass "--json: the first 100 verdicts and \"more\""; else fail "--json: the first 100 verdicts and \"more\""; fi
+expect_exit "approve shows 80,000 verdict lines and refuses" 3 "$FRONTS" approve -C "$P" --model "$TMPD/lines.py" --yes
+[ "$(grep -c '^       ^-- gate: ' "$TMPD/out")" -eq 100 ] &&
+    pass "approve marks the first 100 verdicts" || fail "approve marks the first 100 verdicts"
+expect_no_grep "approve marks nothing past line 100" "gate: line 101 " "$TMPD/out"
+expect_grep "approve counts every verdict" "^gate: +refused \(80000 verdicts\)" "$TMPD/out"
+expect_grep "approve says how many more" "lines.py: and 79900 more verdicts$" "$TMPD/out"

@@ -111,6 +111,58 @@ expect_exit "csv without mapping refused" 2 h import "$D/posts.csv" --front x
 if cmp -s "$TMPD/before" "$P/history.jsonl"; then pass "refusals write nothing"
 else fail "refusals write nothing"; fi
 
+# --- imports never change data silently (in a copy of the project)
+Q=$TMPD/q
+cp -r "$P" "$Q"
+hq() { "$FRONTS" -C "$Q" history "$@"; }
+$PY - "$X/tweets.js" "$TMPD/dup.js" <<'PYEOF'
+import sys
+s = open(sys.argv[1]).read()
+i = s.index("[") + 1
+j = s.index('"tweet"', s.index('"tweet"') + 1)
+first = s[i:s.rindex("{", 0, j)].rstrip().rstrip(",")
+again = first.replace('"favorite_count" : "61"', '"favorite_count" : "99"')
+assert again != first
+open(sys.argv[2], "w").write(s[:i] + again + "," + s[i:])
+PYEOF
+expect_exit "an id given twice imports" 0 hq import "$TMPD/dup.js" --front x
+expect_grep "twice: the first occurrence counts" "updated .*likes 75 → 99" "$TMPD/out"
+expect_grep "twice: reported" "skipped .*given again in the same input.*first occurrence is kept" "$TMPD/out"
+expect_grep "twice: counted in the summary" "\(1 given twice\)" "$TMPD/out"
+cp "$Q/history.jsonl" "$TMPD/before"
+expect_exit "an id given twice, again" 0 hq import "$TMPD/dup.js" --front x
+expect_no_grep "twice: re-import changes no count" "^  updated" "$TMPD/out"
+if cmp -s "$TMPD/before" "$Q/history.jsonl"; then pass "twice: the file is as it was"
+else fail "twice: the file is as it was"; fi
+sed 's/"favorite_count" : "61"/"favorite_count" : "-5"/; s/"retweet_count" : "9"/"retweet_count" : "1e3"/' \
+    "$X/tweets.js" >"$TMPD/bad.js"
+expect_exit "bad counts import" 0 hq import "$TMPD/bad.js" --front x
+expect_grep "bad counts: per reason in the summary" \
+    "2 counts left unknown: 1 negative, 1 not written in digits" "$TMPD/out"
+printf 'window.YTD.tweets.part0 = [{"tweet": {"id_str": "77", "full_text": "cut\\u0000here",\n "created_at": "Mon Feb 30 08:05:00 +0000 2026"}}]\n' >"$TMPD/nul.js"
+expect_exit "a \\u0000 refused" 1 hq import "$TMPD/nul.js" --front x
+expect_grep "nul: named with its position" "nul.js: line 1, column [0-9]+: .*NUL" "$TMPD/err"
+sed 's/cut\\u0000here/fine/' "$TMPD/nul.js" >"$TMPD/feb30.js"
+expect_exit "Feb 30 refused" 1 hq import "$TMPD/feb30.js" --front x
+expect_grep "Feb 30: named with its position" "feb30.js: line 2, column [0-9]+: tweet 77: created_at \"Mon Feb 30" "$TMPD/err"
+sed 's/Mon Feb 30 08:05:00 +0000 2026/Fri Jan 01 00:00:00 +0000 2100/' "$TMPD/feb30.js" >"$TMPD/future.js"
+expect_exit "a post dated 2100" 0 hq import "$TMPD/future.js" --front x
+expect_grep "2100: skipped with the reason" "skipped  77: dated 2100-01-01T00:00:00Z, after now" "$TMPD/out"
+sed 's#/users/tidewater#/users/ledgerline#g' "$X/outbox.json" >"$TMPD/other.json"
+expect_exit "another account's outbox refused" 1 hq import "$TMPD/other.json" --front mastodon
+expect_grep "outbox: names the actor and --force" "users/ledgerline's, not the front's account.*--force" "$TMPD/err"
+expect_exit "another account's outbox with --force" 0 hq import "$TMPD/other.json" --front mastodon --force --dry-run
+# A write that fails (the file size limit: no room) reports the failure,
+# not what it did not do.
+sed 's/"favorite_count" : "61"/"favorite_count" : "62"/' "$X/tweets.js" >"$TMPD/t3.js"
+cp "$Q/history.jsonl" "$TMPD/before"
+expect_exit "a failed write fails" 1 sh -c 'trap "" XFSZ; ulimit -f 1; exec "$@"' sh \
+    "$FRONTS" -C "$Q" history import "$TMPD/t3.js" --front x
+expect_no_grep "failed write: no summary" "added|updated|unchanged" "$TMPD/out"
+expect_grep "failed write: the failure" "history" "$TMPD/err"
+if cmp -s "$TMPD/before" "$Q/history.jsonl"; then pass "failed write: the file is as it was"
+else fail "failed write: the file is as it was"; fi
+
 # --- topics
 expect_exit "topics lists untagged" 0 h topics
 expect_grep "topics: an untagged import" "mastodon-[0-9a-f]{8}  mastodon  .*Why we moved" "$TMPD/out"
@@ -156,6 +208,15 @@ cp "$P/history.jsonl" "$TMPD/before"
 expect_exit "long rate limit stops" 5 h pull --front bluesky
 expect_grep "stop names what is left" "rate limited by 127.0.0.1:[0-9]+ until .*; not fetched: posts older than 4 back to" "$TMPD/err"
 expect_grep "what came before the stop is kept" "2 added" "$TMPD/out"
+start_pull_fake limited-huge
+expect_exit "a Retry-After of 10^9 s stops" 5 h pull --front mastodon
+until_year=$(sed -n 's/.* until \([0-9]*\)-.*/\1/p' "$TMPD/err")
+if [ -n "$until_year" ] && [ "$until_year" -gt $(( $(date -u +%Y) + 30 )) ]; then
+	pass "Retry-After 10^9 s: says until when, decades ahead"
+else fail "Retry-After 10^9 s: says until when, decades ahead" "$(cat "$TMPD/err")"; fi
+check_requests=$(grep -c '"path": "/api/v1/accounts/109/statuses"' "$LOG")
+if [ "$check_requests" -eq 2 ]; then pass "Retry-After 10^9 s: not retried"
+else fail "Retry-After 10^9 s: not retried" "$check_requests statuses requests"; fi
 
 # --- X through Composio's tweet lookup: known posts only
 export COMPOSIO_API_KEY="ck-$SENTINEL"
@@ -165,6 +226,9 @@ export COMPOSIO_BASE_URL="http://127.0.0.1:$PORT"
 expect_exit "x pull" 0 h pull --front x --since 2026-11-01
 expect_grep "x pull: impressions and replies now known" "updated .*\(impressions 5400, likes 75 → 66, replies 4\)" "$TMPD/out"
 expect_grep "x pull: one lookup per known post" '"id": "1859000000000000004"' "$LOG"
+expect_grep "x pull: Composio's parameter name, tweet__fields" '"tweet__fields": \["created_at", "public_metrics", "text"\]' "$LOG"
+expect_no_grep "x pull: no tweet_fields" '"tweet_fields"' "$LOG"
+expect_grep "x pull: the version sent, latest when unpinned" '"version": "latest"' "$LOG"
 expect_grep "x pull: the key checked" '"auth": "ok"' "$LOG"
 expect_no_grep "x pull: no secret anywhere" "$SENTINEL" "$P" "$TMPD/out" "$TMPD/err"
 start_pull_fake deleted

@@ -115,6 +115,6 @@ for iso in thread process; do
 	expect_grep "$iso: the exceptions are counted" \
 	    "^100 iterations, .*, [1-4]?[0-9] failed iterations" "$TMPD/out"
 	expect_grep "$iso: the exceptions are reported" \
-	    "model error: ZeroDivisionError: division by zero \(model line 15, in apply\)" \
+	    "model error: model\| ZeroDivisionError: division by zero \(model line 15, in apply\)" \
 	    "$TMPD/err"
 done

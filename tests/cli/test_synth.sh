@@ -181,6 +181,24 @@ expect_grep "refine: second request carries the verdict" "line 1, col 0 \[import
 if cmp -s "$P/model.py" "$MODEL"; then pass "refine: the fixed candidate is written"
 else fail "refine: the fixed candidate is written"; fi
 
+# A candidate of 80,000 refused lines (`a._`): the gate's text stays
+# linear (the old one re-copied itself per verdict and hung synth), and
+# the next round carries the first 20 verdicts and a count, not all
+# 80,000 (about 10 MB), within 16 KiB of problems.
+/usr/bin/python3 -c 'import sys; sys.stdout.write("a._\n" * 80000)' >"$TMPD/many.py"
+many="{\"code_file\":\"$TMPD/many.py\",\"preamble\":\"Here is the model.\"}"
+synth many 0 "[$many, $good]"
+expect_grep "many verdicts: round 1 refused" "candidate 1: the gate refused it" "$TMPD/err-many"
+/usr/bin/python3 - "$FAKE_DIR/requests.jsonl" >"$TMPD/second" <<'EOF'
+import json, sys
+reqs = [json.loads(l) for l in open(sys.argv[1])]
+c = reqs[1]["body"]["messages"][2]["content"] if len(reqs) > 1 else ""
+print(len(c.encode()) < 20000, c.count("[private-attribute]"))
+print(c)
+EOF
+expect_grep "many verdicts: the prompt carries 20 of them" "^True 20$" "$TMPD/second"
+expect_grep "many verdicts: and counts the rest" "\(and 79980 more verdicts; fix these first\)" "$TMPD/second"
+
 # A candidate that passes the gate but fails validation (run in the
 # sandbox worker): the next round carries the validation report.
 cat >"$TMPD/broken.py" <<'EOF'

@@ -2,8 +2,10 @@
  * fuzz_history — libFuzzer harness for the export parsers: the first byte
  * picks the format (X archive, Mastodon outbox or statuses, Bluesky CAR or
  * feed, LinkedIn, mapped CSV), the rest is the file. A refusal must leave
- * an empty batch and a message; an accepted batch must merge into
- * history.jsonl as lines that are each one JSON object.
+ * an empty batch and a message; an accepted batch holds no post dated
+ * after now and must merge into history.jsonl as lines that are each
+ * one JSON object. The first byte's high bit says whether another
+ * account's outbox is forced in.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -50,7 +52,7 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 {
 	struct hist_csv_map map = { .time = "when", .text = "body",
 	    .id = "id", .url = "url" };
-	struct hist_opts o = { "fuzz", "@me", &map };
+	struct hist_opts o = { "fuzz", "@me", &map, 1800000000, true };
 	struct hist_batch b;
 	struct error err = { 0 };
 	char *copy, *html;
@@ -59,6 +61,7 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 	if (len == 0)
 		return 0;
 	map.metrics[HIST_LIKES] = "likes";
+	o.force = (data[0] & 0x80) == 0;
 	copy = malloc(len);
 	memcpy(copy, data + 1, len - 1);
 	copy[len - 1] = '\0';
@@ -67,7 +70,8 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 	if (rc != 0 && (b.nitems != 0 || err.msg[0] == '\0'))
 		abort();
 	for (i = 0; rc == 0 && i < b.nitems; i++)
-		if (b.items[i].text == NULL)
+		if (b.items[i].text == NULL ||
+		    b.items[i].posted_at > o.now + HIST_FUTURE_SLACK)
 			abort();
 	if (rc == 0)
 		check_merge(&b);

@@ -259,10 +259,32 @@ fuzz_frame(int type, const char *buf, size_t len)
 	}
 }
 
+/* The parent's bounds (worker_parent.c), with a result of at most 1 MiB:
+ * no frame over its type's bound may come out of the reader. */
+static size_t
+fuzz_limit(void *arg, int type)
+{
+	(void)arg;
+	switch (type) {
+	case FRAME_READY:
+		return FRAME_READY_MAX;
+	case FRAME_SNAPSHOT:
+		return FRAME_SNAPSHOT_MAX;
+	case FRAME_RESULT:
+		return 1 << 20;
+	case FRAME_ERROR:
+		return FRAME_ERROR_MAX;
+	case FRAME_SYSCALL:
+		return FRAME_SYSCALL_LEN;
+	default:
+		return 0;
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 {
-	struct frame_reader rd = { 0 };
+	struct frame_reader rd = { .limit = fuzz_limit };
 	size_t piece, off = 1, n;
 	char *buf;
 	size_t blen;
@@ -285,7 +307,7 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 		while ((rc = frame_reader_fill(&rd, fds[0])) > 0)
 			;
 		while ((rc = frame_reader_next(&rd, &type, &buf, &blen)) > 0) {
-			if (buf[blen] != '\0')
+			if (buf[blen] != '\0' || blen > fuzz_limit(NULL, type))
 				abort();
 			fuzz_frame(type, buf, blen);
 			free(buf);

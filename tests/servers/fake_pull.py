@@ -8,7 +8,9 @@
   GET /xrpc/app.bsky.feed.getAuthorFeed?actor=&limit=&cursor=&filter=
                                                  -> {feed, cursor}
   POST /api/v3.1/tools/execute/TWITTER_POST_LOOKUP_BY_POST_ID
-       (x-api-key: $FAKE_COMPOSIO_KEY; {"arguments": {"id", "tweet_fields"}})
+       (x-api-key: $FAKE_COMPOSIO_KEY; {"arguments": {"id", "tweet__fields"},
+        "version"}: an argument the tool does not take is refused with
+        Composio's validation error)
                                                  -> Composio's envelope
                                                     around X's GET /2/tweets/:id
 
@@ -22,6 +24,9 @@ RateLimit-Limit/-Remaining/-Reset (epoch seconds), as the services do.
                   Retry-After: 1, then pages answer normally
   limited-long    the second page answers 429 with a reset an hour
                   ahead (the client must stop and say what is left)
+  limited-huge    the second page answers 429 with Retry-After: 10^9
+                  seconds and no reset (the client must stop, saying until
+                  when, not retry)
   edited          counts are higher than in ok mode (likes + 5, reposts + 1)
   deleted         the status/post "3" is gone, and tweet ...004
 Every request is appended to --log as one JSON line; the port is written
@@ -109,6 +114,12 @@ TWEETS = {
 }
 
 
+# TWITTER_POST_LOOKUP_BY_POST_ID's input parameters, as Composio's toolkit
+# reference lists them.
+LOOKUP_PARAMS = ("expansions", "id", "media__fields", "place__fields",
+                 "poll__fields", "tweet__fields", "user__fields")
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -141,6 +152,9 @@ class Handler(BaseHTTPRequestHandler):
                                            timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
             hdr = [("X-RateLimit-Limit", "300"), ("X-RateLimit-Remaining", "0"),
                    ("X-RateLimit-Reset", reset)]
+        if args.mode == "limited-huge" and n == 2:
+            return self.reply(429, {"error": "Too many requests"},
+                              [("Retry-After", "1000000000")]) or True
         if (args.mode == "limited-once" and n == 1) or (args.mode == "limited-long" and n == 2):
             if args.mode == "limited-once":
                 hdr.append(("Retry-After", "1"))
@@ -160,6 +174,13 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(404, {"error": {"message": "Tool not found"}})
         if auth != "ok":
             return self.reply(401, {"error": {"message": "Invalid API key"}})
+        bad = sorted(k for k in body.get("arguments", {}) if k not in LOOKUP_PARAMS)
+        if bad:
+            return self.reply(400, {"error": {
+                "message": "Validation error while processing request",
+                "error_code": 10400, "suggested_fix": "Please check the payload.",
+                "errors": ["Error in payload.arguments: unexpected argument '%s'" % a
+                           for a in bad]}})
         tid = body.get("arguments", {}).get("id")
         t = TWEETS.get(tid)
         if t is None or (args.mode == "deleted" and tid.endswith("4")):

@@ -58,15 +58,45 @@ BSKY_DID = "did:plc:fakefakefake"
 BSKY_HANDLE = "tidewater.dev"
 # Handles resolveHandle knows (the fake's own account and one other).
 HANDLES = {BSKY_HANDLE: BSKY_DID, "alice.bsky.social": "did:plc:alicealicealice"}
-# Composio tools and their versions, oldest first (the last is "latest").
+# Composio tools: their versions, in no particular order (Composio does
+# not promise one; the newest is "latest"), and their input parameters as
+# Composio's toolkit reference lists them.
 TOOLS = {
-    "TWITTER_CREATION_OF_A_POST": {"toolkit": "twitter",
-                                   "versions": ["00000000_00", "20260301_00", "20260403_00"]},
-    "LINKEDIN_CREATE_LINKED_IN_POST": {"toolkit": "linkedin",
-                                       "versions": ["00000000_00", "20260403_00"]},
-    "REDDIT_CREATE_REDDIT_POST": {"toolkit": "reddit",
-                                  "versions": ["00000000_00", "20260410_00"]},
+    "TWITTER_CREATION_OF_A_POST": {
+        "toolkit": "twitter",
+        "versions": ["20260403_00", "00000000_00", "20260301_00"],
+        "params": ["text", "media__media_ids", "media__tagged_user_ids",
+                   "reply__in_reply_to_tweet_id", "quote_tweet_id",
+                   "reply_settings", "community_id", "nullcast"]},
+    "TWITTER_POST_LOOKUP_BY_POST_ID": {
+        "toolkit": "twitter",
+        "versions": ["20260403_00", "00000000_00", "20260301_00"],
+        "params": ["expansions", "id", "media__fields", "place__fields",
+                   "poll__fields", "tweet__fields", "user__fields"]},
+    "LINKEDIN_CREATE_LINKED_IN_POST": {
+        "toolkit": "linkedin",
+        "versions": ["00000000_00", "20260403_00"],
+        "params": ["author", "commentary", "visibility", "lifecycleState",
+                   "isReshareDisabledByAuthor"]},
+    "REDDIT_CREATE_REDDIT_POST": {
+        "toolkit": "reddit",
+        "versions": ["20260410_00", "00000000_00"],
+        "params": ["subreddit", "title", "kind", "text", "url", "flair_id",
+                   "flair_text", "nsfw", "spoiler"]},
 }
+
+
+def newest(versions):
+    """The latest version: by date, then number ("20251201_00")."""
+    return max(versions, key=lambda v: tuple(int(x) for x in v.split("_")))
+
+
+def unknown_arguments(slug, arguments):
+    """The arguments the tool does not take (Composio validates them)."""
+    params = TOOLS.get(slug, {}).get("params", [])
+    return sorted(k for k in (arguments or {}) if k not in params)
+
+
 TID_RE = re.compile(r"^[234567abcdefghij][234567abcdefghijklmnopqrstuvwxyz]{12}$")
 
 
@@ -260,6 +290,14 @@ class Handler(BaseHTTPRequestHandler):
                                              "request_id": "req_" + next_id(),
                                              "suggested_fix": fix}})
 
+    def composio_validation(self, errors):
+        # The validation error Composio documents (its troubleshooting
+        # page): HTTP 400 with the payload's faults listed.
+        return self.reply(400, {"error": {"message": "Validation error while processing request",
+                                          "error_code": 10400,
+                                          "suggested_fix": "Please check the payload.",
+                                          "errors": errors}})
+
     def tool_version(self, api, slug, want):
         """The version a v3 or v3.1 call runs: v3 defaults to the initial
         00000000_00, v3.1 to the latest; None when slug or want is unknown."""
@@ -269,7 +307,7 @@ class Handler(BaseHTTPRequestHandler):
         if want in (None, ""):
             want = "00000000_00" if api == "v3" else "latest"
         if want == "latest":
-            return versions[-1]
+            return newest(versions)
         return want if want in versions else None
 
     def composio_api(self, method, api, rest, body):
@@ -282,6 +320,11 @@ class Handler(BaseHTTPRequestHandler):
                                            (slug, (body or {}).get("version")),
                                            "Use one of the tool's available versions")
             log(self.server.args, ev="tool-run", tool=slug, version=version)
+            bad = unknown_arguments(slug, (body or {}).get("arguments"))
+            if bad:
+                return self.composio_validation(
+                    ["Error in payload.arguments: unexpected argument '%s' "
+                     "(not among the tool's input parameters)" % a for a in bad])
             return self.composio(slug, body)
         if method == "GET" and rest.startswith("tools/"):
             slug = rest[len("tools/"):]
@@ -293,7 +336,12 @@ class Handler(BaseHTTPRequestHandler):
                                     "description": "", "toolkit": {"slug": t["toolkit"],
                                                                    "name": t["toolkit"],
                                                                    "logo": ""},
-                                    "input_parameters": {}, "output_parameters": {},
+                                    "input_parameters": {
+                                        "type": "object",
+                                        "properties": {p: {"type": "string", "title": p}
+                                                       for p in t["params"]},
+                                        "required": t["params"][:1]},
+                                    "output_parameters": {},
                                     "no_auth": False, "version": version,
                                     "available_versions": t["versions"],
                                     "scopes": [], "tags": [], "is_deprecated": False})
@@ -337,9 +385,16 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(200, {"data": {}, "successful": False,
                                     "error": "Twitter API error: 403 duplicate content",
                                     "log_id": "log_x"})
+        if tool == "TWITTER_POST_LOOKUP_BY_POST_ID":
+            return self.x_lookup(body)
         pid = next_id()
         log(args, ev="post", platform="composio", tool=tool, id=pid, dup=False,
             arguments=(body or {}).get("arguments"))
+        if TOOLS.get(tool, {}).get("toolkit") == "twitter":
+            with LOCK:
+                STATE.setdefault("x", {})[pid] = (
+                    time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(testclock.now())),
+                    (body or {}).get("arguments", {}).get("text"))
         if self.misbehave():
             return
         if TOOLS.get(tool, {}).get("toolkit") == "linkedin":
@@ -355,6 +410,38 @@ class Handler(BaseHTTPRequestHandler):
         self.reply(200, {"data": data, "successful": True, "error": None,
                          "log_id": "log_" + pid, "session_info": None})
 
+    def read_counts(self):
+        if not self.server.args.counts:
+            return {}
+        try:
+            with open(self.server.args.counts) as f:
+                return json.load(f)
+        except (OSError, ValueError):
+            return {}
+
+    def x_lookup(self, body):
+        # A read: X's GET /2/tweets/:id through Composio, for the posts
+        # this fake created, with the counts --counts holds now.
+        tid = str(((body or {}).get("arguments") or {}).get("id"))
+        log(self.server.args, ev="lookup", platform="composio", id=tid)
+        with LOCK:
+            t = STATE.get("x", {}).get(tid)
+        if t is None:
+            data = {"errors": [{"value": tid, "detail": "Could not find tweet with id: [%s]." % tid,
+                                "title": "Not Found Error", "resource_type": "tweet",
+                                "type": "https://api.twitter.com/2/problems/resource-not-found"}]}
+        else:
+            c = self.read_counts()
+            data = {"data": {"id": tid, "created_at": t[0], "text": t[1],
+                             "edit_history_tweet_ids": [tid],
+                             "public_metrics": {"impression_count": c.get("impressions", 0),
+                                                "like_count": c.get("likes", 0),
+                                                "retweet_count": c.get("reposts", 0),
+                                                "reply_count": c.get("replies", 0),
+                                                "quote_count": 0, "bookmark_count": 0}}}
+        self.reply(200, {"data": data, "successful": True, "error": None,
+                         "log_id": "log_lookup"})
+
     def mastodon_timeline(self, path):
         # The account's own statuses (what `fronts history pull` reads),
         # with the counts --counts FILE holds now ({"likes": N, ...}), so
@@ -364,13 +451,7 @@ class Handler(BaseHTTPRequestHandler):
                                     "acct": "tidewater"})
         if path != "/api/v1/accounts/14715/statuses" or "max_id" in self.query():
             return self.reply(200, [])
-        counts = {}
-        if self.server.args.counts:
-            try:
-                with open(self.server.args.counts) as f:
-                    counts = json.load(f)
-            except (OSError, ValueError):
-                counts = {}
+        counts = self.read_counts()
         with LOCK:
             made = sorted(STATE["mastodon"].values(), key=lambda s: -int(s["id"]))
         out = [{"id": s["id"], "created_at": s["created_at"], "url": s["url"],
@@ -384,6 +465,15 @@ class Handler(BaseHTTPRequestHandler):
 
     def mastodon_read(self, path, auth):
         args = self.server.args
+        if path == "/api/v2/instance" and args.instance_retry_after is not None:
+            body = json.dumps({"error": "Too many requests"}).encode()
+            self.send_response(429)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Retry-After", args.instance_retry_after)
+            self.end_headers()
+            self.wfile.write(body)
+            return log(args, ev="responded", path=self.path, status=429)
         if path == "/api/v2/instance":
             # Public; the Instance entity's configuration (docs.joinmastodon.org).
             return self.reply(200, {
@@ -523,7 +613,8 @@ def main():
                              "redirect303", "garbled200"])
     ap.add_argument("--account-status", default="ACTIVE",
                     help="status of every Composio connected account")
-    ap.add_argument("--mastodon-max-characters", type=int, default=500)
+    ap.add_argument("--mastodon-max-characters", type=json.loads, default=500,
+                    help="as JSON: 5000, 1e12, 1.5, -1, '\"500\"'")
     ap.add_argument("--mastodon-url-characters", type=int, default=23)
     ap.add_argument("--x-managed", action="store_true",
                     help="the X account's auth config is Composio-managed")
@@ -535,7 +626,13 @@ def main():
                     help="JSON file of the counts Mastodon's timeline shows")
     ap.add_argument("--resolve-delay", type=float, default=0,
                     help="seconds Bluesky's resolveHandle takes to answer")
+    ap.add_argument("--instance-retry-after", default=None,
+                    help="/api/v2/instance answers 429 with this Retry-After")
+    ap.add_argument("--drop-param", action="append", default=[],
+                    help="a Composio input parameter no tool lists any more")
     args = ap.parse_args()
+    for t in TOOLS.values():
+        t["params"] = [p for p in t["params"] if p not in args.drop_param]
     srv = Server(("127.0.0.1", 0), Handler)
     srv.args = args
     tmp = args.port_file + ".tmp"

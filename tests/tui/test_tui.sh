@@ -205,6 +205,20 @@ check_screen "tui: p refuses to plan with it" "the gate refused this model"
 tui_keys q
 tui_stop
 
+# --- 80,000 refused lines: shown at once, the first 100 verdicts ---------------
+# (The old gate took over five minutes on this file, and every redraw then
+# matched each line against each verdict.)
+M="$TMPD/many"
+new_demo "$M"
+/usr/bin/python3 -c 'import sys; sys.stdout.write("a._\n" * 80000)' >"$M/model.py"
+tui_start 120 40 "$FRONTS tui -C $M"
+check_screen "tui: many verdicts counted, the first 100 shown" "gate: REFUSED, 100 of 80000 verdicts shown"
+tui_keys N
+check_screen "tui: N jumps to the last verdict shown" "verdict 100/100"
+check_screen "tui: its line is on screen" " 100▶ a._"
+tui_keys q
+tui_stop
+
 # --- a model that fails every call: an error on screen, not a crash ----------
 F="$TMPD/failing"
 new_demo "$F"

@@ -13,6 +13,7 @@
 #include "core/validate.h"
 #include "sandbox/frame.h"
 #include "sandbox/frame_parse.h"
+#include "sandbox/lockdown.h"
 #include "sandbox/rollout.h"
 
 static struct search_snapshot snap;
@@ -257,6 +258,186 @@ test_reader_pieces(void **state)
 	frame_reader_free(&rd);
 }
 
+static size_t
+test_limit(void *arg, int type)
+{
+	(void)arg;
+	return type == FRAME_SNAPSHOT ? 10 : FRAME_MAX;
+}
+
+/* A header over its type's limit is refused as soon as it is in: nothing
+ * of the payload is read or buffered. */
+static void
+test_reader_limit(void **state)
+{
+	struct frame_reader rd = { .limit = test_limit };
+	unsigned char h[FRAME_HEADER];
+	char *buf;
+	size_t len;
+	int fds[2], type;
+
+	assert_int_equal(pipe2(fds, O_NONBLOCK), 0);
+	frame_header(h, FRAME_SNAPSHOT, 10);
+	assert_int_equal(write(fds[1], h, sizeof h), (ssize_t)sizeof h);
+	assert_int_equal(write(fds[1], "0123456789", 10), 10);
+	frame_header(h, FRAME_SNAPSHOT, 11);
+	assert_int_equal(write(fds[1], h, sizeof h), (ssize_t)sizeof h);
+	assert_int_equal(frame_reader_fill(&rd, fds[0]), 1);
+	assert_int_equal(frame_reader_next(&rd, &type, &buf, &len), 1);
+	assert_int_equal(len, 10);
+	free(buf);
+	assert_int_equal(frame_reader_next(&rd, &type, &buf, &len), -1);
+	assert_int_equal(rd.over_type, FRAME_SNAPSHOT);
+	assert_int_equal(rd.over_len, 11);
+	assert_true(rd.cap <= 65536);
+	close(fds[1]);
+	close(fds[0]);
+	frame_reader_free(&rd);
+}
+
+/* A large frame is read into a buffer of its own size, handed over
+ * whole: afterwards the reader holds nothing. */
+static void
+test_reader_hand_over(void **state)
+{
+	struct frame_reader rd = { 0 };
+	unsigned char h[FRAME_HEADER];
+	size_t n = 3 << 20, len, i;
+	char *big = malloc(n), *buf = NULL;
+	int fds[2], type, rc = 0;
+
+	memset(big, 'x', n);
+	assert_int_equal(pipe2(fds, O_NONBLOCK), 0);
+	frame_header(h, FRAME_RESULT, (uint32_t)n);
+	assert_int_equal(write(fds[1], h, sizeof h), (ssize_t)sizeof h);
+	for (i = 0; i < n; i += 4096) {
+		assert_int_equal(write(fds[1], big + i, 4096), 4096);
+		while (frame_reader_fill(&rd, fds[0]) > 0)
+			;
+		rc = frame_reader_next(&rd, &type, &buf, &len);
+		assert_true(rc >= 0);
+		if (rc == 0)
+			assert_true(rd.cap <= n + FRAME_HEADER + 1);
+	}
+	assert_int_equal(rc, 1);
+	assert_int_equal(len, n);
+	assert_int_equal(buf[0], 'x');
+	assert_int_equal(buf[n - 1], 'x');
+	assert_int_equal(buf[n], '\0');
+	assert_null(rd.buf);
+	assert_int_equal(rd.cap, 0);
+	free(buf);
+	free(big);
+	close(fds[1]);
+	close(fds[0]);
+	frame_reader_free(&rd);
+}
+
+/* A million empty frames, each taken from an offset: no byte is moved
+ * more than once (the old reader moved the rest of its buffer, up to a
+ * read's 128 KiB, for every frame). */
+static void
+test_reader_linear(void **state)
+{
+	struct frame_reader rd = { 0 };
+	enum { N = 1000000, PER = 10000 };
+	unsigned char *chunk = malloc(PER * FRAME_HEADER);
+	char *buf;
+	size_t len;
+	int fds[2], type, i, got = 0, rc;
+
+	for (i = 0; i < PER; i++)
+		frame_header(chunk + i * FRAME_HEADER, FRAME_SNAPSHOT, 0);
+	assert_int_equal(pipe2(fds, O_NONBLOCK), 0);
+	assert_true(fcntl(fds[1], F_SETPIPE_SZ, 1 << 20) > 0);
+	for (i = 0; i < N / PER; i++) {
+		assert_int_equal(write(fds[1], chunk, PER * FRAME_HEADER),
+		    PER * FRAME_HEADER);
+		while (frame_reader_fill(&rd, fds[0]) > 0)
+			while ((rc = frame_reader_next(&rd, &type, &buf,
+			    &len)) > 0) {
+				got++;
+				free(buf);
+			}
+	}
+	assert_int_equal(got, (N / PER) * PER);
+	assert_int_equal(frame_reader_pending(&rd), 0);
+	free(chunk);
+	close(fds[1]);
+	close(fds[0]);
+	frame_reader_free(&rd);
+}
+
+/* Every frame's bound holds the longest payload a worker can legally
+ * send: every edge and number at its longest, every string byte a
+ * control escaped as six. */
+static void
+test_bounds_hold_legal_frames(void **state)
+{
+	struct search_snapshot *s = calloc(1, sizeof *s);
+	struct rollout_stats st;
+	struct lockdown ld;
+	cJSON *j;
+	char *text;
+	int i;
+
+	s->nroot = SNAPSHOT_MAX_CHILDREN;
+	s->npv = SNAPSHOT_MAX_PV;
+	s->iterations = s->model_calls = s->illegal_proposals = UINT64_MAX;
+	s->model_errors = s->nodes = UINT64_MAX;
+	s->elapsed = s->model_seconds = s->rate = -1.2345678901234567e-300;
+	s->workers = 65536;
+	s->state = SEARCH_FAILED;
+	for (i = 0; i < SNAPSHOT_MAX_CHILDREN + SNAPSHOT_MAX_PV; i++) {
+		struct search_edge *e = i < SNAPSHOT_MAX_CHILDREN ?
+		    &s->root[i] : &s->pv[i - SNAPSHOT_MAX_CHILDREN];
+
+		e->action.kind = ACTION_POST;
+		e->action.front = UINT16_MAX;
+		e->action.draft = UINT32_MAX;
+		e->slot = INT32_MAX;
+		e->visits = e->avail = UINT64_MAX;
+		e->mean = e->reward_mean = e->ci_lo = e->ci_hi =
+		    -1.2345678901234567e-300;
+	}
+	memset(s->error, 1, sizeof s->error - 1);
+	text = cJSON_PrintUnformatted(j = frame_snapshot_json(s));
+	assert_true(strlen(text) <= FRAME_SNAPSHOT_MAX);
+	free(text);
+	cJSON_Delete(j);
+	free(s);
+
+	j = cJSON_CreateObject();
+	cJSON_AddNumberToObject(j, "code", EXIT_NETWORK);
+	text = malloc(sizeof ((struct error *)0)->msg);
+	memset(text, 1, sizeof ((struct error *)0)->msg - 1);
+	text[sizeof ((struct error *)0)->msg - 1] = '\0';
+	cJSON_AddStringToObject(j, "message", text);
+	free(text);
+	text = cJSON_PrintUnformatted(j);
+	assert_true(strlen(text) <= FRAME_ERROR_MAX);
+	free(text);
+	cJSON_Delete(j);
+
+	memset(&ld, 1, sizeof ld);
+	ld.landlock_abi = 99;
+	memset(ld.why, 1, sizeof ld.why - 1);
+	ld.why[sizeof ld.why - 1] = '\0';
+	text = cJSON_PrintUnformatted(j = lockdown_json(&ld));
+	assert_true(strlen(text) <= FRAME_READY_MAX);
+	free(text);
+	cJSON_Delete(j);
+
+	memset(&st, 0, sizeof st);
+	st.rollouts = st.steps = st.posts = UINT64_MAX;
+	st.model_calls = st.illegal_proposals = UINT64_MAX;
+	st.mean_return = st.seconds = -1.2345678901234567e-300;
+	text = cJSON_PrintUnformatted(j = rollout_stats_json(&st));
+	assert_true(strlen(text) <= FRAME_ROLLOUT_MAX);
+	free(text);
+	cJSON_Delete(j);
+}
+
 int
 main(void)
 {
@@ -267,6 +448,10 @@ main(void)
 		cmocka_unit_test(test_error_frame),
 		cmocka_unit_test(test_syscall_frame),
 		cmocka_unit_test(test_reader_pieces),
+		cmocka_unit_test(test_reader_limit),
+		cmocka_unit_test(test_reader_hand_over),
+		cmocka_unit_test(test_reader_linear),
+		cmocka_unit_test(test_bounds_hold_legal_frames),
 		cmocka_unit_test(test_validate_result_ranges),
 		cmocka_unit_test(test_rollout_result_ranges),
 	};

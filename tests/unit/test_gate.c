@@ -348,6 +348,44 @@ test_json_and_text(void **state)
 	gate_result_free(&r);
 }
 
+/*
+ * A line at the 1 MiB limit holding an attribute verdict every 7 bytes,
+ * names of two-byte characters: the columns are still the UTF-8 byte
+ * offsets of each name, found without re-encoding the line per verdict
+ * (the old gate spent minutes here), and the first GATE_VERDICTS_MAX are
+ * kept, the rest counted.
+ */
+static void
+test_long_line(void **state)
+{
+	const char unit[] = "\xc3\xa9._\xc3\xb1;";	/* "é._ñ;" */
+	size_t each = sizeof unit - 1, n = ((1u << 20) - 1) / each, i;
+	char *src = xmalloc(n * each + 1), *text, want[64];
+	struct gate_result r;
+	struct error err = { 0 };
+
+	for (i = 0; i < n; i++)
+		memcpy(src + i * each, unit, each);
+	src[n * each - 1] = '\n';
+	assert_int_equal(gate_check_source(src, n * each, &r, &err), 0);
+	assert_false(r.accepted);
+	assert_int_equal(r.nverdicts, GATE_VERDICTS_MAX);
+	assert_int_equal(gate_result_total(&r), (int)n);
+	for (i = 0; i < GATE_VERDICTS_MAX; i++) {
+		assert_int_equal(r.verdicts[i].line, 1);
+		assert_int_equal(r.verdicts[i].col, (int)(i * each + 3));
+		assert_string_equal(r.verdicts[i].rule, "private-attribute");
+	}
+	text = gate_result_text("m.py", &r);
+	snprintf(want, sizeof want, "\nm.py: and %d more verdicts\n",
+	    r.nmore);
+	assert_non_null(strstr(text, want));
+	assert_string_equal(strstr(text, want) + strlen(want), "");
+	free(text);
+	gate_result_free(&r);
+	free(src);
+}
+
 static void
 test_hostile_input(void **state)
 {
@@ -505,6 +543,7 @@ main(void)
 		cmocka_unit_test(test_catchable_in_step),
 		cmocka_unit_test(test_world_model_accepted),
 		cmocka_unit_test(test_json_and_text),
+		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_hostile_input),
 		cmocka_unit_test(test_escapes),
 	};

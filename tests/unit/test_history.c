@@ -38,7 +38,7 @@ static void
 parse_file(const char *name, enum hist_format f, const char *account,
     const struct hist_csv_map *map, struct hist_batch *b)
 {
-	struct hist_opts o = { name, account, map };
+	struct hist_opts o = { name, account, map, 0, false };
 	struct error err = { 0 };
 	enum hist_format got;
 	size_t len;
@@ -196,7 +196,7 @@ static void
 refused(enum hist_format f, const char *data, size_t len, const char *want)
 {
 	struct hist_csv_map m = { .time = "t", .text = "x" };
-	struct hist_opts o = { "in", NULL, &m };
+	struct hist_opts o = { "in", NULL, &m, 0, false };
 	struct error err = { 0 };
 	struct hist_batch b;
 
@@ -304,6 +304,215 @@ test_merge(void **state)
 	hist_batch_free(&b);
 }
 
+/* Parses data as format f for account, with now pinned. */
+static int
+parse_str(enum hist_format f, const char *data, const char *account,
+    time_t now, bool force, struct hist_batch *b, struct error *err)
+{
+	struct hist_opts o = { "in", account, NULL, now, force };
+
+	return hist_parse(f, &o, data, strlen(data), b, err);
+}
+
+#define X_TWEET(id, at, likes) "{\"tweet\": {\"id_str\": \"" id "\", " \
+	"\"created_at\": \"" at "\", \"full_text\": \"post " id "\", " \
+	"\"favorite_count\": " likes "}}"
+
+static void
+test_import_refuses_nul(void **state)
+{
+	const char js[] = "window.YTD.tweets.part0 = [" X_TWEET("1",
+	    "Wed Nov 18 08:05:00 +0000 2026", "\"5\"") "]";
+	char raw[sizeof js];
+	struct error err = { 0 };
+	struct hist_batch b;
+
+	/* \u0000 in a JSON string: refused, with its line and column */
+	assert_int_equal(parse_str(HIST_FMT_MASTODON_API, "[{\"id\": \"1\",\n"
+	    "\"content\": \"cut\\u0000here\"}]", NULL, 0, false, &b, &err), -1);
+	assert_non_null(strstr(err.msg, "line 2, column 16"));
+	assert_non_null(strstr(err.msg, "NUL"));
+	/* an escaped backslash before "u0000" is text, not a NUL */
+	assert_int_equal(parse_str(HIST_FMT_MASTODON_API, "[{\"id\": \"1\", "
+	    "\"created_at\": \"2026-11-18T08:00:00Z\", \"content\": "
+	    "\"C:\\\\u0000\"}]", NULL, 0, false, &b, &err), 0);
+	assert_string_equal(b.items[0].text, "C:\\u0000");
+	hist_batch_free(&b);
+	/* a raw NUL byte: refused with its position */
+	memcpy(raw, js, sizeof js);
+	raw[40] = '\0';
+	assert_int_equal(hist_parse(HIST_FMT_X, &(struct hist_opts){ "in",
+	    NULL, NULL, 0, false }, raw, sizeof js - 1, &b, &err), -1);
+	assert_non_null(strstr(err.msg, "byte 40"));
+}
+
+static void
+test_import_dates(void **state)
+{
+	struct error err = { 0 };
+	struct hist_batch b;
+	time_t now;
+
+	assert_int_equal(time_parse_iso("2026-11-21T09:00:00Z", &now), 0);
+	/* February has no 30th: refused, with where it is written */
+	assert_int_equal(parse_str(HIST_FMT_X, "window.YTD.tweets.part0 = [\n"
+	    X_TWEET("7", "Mon Feb 30 08:05:00 +0000 2026", "\"5\"") "]", NULL,
+	    now, false, &b, &err), -1);
+	assert_non_null(strstr(err.msg, "line 2, column"));
+	assert_non_null(strstr(err.msg, "Mon Feb 30"));
+	assert_int_equal(parse_str(HIST_FMT_X, "window.YTD.tweets.part0 = ["
+	    X_TWEET("7", "Sun Feb 29 08:05:00 +0000 2032", "\"5\"") "]", NULL,
+	    0, false, &b, &err), 0);
+	hist_batch_free(&b);
+	/* the ISO formats too: the field, the value and where it is */
+	assert_int_equal(parse_str(HIST_FMT_MASTODON_API, "[{\"id\": \"1\",\n"
+	    "\"created_at\": \"2026-02-30T08:00:00Z\", \"content\": \"x\"}]",
+	    NULL, now, false, &b, &err), -1);
+	assert_non_null(strstr(err.msg, "line 2, column 16: status 1: "
+	    "created_at \"2026-02-30T08:00:00Z\" is no date"));
+	assert_int_equal(parse_str(HIST_FMT_BLUESKY_FEED, "{\"feed\": [{"
+	    "\"post\": {\"uri\": \"at://did:plc:a/app.bsky.feed.post/1\", "
+	    "\"record\": {\"text\": \"x\", \"createdAt\": "
+	    "\"2026-04-31T00:00:00Z\"}}}]}", NULL, now, false, &b, &err), -1);
+	assert_non_null(strstr(err.msg, "record.createdAt \"2026-04-31"));
+	assert_non_null(strstr(err.msg, "line 1, column"));
+	/* dated 2100: skipped, with the reason; now's own post kept */
+	assert_int_equal(parse_str(HIST_FMT_X, "window.YTD.tweets.part0 = ["
+	    X_TWEET("8", "Fri Jan 01 00:00:00 +0000 2100", "\"5\"") ","
+	    X_TWEET("9", "Sat Nov 21 09:00:00 +0000 2026", "\"5\"") "]", NULL,
+	    now, false, &b, &err), 0);
+	assert_int_equal(b.nitems, 1);
+	assert_string_equal(b.items[0].platform_id, "9");
+	assert_int_equal(b.nskips, 1);
+	assert_string_equal(b.skips[0].what, "8");
+	assert_non_null(strstr(b.skips[0].reason, "2100-01-01"));
+	assert_non_null(strstr(b.skips[0].reason, "after now"));
+	hist_batch_free(&b);
+}
+
+static void
+test_import_bad_counts(void **state)
+{
+	struct error err = { 0 };
+	struct hist_batch b;
+
+	assert_int_equal(parse_str(HIST_FMT_X, "window.YTD.tweets.part0 = ["
+	    X_TWEET("1", "Wed Nov 18 08:05:00 +0000 2026", "\"-5\"") ","
+	    X_TWEET("2", "Wed Nov 18 08:05:00 +0000 2026", "\"abc\"") ","
+	    X_TWEET("3", "Wed Nov 18 08:05:00 +0000 2026", "\"3.5\"") ","
+	    X_TWEET("4", "Wed Nov 18 08:05:00 +0000 2026", "\"1e3\"") ","
+	    X_TWEET("5", "Wed Nov 18 08:05:00 +0000 2026", "1e20") ","
+	    X_TWEET("6", "Wed Nov 18 08:05:00 +0000 2026", "-5") ","
+	    X_TWEET("7", "Wed Nov 18 08:05:00 +0000 2026", "3.5") ","
+	    X_TWEET("8", "Wed Nov 18 08:05:00 +0000 2026", "\"12\"") "]",
+	    NULL, 0, false, &b, &err), 0);
+	assert_int_equal(b.nitems, 8);
+	assert_int_equal(b.bad_counts[HIST_BAD_NEGATIVE], 2);
+	assert_int_equal(b.bad_counts[HIST_BAD_NOT_NUMBER], 1);
+	assert_int_equal(b.bad_counts[HIST_BAD_FRACTION], 2);
+	assert_int_equal(b.bad_counts[HIST_BAD_NOT_DIGITS], 1);
+	assert_int_equal(b.bad_counts[HIST_BAD_TOO_LARGE], 1);
+	assert_false(metric_known(&b.items[0], HIST_LIKES));
+	assert_true(metric_known(&b.items[7], HIST_LIKES));
+	assert_true(b.items[7].metrics[HIST_LIKES] == 12);
+	hist_batch_free(&b);
+}
+
+#define OUTBOX(actor, id) "{\"orderedItems\": [{\"type\": \"Create\", " \
+	"\"actor\": \"" actor "\", \"object\": {\"type\": \"Note\", \"id\": \"" \
+	id "\", \"published\": \"2026-11-18T08:00:00Z\", \"content\": " \
+	"\"<p>hi</p>\", \"to\": [\"https://www.w3.org/ns/activitystreams" \
+	"#Public\"]}}]}"
+
+static void
+test_import_outbox_actor(void **state)
+{
+	const char *other = OUTBOX("https://other.example/users/tidewater",
+	    "https://other.example/users/tidewater/statuses/42");
+	const char *mine = OUTBOX("https://mastodon.example/users/tidewater",
+	    "https://mastodon.example/users/tidewater/statuses/42");
+	struct error err = { 0 };
+	struct hist_batch b;
+
+	assert_int_equal(parse_str(HIST_FMT_MASTODON, mine,
+	    "@tidewater@mastodon.example", 0, false, &b, &err), 0);
+	assert_int_equal(b.nitems, 1);
+	hist_batch_free(&b);
+	assert_int_equal(parse_str(HIST_FMT_MASTODON, OUTBOX(
+	    "https://mastodon.example/users/ledgerline", "https://mastodon."
+	    "example/users/ledgerline/statuses/1"), "@tidewater", 0, false, &b,
+	    &err), -1);
+	assert_non_null(strstr(err.msg, "--force"));
+	assert_int_equal(parse_str(HIST_FMT_MASTODON, other,
+	    "@tidewater@mastodon.example", 0, false, &b, &err), -1);
+	assert_non_null(strstr(err.msg, "other.example/users/tidewater"));
+	assert_int_equal(parse_str(HIST_FMT_MASTODON, other,
+	    "@tidewater@mastodon.example", 0, true, &b, &err), 0);
+	assert_int_equal(b.nitems, 1);
+	hist_batch_free(&b);
+}
+
+/* Status 42 on two instances: two posts, on every import. */
+static void
+test_merge_two_instances(void **state)
+{
+	const char *a = OUTBOX("https://a.example/users/t",
+	    "https://a.example/users/t/statuses/42");
+	const char *c = OUTBOX("https://b.example/users/t",
+	    "https://b.example/users/t/statuses/42");
+	struct error err = { 0 };
+	struct hist_batch ba, bb;
+	struct hist_merge m1, m2, m3;
+
+	assert_int_equal(parse_str(HIST_FMT_MASTODON, a, NULL, 0, false, &ba,
+	    &err), 0);
+	assert_int_equal(parse_str(HIST_FMT_MASTODON, c, NULL, 0, false, &bb,
+	    &err), 0);
+	assert_string_equal(ba.items[0].platform_id, bb.items[0].platform_id);
+	merge_once("", &ba, 0, &m1);
+	merge_once(m1.text, &bb, 0, &m2);
+	assert_int_equal(m2.count[HIST_ADDED], 1);
+	assert_non_null(strstr(m2.text, "https://b.example/users/t/statuses/42"));
+	merge_once(m2.text, &bb, 0, &m3);
+	assert_int_equal(m3.count[HIST_ADDED], 0);
+	assert_int_equal(m3.count[HIST_UNCHANGED], 1);
+	hist_merge_free(&m1);
+	hist_merge_free(&m2);
+	hist_merge_free(&m3);
+	hist_batch_free(&ba);
+	hist_batch_free(&bb);
+}
+
+/* The same id twice in one file: the first occurrence, every time. */
+static void
+test_merge_duplicate_ids(void **state)
+{
+	struct error err = { 0 };
+	struct hist_batch b;
+	struct hist_merge m1, m2, m3;
+
+	assert_int_equal(parse_str(HIST_FMT_X, "window.YTD.tweets.part0 = ["
+	    X_TWEET("1", "Wed Nov 18 08:05:00 +0000 2026", "\"5\"") ","
+	    X_TWEET("1", "Wed Nov 18 08:05:00 +0000 2026", "\"9\"") "]",
+	    NULL, 0, false, &b, &err), 0);
+	merge_once("", &b, 0, &m1);
+	assert_int_equal(m1.count[HIST_ADDED], 1);
+	assert_int_equal(m1.count[HIST_SKIPPED], 1);
+	assert_int_equal(m1.duplicates, 1);
+	assert_non_null(strstr(m1.changes[1].detail, "first occurrence"));
+	assert_non_null(strstr(m1.text, "\"likes\":5"));
+	merge_once(m1.text, &b, 0, &m2);
+	assert_int_equal(m2.count[HIST_UPDATED], 0);
+	assert_int_equal(m2.duplicates, 1);
+	assert_string_equal(m2.text, m1.text);
+	merge_once(m2.text, &b, 0, &m3);
+	assert_string_equal(m3.text, m1.text);
+	hist_merge_free(&m1);
+	hist_merge_free(&m2);
+	hist_merge_free(&m3);
+	hist_batch_free(&b);
+}
+
 static void
 test_merge_refuses_damaged(void **state)
 {
@@ -325,7 +534,7 @@ test_x_link_expanding_to_itself(void **state)
 	    "2026\", \"full_text\": \"see https://t.co/a and https://t.co/a\", "
 	    "\"entities\": {\"urls\": [{\"url\": \"https://t.co/a\", "
 	    "\"expanded_url\": \"https://t.co/a/b\"}]}}}]";
-	struct hist_opts o = { "tweets.js", "@me", NULL };
+	struct hist_opts o = { "tweets.js", "@me", NULL, 0, false };
 	struct error err = { 0 };
 	struct hist_batch b;
 
@@ -347,7 +556,7 @@ test_x_api_lookup(void **state)
 	    "\"successful\": true}";
 	static const char gone[] = "{\"data\": {\"errors\": [{\"title\": "
 	    "\"Not Found Error\"}]}, \"successful\": true}";
-	struct hist_opts o = { "lookup", "@me", NULL };
+	struct hist_opts o = { "lookup", "@me", NULL, 0, false };
 	struct error err = { 0 };
 	struct hist_batch b;
 
@@ -468,6 +677,12 @@ main(void)
 		cmocka_unit_test(test_project_reads_imports),
 		cmocka_unit_test(test_x_api_lookup),
 		cmocka_unit_test(test_predictions),
+		cmocka_unit_test(test_import_refuses_nul),
+		cmocka_unit_test(test_import_dates),
+		cmocka_unit_test(test_import_bad_counts),
+		cmocka_unit_test(test_import_outbox_actor),
+		cmocka_unit_test(test_merge_two_instances),
+		cmocka_unit_test(test_merge_duplicate_ids),
 	};
 
 	timeutil_set_zone("UTC");

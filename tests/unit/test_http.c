@@ -475,6 +475,13 @@ test_retry_after_parse(void **state)
 		assert_int_equal(http_retry_after_ms(NULL, bad[i], now), -1);
 	assert_int_equal(http_retry_after_ms(NULL,
 	    "Thu, 14 Dec 2023 22:13:20 GMT", now), 30L * 86400 * 1000);
+	/* A wait of 10^9 s is a wait (the caller stops and says until
+	 * when), not an unparsable value to retry past. */
+	assert_true(http_retry_after_ms(NULL, "1000000000", now) ==
+	    1000000000L * 1000);
+	assert_true(http_retry_after_ms("1e13", NULL, now) == 10000000000000L);
+	assert_true(http_retry_after_ms(NULL, "99999999999999999999999", now) ==
+	    HTTP_RETRY_AFTER_MAX_MS);
 }
 
 static void

@@ -53,6 +53,41 @@ test_pane_results(void **state)
 	free(ui);
 }
 
+/*
+ * n walks the Model pane's verdicts in row order: a verdict outside the
+ * file under line 1, two on line 3, one on line 5. Each puts its line two
+ * rows below the top: lines above and the verdicts under them counted
+ * once (the pane walks lines and verdicts together).
+ */
+static void
+test_model_verdict_rows(void **state)
+{
+	static const int lines[] = { 0, 3, 3, 5 }, tops[] = { 0, 1, 1, 5 };
+	struct gate_verdict v[4];
+	struct ui *ui = fake_ui();
+	struct pane *m = &ui->panes[PANE_MODEL];
+	char want[32];
+	int i;
+
+	ui->model_src = "a\nb\nc\nd\ne\n";
+	ui->model_len = strlen(ui->model_src);
+	for (i = 0; i < 4; i++)
+		v[i] = (struct gate_verdict){ lines[i], 0, "r", "m" };
+	ui->gate.verdicts = v;
+	ui->gate.nverdicts = 4;
+	ui->gate.nmore = 7;
+	ui->gate_ran = true;
+	for (i = 0; i < 5; i++) {
+		ui_key(ui, 'n', false);
+		assert_int_equal(m->top, tops[i % 4]);
+		snprintf(want, sizeof want, "verdict %d/4", i % 4 + 1);
+		assert_string_equal(ui->msg, want);
+	}
+	ui_key(ui, 'N', false);
+	assert_int_equal(m->top, tops[3]);
+	free(ui);
+}
+
 struct fake_view {
 	int	keys;
 	int	closed;
@@ -141,6 +176,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pane_results),
+		cmocka_unit_test(test_model_verdict_rows),
 		cmocka_unit_test(test_view),
 	};
 

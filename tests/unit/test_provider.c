@@ -280,6 +280,37 @@ test_unstream_keys(void **state)
 	assert_non_null(strstr(err.msg, "message_start holds no message"));
 }
 
+/* An answer of a 4 MB text block and 400,000 empty ones after it: joined
+ * in linear time (the old join measured the text so far for each block,
+ * some 10^12 byte reads). */
+static void
+test_anthropic_many_blocks(void **state)
+{
+	size_t big = 4000000, nblk = 400000, i, off;
+	static const char head[] = "{\"content\":[{\"type\":\"text\","
+	    "\"text\":\"", empty[] = ",{\"type\":\"text\",\"text\":\"\"}",
+	    tail[] = "],\"stop_reason\":\"end_turn\"}";
+	char *body = xmalloc(sizeof head + big + 2 + nblk * (sizeof empty -
+	    1) + sizeof tail);
+	struct llm_answer a;
+	struct error err = { 0 };
+
+	off = sizeof head - 1;
+	memcpy(body, head, off);
+	memset(body + off, 'w', big);
+	off += big;
+	memcpy(body + off, "\"}", 2);
+	off += 2;
+	for (i = 0; i < nblk; i++, off += sizeof empty - 1)
+		memcpy(body + off, empty, sizeof empty - 1);
+	memcpy(body + off, tail, sizeof tail);
+	memset(&a, 0, sizeof a);
+	assert_int_equal(anthropic_parse(body, &a, &err), 0);
+	assert_int_equal(strlen(a.text), big);
+	llm_answer_free(&a);
+	free(body);
+}
+
 /* A language-model call has no side effect: a dropped connection is
  * asked again. */
 static void
@@ -439,6 +470,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_anthropic_success),
+		cmocka_unit_test(test_anthropic_many_blocks),
 		cmocka_unit_test(test_openai_success),
 		cmocka_unit_test(test_anthropic_fields_and_thinking),
 		cmocka_unit_test(test_default_models),

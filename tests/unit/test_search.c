@@ -1149,6 +1149,107 @@ test_merge_refuses_out_of_order(void **state)
 	fx_free(p);
 }
 
+/* A forged export: a chain of n waits below the root, every one on the
+ * exporting tree's plan, one visit each, slots within the horizon. */
+static char *
+chain_export(uint32_t n, int horizon, size_t *len)
+{
+	struct export_head h;
+	struct export_node e;
+	char *buf;
+	uint32_t i;
+
+	memset(&h, 0, sizeof h);
+	h.magic = EXPORT_MAGIC;
+	h.nnodes = n + 1;
+	h.iterations = 1;
+	*len = sizeof h + (size_t)(n + 1) * sizeof e;
+	buf = xcalloc(1, *len);
+	memcpy(buf, &h, sizeof h);
+	for (i = 0; i <= n; i++) {
+		memset(&e, 0, sizeof e);
+		e.parent = i == 0 ? UINT32_MAX : i - 1;
+		e.slot = i == 0 ? -1 : (int)((i - 1) / 2 % (uint32_t)horizon);
+		e.action.kind = ACTION_WAIT;
+		e.visits = e.avail = 1;
+		e.pv = i > 0;
+		memcpy(buf + sizeof h + (size_t)i * sizeof e, &e, sizeof e);
+	}
+	return buf;
+}
+
+/*
+ * A forged chain of a million nodes is deeper than any plan of the
+ * project, and refused before it is merged. (The old merge took it, and
+ * reading its plan then scanned the plan for every step: hours under the
+ * search lock, with the TUI waiting on it.)
+ */
+static void
+test_merge_refuses_deep_chain(void **state)
+{
+	struct project *p = small_project();
+	struct search_params sp = params(1, 1);
+	struct search_snapshot snap;
+	struct search_result res;
+	struct error err = { 0 };
+	struct search *s = search_new(p, &sp, 0);
+	size_t len;
+	char *buf = chain_export(1000000, p->horizon_slots, &len);
+	int rc;
+
+	rc = search_merge(s, buf, len, &err);
+	if (rc == 0) {	/* the old code: show what that costs */
+		search_result(s, 0, &res);
+		search_result_free(&res);
+	}
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(err.msg, "deeper than any plan"));
+	search_snapshot(s, &snap);
+	assert_int_equal(snap.nodes, 1);
+	free(buf);
+	search_free(s);
+	fx_free(p);
+}
+
+/*
+ * The deepest chain a project at the horizon limit (100,000 slots)
+ * allows merges, and its plan is read step by step in n log n: the
+ * plan, an export and snapshots walk all 200,000 steps (the old lookup
+ * scanned the plan for each step, some 10^10 comparisons per walk).
+ */
+static void
+test_merge_deepest_chain(void **state)
+{
+	struct project *p = small_project();
+	struct search_params sp = params(1, 1);
+	struct search_snapshot snap;
+	struct search_result res;
+	struct error err = { 0 };
+	struct search *s;
+	uint32_t n;
+	size_t len, xlen;
+	char *buf, *xbuf;
+
+	p->horizon_slots = 100000;
+	s = search_new(p, &sp, 0);
+	n = (uint32_t)s->tracecap;
+	buf = chain_export(n, p->horizon_slots, &len);
+	assert_int_equal(search_merge(s, buf, len, &err), 0);
+	assert_int_equal(s->npref, (int)n);
+	assert_int_equal(search_result(s, 1, &res), 0);
+	assert_int_equal(res.npv, (int)n);
+	assert_int_equal(res.nalts, 0);
+	search_result_free(&res);
+	search_snapshot(s, &snap);
+	assert_int_equal(snap.npv, SNAPSHOT_MAX_PV);
+	assert_int_equal(search_export(s, &xbuf, &xlen), 0);
+	assert_int_equal(xlen, len);
+	free(xbuf);
+	free(buf);
+	search_free(s);
+	fx_free(p);
+}
+
 /*
  * The tree's shape after children blocks grew and moved (struct node):
  * every node reached once from the root, as many as the tree counts;
@@ -1297,6 +1398,8 @@ main(void)
 		cmocka_unit_test(test_merge_keeps_one_plan),
 		cmocka_unit_test(test_merge_plan_is_a_workers),
 		cmocka_unit_test(test_merge_refuses_out_of_order),
+		cmocka_unit_test(test_merge_refuses_deep_chain),
+		cmocka_unit_test(test_merge_deepest_chain),
 		cmocka_unit_test(test_children_blocks),
 	};
 

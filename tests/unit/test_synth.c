@@ -79,6 +79,28 @@ test_extract_unclosed(void **state)
 	free(why);
 }
 
+/* An answer of one block of two million lines (4 MiB; answers may be
+ * 32 MiB): extracted in linear time (the old extraction measured the code
+ * so far for every line, some 10^12 byte reads here). */
+static void
+test_extract_long_block(void **state)
+{
+	size_t lines = 2000000, i, n = 10 + 2 * lines + 4;
+	char *answer = xmalloc(n + 1), *code, *why;
+
+	memcpy(answer, "```python\n", 10);
+	for (i = 0; i < lines; i++)
+		memcpy(answer + 10 + 2 * i, "x\n", 2);
+	memcpy(answer + 10 + 2 * lines, "```\n", 4);
+	answer[n] = '\0';
+	code = synth_extract(answer, &why);
+	assert_non_null(code);
+	assert_int_equal(strlen(code), 2 * lines);
+	assert_string_equal(code + 2 * lines - 4, "x\nx\n");
+	free(code);
+	free(answer);
+}
+
 static void
 test_refine_prompt(void **state)
 {
@@ -88,6 +110,28 @@ test_refine_prompt(void **state)
 	assert_non_null(strstr(s, "line 1, col 0 [import]: no"));
 	assert_null(strstr(s, "{{"));
 	free(s);
+}
+
+/* Problems past SYNTH_PROBLEMS_MAX bytes are cut after a whole line,
+ * with how much was left out. */
+static void
+test_refine_prompt_cut(void **state)
+{
+	size_t n = 100000, i, bare;
+	char *problems = xmalloc(n + 1), *s;
+
+	s = synth_refine_prompt(1, "");
+	bare = strlen(s);
+	free(s);
+	for (i = 0; i < n; i++)
+		problems[i] = i % 100 == 99 ? '\n' : 'x';
+	problems[n] = '\0';
+	s = synth_refine_prompt(1, problems);
+	assert_true(strlen(s) < bare + SYNTH_PROBLEMS_MAX + 100);
+	assert_non_null(strstr(s,
+	    "x\n[83700 more bytes of this report left out]"));
+	free(s);
+	free(problems);
 }
 
 /* Candidates are "validated" by the C models of fixture_history.h: a
@@ -218,7 +262,9 @@ main(void)
 		cmocka_unit_test(test_extract_identical_blocks_count_once),
 		cmocka_unit_test(test_extract_python_wins_over_other),
 		cmocka_unit_test(test_extract_unclosed),
+		cmocka_unit_test(test_extract_long_block),
 		cmocka_unit_test(test_refine_prompt),
+		cmocka_unit_test(test_refine_prompt_cut),
 		cmocka_unit_test(test_refine_on_backtest),
 		cmocka_unit_test(test_refine_picks_the_measured),
 	};

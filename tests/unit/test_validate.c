@@ -83,6 +83,48 @@ test_conformant(void **state)
 	fx_free(p);
 }
 
+/*
+ * A report from the worker holds as many checks as the worker sends: its
+ * text is linear in them (the old one re-copied itself for each, some
+ * 10^12 bytes for these 100,000).
+ */
+static void
+test_many_checks_text(void **state)
+{
+	struct project *p = vproject();
+	struct validate_report r, back;
+	struct error err = { 0 };
+	cJSON *j, *checks, *c;
+	char *text, msg[101];
+	int i, n = 100000, lines = 0;
+
+	run(p, CM_NOISE | CM_VALUE, NULL, &r);
+	j = validate_report_json(p, &r);
+	checks = cJSON_GetObjectItemCaseSensitive(j, "checks");
+	memset(msg, 'm', 100);
+	msg[100] = '\0';
+	for (i = 0; i < n; i++) {
+		c = cJSON_CreateObject();
+		cJSON_AddStringToObject(c, "name", "forged");
+		cJSON_AddStringToObject(c, "status", "fail");
+		cJSON_AddStringToObject(c, "message", msg);
+		cJSON_AddItemToArray(checks, c);
+	}
+	assert_int_equal(validate_report_from_json(p, j, &back, &err), 0);
+	assert_int_equal(back.nchecks, r.nchecks + n);
+	text = validate_report_text(p, &back);
+	for (i = 0; text[i] != '\0'; i++)
+		lines += strncmp(text + i, "fail forged ", 12) == 0 &&
+		    (i == 0 || text[i - 1] == '\n');
+	assert_int_equal(lines, n);
+	assert_non_null(strstr(text, "conformance: "));
+	free(text);
+	cJSON_Delete(j);
+	validate_report_free(&back);
+	validate_report_free(&r);
+	fx_free(p);
+}
+
 static void
 test_mutating_apply(void **state)
 {
@@ -190,6 +232,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_conformant),
+		cmocka_unit_test(test_many_checks_text),
 		cmocka_unit_test(test_mutating_apply),
 		cmocka_unit_test(test_unseeded),
 		cmocka_unit_test(test_raising),

@@ -265,15 +265,17 @@ test_hostile_recursion(void **state)
 	    EXIT_MODEL, "RecursionError");
 }
 
+/* The worker's gate refuses them too; what a worker reports can only be
+ * EXIT_MODEL (refusals are the parent's to decide). */
 static void
 test_hostile_gated(void **state)
 {
 	expect_death(TOP "/tests/hostile/openfile.py", 1000, 30, 0,
-	    EXIT_REFUSED, "the gate refused");
+	    EXIT_MODEL, "model| the gate refused");
 	expect_death(TOP "/tests/hostile/socket.py", 1000, 30, 0,
-	    EXIT_REFUSED, "the gate refused");
+	    EXIT_MODEL, "model| the gate refused");
 	expect_death(TOP "/tests/hostile/fork.py", 1000, 30, 0,
-	    EXIT_REFUSED, "the gate refused");
+	    EXIT_MODEL, "model| the gate refused");
 }
 
 /* ---- the filter itself, below the gate ---------------------------------- */
@@ -407,17 +409,47 @@ static void
 test_malformed_output(void **state)
 {
 	fake_worker("printf 'garbage garbage' >&4", "malformed output");
-	fake_worker("printf 'S\\000\\000\\000{' >&4", "truncated frame");
+	fake_worker("printf '\\010\\000\\000\\000S{' >&4", "truncated frame");
 	fake_worker("printf '\\001\\000\\000\\000Sx' >&4; sleep 5",
 	    "malformed output (a bad snapshot)");
 	fake_worker("printf '\\000\\000\\000\\000?' >&4; sleep 5",
 	    "malformed output (an unknown frame type)");
 	fake_worker("echo something broke >&2; exit 3",
-	    "status 3 without a result: something broke");
+	    "status 3 without a result: model| something broke");
 	fake_worker("kill -SEGV $$", "signal 11");
 	/* Closes its pipe and lingers: killed after a grace period. */
 	fake_worker("exec 4>&-; exec sleep 30", "closed its pipe without a "
 	    "result and was killed");
+}
+
+/* A forged error frame: whatever code it names, the parent makes it
+ * EXIT_MODEL; its text comes on one line after the model prefix. */
+static void
+test_forged_error_frame(void **state)
+{
+	/* {"code":5,"message":"a\nsandbox: none"}: 39 bytes */
+	fake_worker("printf '\\047\\000\\000\\000E{\"code\":5,\"message\":"
+	    "\"a\\\\nsandbox: none\"}' >&4; sleep 5",
+	    "model| a\\nsandbox: none");
+	fake_worker("printf '\\047\\000\\000\\000E{\"code\":3,\"message\":"
+	    "\"a\\\\rsandbox: none\"}' >&4; sleep 5",
+	    "model| a\\rsandbox: none");
+}
+
+/* A header over its type's bound ends the worker before any of its
+ * payload is read. */
+static void
+test_oversized_frames(void **state)
+{
+	fake_worker("printf '\\000\\000\\000\\020S' >&4; sleep 5",
+	    "a snapshot frame of 268435456 bytes, more than the");
+	fake_worker("printf '\\005\\000\\000\\000Y' >&4; sleep 5",
+	    "a syscall frame of 5 bytes, more than the 4");
+	/* At the bound: its payload is waited for. */
+	fake_worker("printf '\\000\\040\\000\\000E' >&4",
+	    "truncated frame");
+	fake_worker("printf '\\001\\040\\000\\000E' >&4; sleep 5",
+	    "an error frame of 8193 bytes, more than the 8192");
 }
 
 /* ---- stopping ------------------------------------------------------------ */
@@ -561,6 +593,8 @@ main(void)
 		cmocka_unit_test(test_seccomp_exec),
 		cmocka_unit_test(test_seccomp_allows_computing),
 		cmocka_unit_test(test_malformed_output),
+		cmocka_unit_test(test_forged_error_frame),
+		cmocka_unit_test(test_oversized_frames),
 		cmocka_unit_test(test_stop_returns_tree),
 		cmocka_unit_test(test_stop_unanswered),
 		cmocka_unit_test(test_no_leaks),

@@ -115,19 +115,29 @@ class Gate(ast.NodeVisitor):
     def __init__(self, text=""):
         self.verdicts = []
         self.lines = text.split("\n")
+        self.encoded = {}   # line number -> that line in UTF-8
 
     def attribute_position(self, node):
         """(line, col) of the name after the dot; col in UTF-8 bytes as
-        ast counts it."""
+        ast counts it. Each line is encoded once and the name read back
+        from its end one character at a time: a line holding many
+        attributes costs its length once, not once per attribute."""
         line, end = node.end_lineno, node.end_col_offset
         if line is None or end is None or line > len(self.lines):
             return node.lineno, node.col_offset
-        head = self.lines[line - 1].encode("utf-8")[:end].decode(
-            "utf-8", "replace")
-        i = len(head)
-        while i > 0 and ("a" + head[i - 1]).isidentifier():
-            i -= 1
-        return line, len(head[:i].encode("utf-8"))
+        raw = self.encoded.get(line)
+        if raw is None:
+            raw = self.encoded[line] = self.lines[line - 1].encode("utf-8")
+        i = min(end, len(raw))
+        while i > 0:
+            j = i - 1
+            while j > 0 and i - j < 4 and raw[j] & 0xC0 == 0x80:
+                j -= 1
+            ch = raw[j:i].decode("utf-8", "replace")
+            if not ("a" + ch).isidentifier():
+                break
+            i = j
+        return line, i
 
     def refuse(self, node, rule, message):
         if isinstance(node, ast.Attribute):
