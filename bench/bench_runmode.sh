@@ -16,6 +16,15 @@ SOCK=fronts-bench-$$
 trap 'tmux -L $SOCK kill-server 2>/dev/null; rm -rf "$T"' EXIT
 FRONTS_TEST_NOW=2026-12-01T09:59:57Z /usr/bin/python3 \
     "$TOP/tests/cli/publish_fixture.py" both "$T/p" 9 5 x:d1:4 >/dev/null
+# screen_wait REGEX — until the screen matches (10 s at most).
+screen_wait() {
+	n=0
+	until tmux -L $SOCK capture-pane -p -t t 2>/dev/null | grep -qE -- "$1"; do
+		sleep 0.01
+		n=$((n + 1))
+		[ $n -lt 1000 ] || { echo "bench_runmode: no /$1/ on screen" >&2; return 1; }
+	done
+}
 rounds=${BENCH_RUNMODE_ROUNDS:-5}
 i=0
 while [ $i -lt "$rounds" ]; do
@@ -23,12 +32,16 @@ while [ $i -lt "$rounds" ]; do
 	t0=$(date +%s.%N)
 	tmux -L $SOCK -f /dev/null new-session -d -s t -x 120 -y 40 \
 	    "env LANG=C.UTF-8 FRONTS_THEMES=$TOP/themes FRONTS_TEST_NOW=2026-12-01T09:59:57Z $FRONTS tui -C $T/p"
-	sleep 0.3
-	tmux -L $SOCK send-keys -t t ':' && sleep 0.1 &&
-	    tmux -L $SOCK send-keys -t t -l "open $T/p/plan.json" &&
-	    tmux -L $SOCK send-keys -t t Enter && sleep 0.2 &&
-	    tmux -L $SOCK send-keys -t t R
-	while ! tmux -L $SOCK capture-pane -p -t t | grep -q 'Publish (dry run)'; do
+	# Keys only once the screen is ready for them (a stray letter is a
+	# command of its own).
+	screen_wait DRY-RUN || break
+	tmux -L $SOCK send-keys -t t ':'
+	screen_wait '^:$' || break
+	tmux -L $SOCK send-keys -t t -l "open $T/p/plan.json"
+	tmux -L $SOCK send-keys -t t Enter
+	screen_wait 'opened' || break
+	tmux -L $SOCK send-keys -t t R
+	while ! tmux -L $SOCK capture-pane -p -t t 2>/dev/null | grep -q 'Publish (dry run)'; do
 		sleep 0.01
 		[ "$(echo "$(date +%s.%N) - $t0 > 10" | bc)" = 1 ] && break
 	done
