@@ -32,6 +32,7 @@ static const struct cmd_entry *cli_commands[] = {
 	&cmd_show_entry,
 	&cmd_publish_entry,
 	&cmd_ledger_entry,
+	&cmd_run_entry,
 	&cmd_check_entry,
 	&cmd_history_entry,
 	&cmd_tui_entry,

@@ -71,6 +71,7 @@ extern const struct cmd_entry cmd_publish_entry;
 extern const struct cmd_entry cmd_pin_entry;
 extern const struct cmd_entry cmd_show_entry;
 extern const struct cmd_entry cmd_ledger_entry;
+extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_check_entry;
 extern const struct cmd_entry cmd_history_entry;
 extern const struct cmd_entry cmd_tui_entry;

@@ -37,5 +37,9 @@ int	history_apply(const char *dir, struct history_context *,
 
 /* `fronts history pull` (cmd_history_pull.c). */
 int	history_pull(struct cli *, int argc, char **argv);
+/* The pull `fronts run` makes after each outcome: every front that can be
+ * pulled and holds a post the ledger says fronts sent, over the default
+ * window. Returns an exit code; what it did is printed. */
+int	history_pull_sent(struct cli *);
 
 #endif

@@ -296,6 +296,46 @@ pull_run(struct cli *cli, const struct pull_args *a)
 	return rc;
 }
 
+/* Does the ledger hold a post fronts sent on front f? */
+static bool
+pull_has_sent(const struct ledger *l, const struct front *f)
+{
+	int i;
+
+	for (i = 0; i < l->nentries; i++)
+		if (l->entries[i].state == LEDGER_SENT &&
+		    strcmp(l->entries[i].front, f->id) == 0)
+			return true;
+	return false;
+}
+
+int
+history_pull_sent(struct cli *cli)
+{
+	struct pull_args a = { 0 };
+	struct history_context hc;
+	struct ledger l;
+	struct error err = { 0 };
+	const struct front *f;
+	int i, rc = EXIT_OK, r;
+
+	if (history_context_open(cli->dir, &hc, &err) != 0)
+		return cli_report("history", &err);
+	if (ledger_open(cli->dir, &l, &err) != 0) {
+		history_context_close(&hc);
+		return cli_report("history", &err);
+	}
+	for (i = 0; i < hc.project->nfronts; i++) {
+		f = &hc.project->fronts[i];
+		if (pull_supported(f) && pull_has_sent(&l, f) &&
+		    (r = pull_one(cli, &hc, &l, f, &a, clock_now())) != EXIT_OK)
+			rc = r;
+	}
+	ledger_free(&l);
+	history_context_close(&hc);
+	return rc;
+}
+
 int
 history_pull(struct cli *cli, int argc, char **argv)
 {

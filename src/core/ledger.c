@@ -27,6 +27,8 @@ ledger_state_name(enum ledger_state s)
 		return "sent";
 	case LEDGER_FAILED:
 		return "failed";
+	case LEDGER_SKIPPED:
+		return "skipped";
 	case LEDGER_PENDING:
 	case LEDGER_UNKNOWN:
 		break;
@@ -176,6 +178,28 @@ ledger_apply_outcome(struct ledger *l, const cJSON *rec, const char *kind,
 	return NULL;
 }
 
+/* A skipped record stands alone: it carries the entry's fields, as an
+ * intent does, and its reason. */
+static const char *
+ledger_apply_skip(struct ledger *l, const cJSON *rec, int line)
+{
+	struct ledger_entry *e;
+	const char *msg;
+
+	if ((e = ledger_find(l, json_str(rec, "entry") != NULL ?
+	    json_str(rec, "entry") : "")) != NULL && e->state != LEDGER_FAILED)
+		return "skipped: the entry has an attempt already";
+	if (json_str(rec, "reason") == NULL)
+		return "skipped: missing \"reason\"";
+	if ((msg = ledger_apply_intent(l, rec, line)) != NULL)
+		return msg;
+	e = ledger_find(l, json_str(rec, "entry"));
+	e->attempts--;
+	e->state = LEDGER_SKIPPED;
+	entry_set(&e->reason, json_str(rec, "reason"));
+	return NULL;
+}
+
 /* The checksum of a record's text: 16 hex digits of its sha256. */
 static void
 ledger_sum(const char *text, size_t len, char out[LEDGER_SUM_LEN + 1])
@@ -264,6 +288,8 @@ ledger_apply_line(struct ledger *l, char *text, int line)
 		msg = "missing \"record\"";
 	else if (strcmp(kind, "intent") == 0)
 		msg = ledger_apply_intent(l, rec, line);
+	else if (strcmp(kind, "skipped") == 0)
+		msg = ledger_apply_skip(l, rec, line);
 	else if (strcmp(kind, "sent") == 0 || strcmp(kind, "failed") == 0 ||
 	    strcmp(kind, "unknown") == 0 || strcmp(kind, "settle") == 0)
 		msg = ledger_apply_outcome(l, rec, kind, line);
@@ -423,6 +449,37 @@ ledger_intent(struct ledger *l, const struct ledger_intent *in,
 }
 
 int
+ledger_skip(struct ledger *l, const struct ledger_intent *in,
+    const char *reason, struct error *err)
+{
+	char id[LEDGER_ID_LEN], sha[65], at[32];
+	struct ledger_entry *e;
+	cJSON *rec;
+	int rc;
+
+	if (ledger_writable(l, err) != 0)
+		return -1;
+	ledger_entry_id(in->plan, in->slot, in->front, in->draft, in->text, id);
+	if ((e = ledger_find(l, id)) != NULL && e->state != LEDGER_FAILED)
+		return error_set(err, EXIT_REFUSED, "entry %s is %s already",
+		    id, ledger_state_name(e->state));
+	sha256_hex(in->text, strlen(in->text), sha);
+	time_format_utc(in->at, at, sizeof at);
+	rec = record_new("skipped", id, in->now);
+	cJSON_AddStringToObject(rec, "plan", in->plan);
+	cJSON_AddNumberToObject(rec, "slot", in->slot);
+	cJSON_AddStringToObject(rec, "front", in->front);
+	cJSON_AddStringToObject(rec, "draft", in->draft);
+	cJSON_AddStringToObject(rec, "at", at);
+	cJSON_AddStringToObject(rec, "text_sha256", sha);
+	cJSON_AddStringToObject(rec, "channel", "-");
+	cJSON_AddStringToObject(rec, "reason", reason);
+	rc = ledger_append(l, rec, err);
+	cJSON_Delete(rec);
+	return rc;
+}
+
+int
 ledger_outcome(struct ledger *l, struct ledger_entry *e,
     enum ledger_state state, const char *post_id, const char *url,
     const char *reason, time_t now, struct error *err)
@@ -494,6 +551,7 @@ ledger_sent_posts(const struct ledger *l, bool unresolved,
 	*out = xcalloc((size_t)l->nentries + 1, sizeof **out);
 	for (i = 0; i < l->nentries; i++) {
 		if (l->entries[i].state == LEDGER_FAILED ||
+		    l->entries[i].state == LEDGER_SKIPPED ||
 		    (l->entries[i].state != LEDGER_SENT && !unresolved))
 			continue;
 		(*out)[n].front = l->entries[i].front;

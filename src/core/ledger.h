@@ -21,6 +21,10 @@
  * its id is derived from those, so re-running the same plan finds the same
  * entries, and the idempotency key a platform sees is the same for every
  * attempt at that post.
+ *
+ * `fronts run` also writes `skipped` records: a post it will never send,
+ * with the reason ("late": its window closed unsent; "operator": the
+ * operator skipped it for good). A skipped entry takes no intent.
  */
 #ifndef FRONTS_LEDGER_H
 #define FRONTS_LEDGER_H
@@ -37,7 +41,8 @@ enum ledger_state {
 	LEDGER_PENDING,		/* intent written, no outcome: reads as unknown */
 	LEDGER_SENT,
 	LEDGER_FAILED,
-	LEDGER_UNKNOWN
+	LEDGER_UNKNOWN,
+	LEDGER_SKIPPED		/* never sent: `fronts run` passed it by */
 };
 
 struct ledger_entry {
@@ -120,6 +125,12 @@ int	ledger_outcome(struct ledger *, struct ledger_entry *,
 /* The operator's word on an unresolved entry: sent (with url) or failed. */
 int	ledger_settle(struct ledger *, struct ledger_entry *, bool sent,
 	    const char *url, time_t now, struct error *err);
+
+/* Records that post in (its text, channel and key unused) will never be
+ * sent: a `skipped` record with reason (synced). Refuses an entry that has
+ * an attempt already. */
+int	ledger_skip(struct ledger *, const struct ledger_intent *in,
+	    const char *reason, struct error *err);
 
 /* Entries whose state is pending or unknown. */
 int	ledger_unresolved(const struct ledger *);

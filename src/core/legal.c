@@ -89,8 +89,15 @@ legal_add_past(struct legal *lg, const struct legal_past *pp)
 	const struct limits *l = &lg->limits[pp->front];
 	long pday = time_local_day(pp->at);
 	int64_t dt, gap;
+	size_t bit;
 	int k;
 
+	if (pp->draft > 0 && pp->draft <= lg->ndrafts) {
+		bit = (size_t)(pp->draft - 1) * lg->nfronts + pp->front;
+		lg->preposted[bit / 8] |= (uint8_t)(1u << (bit % 8));
+	}
+	if (pp->uncounted)
+		return;
 	gap = l->min_gap_minutes == LIMIT_UNSET ? 0 :
 	    (int64_t)l->min_gap_minutes * 60;
 	for (k = 0; k < lg->horizon; k++) {
@@ -148,9 +155,10 @@ legal_new(const struct project *p, const struct legal_past *past, int npast,
 			lg->quiet[(size_t)f * lg->horizon + k] =
 			    legal_is_quiet(&lg->limits[f], hour);
 	}
+	lg->postedbytes = ((size_t)p->ndrafts * p->nfronts + 7) / 8 + 1;
+	lg->preposted = xcalloc(lg->postedbytes, 1);
 	for (i = 0; i < npast; i++)
 		legal_add_past(lg, &past[i]);
-	lg->postedbytes = ((size_t)p->ndrafts * p->nfronts + 7) / 8 + 1;
 	legal_pins_build(lg, p);
 	return lg;
 }
@@ -167,6 +175,7 @@ legal_free(struct legal *lg)
 	free(lg->pastgap);
 	free(lg->pastcount);
 	legal_pins_free(lg);
+	free(lg->preposted);
 	free(lg);
 }
 
@@ -181,6 +190,29 @@ legal_past_from_history(const struct project *p, struct legal_past **out)
 		(*out)[i].at = p->history[i].posted_at;
 	}
 	return p->nhistory;
+}
+
+/* The drafts the operator skipped for good on a front: used, not made. */
+static void
+legal_past_skipped(const struct project *p, const struct ledger *l,
+    struct legal_past *out, int *n)
+{
+	const struct ledger_entry *e;
+	int i, f;
+
+	for (i = 0; i < l->nentries; i++) {
+		e = &l->entries[i];
+		if (e->state != LEDGER_SKIPPED || e->reason == NULL ||
+		    strcmp(e->reason, "operator") != 0 ||
+		    (f = project_front_index(p, e->front)) < 0)
+			continue;
+		memset(&out[*n], 0, sizeof *out);
+		out[*n].front = f;
+		out[*n].at = e->at;
+		out[*n].draft = project_draft_index(p, e->draft) + 1;
+		out[*n].uncounted = true;
+		(*n)++;
+	}
 }
 
 /* History plus the ledger's posts. Entries whose outcome is unknown count
@@ -203,15 +235,19 @@ legal_past_load(const struct project *p, struct legal_past **out, int *n,
 		goto fail;
 	}
 	ns = ledger_sent_posts(&l, true, &sent);
-	*out = xrealloc(*out, (size_t)(*n + ns + 1) * sizeof **out);
+	*out = xrealloc(*out, (size_t)(*n + ns + l.nentries + 1) *
+	    sizeof **out);
 	for (i = 0; i < ns; i++) {
 		if ((f = project_front_index(p, sent[i].front)) < 0)
 			continue;	/* a front no longer in fronts.json */
+		memset(&(*out)[*n], 0, sizeof **out);
 		(*out)[*n].front = f;
 		(*out)[*n].at = sent[i].at;
+		(*out)[*n].draft = project_draft_index(p, sent[i].draft) + 1;
 		(*n)++;
 	}
 	free(sent);
+	legal_past_skipped(p, &l, *out, n);
 	ledger_free(&l);
 	return 0;
 fail:
@@ -287,7 +323,7 @@ legal_path_reset(const struct legal *lg, struct legal_path *lp)
 		lp->fronts[f].count = 0;
 		lp->fronts[f].pins = 0;
 	}
-	memset(lp->posted, 0, lg->postedbytes);
+	memcpy(lp->posted, lg->preposted, lg->postedbytes);
 }
 
 void

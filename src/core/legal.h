@@ -25,10 +25,14 @@
 #include "core/text.h"
 #include "core/util.h"
 
-/* A post already made: it counts toward caps and gaps at the start. */
+/* A post already made: it counts toward caps and gaps at the start, and
+ * when its draft is known that draft counts as posted on the front. */
 struct legal_past {
 	int	front;		/* index into project.fronts */
 	time_t	at;
+	int	draft;		/* index into project.drafts + 1; 0: unknown */
+	bool	uncounted;	/* never made (skipped by the operator for
+				 * good): it only marks the draft used */
 };
 
 enum legal_verdict {
@@ -77,7 +81,9 @@ int		 legal_past_from_history(const struct project *p,
 		    struct legal_past **out);
 
 /* The posts that count at the start of a plan: history.jsonl and the
- * `sent` entries of the publish ledger (.fronts/ledger.jsonl). Reads files:
+ * `sent` entries of the publish ledger (.fronts/ledger.jsonl), whose
+ * drafts count as posted on their fronts, as do the drafts the operator
+ * skipped for good on a front (`fronts run`). Reads files:
  * call it before a sandbox drops the right to. */
 int		 legal_past_load(const struct project *p,
 		    struct legal_past **out, int *n, struct error *err);

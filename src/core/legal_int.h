@@ -36,6 +36,7 @@ struct legal {
 	uint8_t		*pastgap;	/* nfronts × horizon: a past post too near */
 	int		*pastcount;	/* nfronts × horizon: past posts that day */
 	size_t		 postedbytes;
+	uint8_t		*preposted;	/* posted bits every path starts with */
 	/* Pins (legal_pins.c): the slot of each pinned draft × front (-1:
 	 * none), the pinned posts by slot, and what they hold back from
 	 * the other posts of their front: the slots too near one, and the

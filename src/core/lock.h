@@ -31,6 +31,11 @@ int	project_lock_take(const char *dir, const char *command, bool wait,
 int	project_lock_take_noting(const char *dir, const char *command,
 	    bool wait, project_lock_wait_fn waiting, void *arg,
 	    struct project_lock **out, struct error *err);
+/* Takes the lock for a whole session (`fronts run`, the TUI's run mode):
+ * until it is released, a take by this process nests in it instead of
+ * refusing itself; other processes are refused as ever. */
+int	project_lock_hold(const char *dir, const char *command,
+	    struct project_lock **out, struct error *err);
 void	project_lock_release(struct project_lock *);	/* NULL-safe */
 
 #endif

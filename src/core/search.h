@@ -155,5 +155,13 @@ void		 search_result_free(struct search_result *);
 int		 search_export(struct search *, char **buf, size_t *len);
 int		 search_merge(struct search *into, const char *buf, size_t len,
 		    struct error *err);
+/* The part of an exported tree below the node that path (npath actions
+ * from the root) leads to, as an export whose root is that node and whose
+ * slots are shift earlier: what a search of the rest of the horizon, once
+ * those steps happened, can start from (search_merge() it into the fresh
+ * tree before search_run()). -1 when the tree has no such node. */
+int		 search_export_subtree(const char *buf, size_t len,
+		    const struct action *path, int npath, int shift,
+		    char **out, size_t *outlen);
 
 #endif

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,5 +309,76 @@ search_merge(struct search *into, const char *buf, size_t len,
 	search_merge_prefer(into, &pv);
 	pthread_mutex_unlock(&into->lock);
 	free(map);
+	return 0;
+}
+
+/* The child of node cur (an export index) reached by action a, or NIL. */
+static uint32_t
+search_export_child(const struct export_node *nodes, uint32_t n,
+    uint32_t cur, const struct action *a)
+{
+	uint32_t i;
+
+	for (i = cur + 1; i < n; i++)
+		if (nodes[i].parent == cur && action_equal(&nodes[i].action, a))
+			return i;
+	return NIL;
+}
+
+int
+search_export_subtree(const char *buf, size_t len, const struct action *path,
+    int npath, int shift, char **out, size_t *outlen)
+{
+	struct export_head h;
+	struct export_node *nodes, *sub;
+	uint32_t *map, cur = 0, i, n = 0;
+	int k;
+
+	if (len < sizeof h)
+		return -1;
+	memcpy(&h, buf, sizeof h);
+	if (!search_export_head_valid(&h, len))
+		return -1;
+	nodes = xcalloc(h.nnodes, sizeof *nodes);
+	memcpy(nodes, buf + sizeof h, (size_t)h.nnodes * sizeof *nodes);
+	for (k = 0; k < npath && cur != NIL; k++)
+		cur = search_export_child(nodes, h.nnodes, cur, &path[k]);
+	if (cur == NIL) {
+		free(nodes);
+		return -1;
+	}
+	map = xcalloc(h.nnodes, sizeof *map);
+	sub = xcalloc(h.nnodes, sizeof *sub);
+	for (i = cur; i < h.nnodes; i++) {
+		map[i] = NIL;
+		if (i != cur && (nodes[i].parent < cur ||
+		    map[nodes[i].parent] == NIL))
+			continue;
+		sub[n] = nodes[i];
+		sub[n].parent = i == cur ? NIL : map[nodes[i].parent];
+		sub[n].slot = i == cur ? 0 : nodes[i].slot - shift;
+		if (sub[n].slot < 0) {
+			free(map);
+			free(sub);
+			free(nodes);
+			return -1;
+		}
+		map[i] = n++;
+	}
+	/* The new root is the present: what led to it is behind, and the
+	 * counters are the new search's own. */
+	sub[0].sum -= sub[0].rsum;
+	sub[0].rsum = 0;
+	sub[0].rsq = 0;
+	memset(&h.iterations, 0, sizeof h - offsetof(struct export_head,
+	    iterations));
+	h.nnodes = n;
+	*outlen = sizeof h + (size_t)n * sizeof *sub;
+	*out = xmalloc(*outlen);
+	memcpy(*out, &h, sizeof h);
+	memcpy(*out + sizeof h, sub, (size_t)n * sizeof *sub);
+	free(map);
+	free(sub);
+	free(nodes);
 	return 0;
 }

@@ -211,6 +211,11 @@ publish_assess(struct publish *pub, int i, time_t now, bool future,
 		snprintf(out->why, sizeof out->why, "already sent (ledger entry "
 		    "%s%s%s)", e->id, e->url != NULL ? ", " : "",
 		    e->url != NULL ? e->url : "");
+	} else if (e != NULL && e->state == LEDGER_SKIPPED) {
+		out->status = PUBLISH_REFUSED;
+		snprintf(out->why, sizeof out->why, "skipped (%s): never sent "
+		    "(ledger entry %s)", e->reason != NULL ? e->reason : "-",
+		    e->id);
 	} else if (e != NULL && e->state != LEDGER_FAILED) {
 		out->status = PUBLISH_UNRESOLVED;
 		snprintf(out->why, sizeof out->why, "ledger entry %s has no known "

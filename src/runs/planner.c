@@ -168,6 +168,7 @@ planner_spawn(struct planner *pl)
 		job.kind = WORKER_JOB_PLAN;
 		job.project_dir = pl->p->dir;
 		job.start = pl->p->start;
+		job.horizon_slots = pl->p->horizon_slots;
 		job.model_src = pl->src;
 		job.model_len = pl->len;
 		job.params = pl->params;
@@ -455,6 +456,15 @@ planner_start(const struct project *p, const char *model_src,
     size_t model_len, const struct search_params *params,
     struct planner **out, struct error *err)
 {
+	return planner_start_from(p, model_src, model_len, params, NULL, 0,
+	    out, err);
+}
+
+int
+planner_start_from(const struct project *p, const char *model_src,
+    size_t model_len, const struct search_params *params, const char *prior,
+    size_t prior_len, struct planner **out, struct error *err)
+{
 	struct planner *pl = xcalloc(1, sizeof *pl);
 	struct search_params one;
 
@@ -480,6 +490,16 @@ planner_start(const struct project *p, const char *model_src,
 	}
 	one = pl->params;
 	pl->search = search_new_past(p, &one, 0, pl->past, pl->npast);
+	/* A tree from before: the search in this process goes on from it,
+	 * and the workers' trees are merged into it as into any other. */
+	if (prior != NULL && search_merge(pl->search, prior, prior_len,
+	    err) != 0) {
+		search_free(pl->search);
+		free(pl->past);
+		free(pl->src);
+		free(pl);
+		return -1;
+	}
 	pl->workers = xcalloc(pl->nworkers, sizeof *pl->workers);
 	pl->wsnap = xcalloc(pl->nworkers, sizeof *pl->wsnap);
 	pl->wdone = xcalloc(pl->nworkers, sizeof *pl->wdone);
@@ -498,6 +518,12 @@ planner_start(const struct project *p, const char *model_src,
 	pl->running = true;
 	*out = pl;
 	return 0;
+}
+
+int
+planner_export(struct planner *pl, char **buf, size_t *len)
+{
+	return search_export(pl->search, buf, len);
 }
 
 /* Root children of several workers, merged by action. */

@@ -25,6 +25,14 @@ struct planner;
 int	planner_start(const struct project *p, const char *model_src,
 	    size_t model_len, const struct search_params *params,
 	    struct planner **out, struct error *err);
+/* As planner_start(), from a tree of an earlier search of this window
+ * (search_export_subtree()): the search goes on from its statistics. */
+int	planner_start_from(const struct project *p, const char *model_src,
+	    size_t model_len, const struct search_params *params,
+	    const char *prior, size_t prior_len, struct planner **out,
+	    struct error *err);
+/* After planner_wait(): the merged tree, for a later re-plan. */
+int	planner_export(struct planner *, char **buf, size_t *len);
 void	planner_snapshot(struct planner *, struct search_snapshot *);
 void	planner_stop(struct planner *);
 /* False once the plan (or the error) is ready for planner_wait(). */

@@ -36,8 +36,10 @@ struct worker_job {
 	time_t			 now;		/* the parent's clock (set by the
 						 * wire; read by the worker) */
 	size_t			 result_max;	/* VALIDATE: worker_report_max() */
-	time_t			 start;		/* the plan's slot 0; 0: the
-						 * project's own */
+	/* The plan's window when the parent's differs from fronts.json's
+	 * (a re-plan of the rest of the horizon); 0: the project's own. */
+	time_t			 start;
+	int			 horizon_slots;
 };
 
 /* The most bytes a VALIDATE report for p can need (p NULL: a project

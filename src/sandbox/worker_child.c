@@ -247,8 +247,6 @@ worker_run_validate(struct worker_child *c, struct error *err)
 static int
 worker_prepare(struct worker_child *c, struct error *err)
 {
-	if (c->job.kind == WORKER_JOB_PLAN && c->job.start > 0)
-		c->p->start = c->job.start;
 	if (c->job.kind == WORKER_JOB_PLAN)
 		return legal_past_load(c->p, &c->past, &c->npast, err);
 	return 0;
@@ -367,6 +365,19 @@ worker_send_ready(const struct worker_child *c)
 	worker_send_json(FRAME_READY, lockdown_json(&c->ld));
 }
 
+/* The parent's plan window (a re-plan from now to the horizon's end),
+ * before anything reads the project's start. */
+static int
+worker_window(struct worker_child *c)
+{
+	if (c->job.start > 0 && c->job.horizon_slots > 0) {
+		c->p->start = c->job.start;
+		c->p->start_now = false;
+		c->p->horizon_slots = c->job.horizon_slots;
+	}
+	return 0;
+}
+
 /* In order: the job; the project and what the job reads from disk; the
  * interpreter; namespaces (still one thread); the gate, the code object
  * and every module the namespace binds (the watchdog starts here); the
@@ -383,6 +394,7 @@ worker_main(int argc, char **argv)
 	if (worker_signals(&err) != 0 ||
 	    worker_receive(&c, &err) != 0 ||
 	    project_load(c.job.project_dir, &c.p, &err) != 0 ||
+	    worker_window(&c) != 0 ||
 	    worker_prepare(&c, &err) != 0 ||
 	    pyhost_init(&err) != 0)
 		_exit(worker_send_error(&err));

@@ -25,9 +25,8 @@ worker_job_json(const struct worker_job *job)
 	cJSON_AddNumberToObject(j, "memory_mb", (double)job->memory_mb);
 	/* The parent's clock: the worker's "now" (a plan starting "now"). */
 	cJSON_AddNumberToObject(j, "now", (double)clock_now());
-	/* The plan's start as the parent settled it (a start that passed
-	 * moves to now: see project_start_at). */
 	cJSON_AddNumberToObject(j, "start", (double)job->start);
+	cJSON_AddNumberToObject(j, "horizon_slots", job->horizon_slots);
 	cJSON_AddNumberToObject(p, "iterations", (double)job->params.iterations);
 	cJSON_AddNumberToObject(p, "seconds", job->params.seconds);
 	/* Seeds travel as text: a double cannot hold every uint64_t. */
@@ -69,6 +68,7 @@ worker_job_parse(const char *text, struct worker_job *job, char **dir,
 	job->memory_mb = (long)json_num_or(j, "memory_mb", 0);
 	job->now = (time_t)json_num_or(j, "now", 0);
 	job->start = (time_t)json_num_or(j, "start", 0);
+	job->horizon_slots = (int)json_num_or(j, "horizon_slots", 0);
 	job->params.iterations = (uint64_t)json_num_or(p, "iterations", 0);
 	job->params.seconds = json_num_or(p, "seconds", 0);
 	job->params.seed = strtoull(seed, NULL, 10);

@@ -1,6 +1,6 @@
 /*
- * cmd_tui — `fronts tui [-C DIR] [--live] [--theme NAME]`: the interactive
- * planner. Needs a terminal on stdin and stdout.
+ * cmd_tui — `fronts tui [-C DIR] [--live] [--theme NAME] [--notify CMD]`:
+ * the interactive planner. Needs a terminal on stdin and stdout.
  */
 #include <getopt.h>
 #include <stdbool.h>
@@ -16,9 +16,10 @@ cmd_tui_exec(struct cli *cli, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "live", no_argument, NULL, 'l' },
 		{ "theme", required_argument, NULL, 't' },
+		{ "notify", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *theme = NULL;
+	const char *theme = NULL, *notify = NULL;
 	bool live = false;
 	int c;
 
@@ -33,6 +34,9 @@ cmd_tui_exec(struct cli *cli, int argc, char **argv)
 		case 't':
 			theme = optarg;
 			break;
+		case 'n':
+			notify = optarg;
+			break;
 		default:
 			return cli_usage_error("tui", "unknown option");
 		}
@@ -45,12 +49,12 @@ cmd_tui_exec(struct cli *cli, int argc, char **argv)
 		    "stdout (the CLI commands work without one)\n");
 		return EXIT_USAGE;
 	}
-	return ui_run(cli, theme, live);
+	return ui_run(cli, theme, live, notify);
 }
 
 const struct cmd_entry cmd_tui_entry = {
 	.name = "tui",
 	.summary = "the interactive planner (also: fronts alone on a terminal)",
-	.usage = "[-C DIR] [--live] [--theme NAME]",
+	.usage = "[-C DIR] [--live] [--theme NAME] [--notify CMD]",
 	.exec = cmd_tui_exec,
 };

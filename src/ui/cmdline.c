@@ -322,6 +322,20 @@ cmdline_help(struct ui *ui, const char *arg)
 }
 
 static int
+cmdline_runmode(struct ui *ui, const char *arg)
+{
+	if (arg != NULL && strcmp(arg, "off") == 0) {
+		runmode_stop(ui);
+		return 0;
+	}
+	if (arg != NULL && *arg != '\0') {
+		ui_message(ui, THEME_ERROR, ":run takes nothing or \"off\"");
+		return -1;
+	}
+	return runmode_start(ui);
+}
+
+static int
 cmdline_quit(struct ui *ui, const char *arg)
 {
 	ui->quit = true;
@@ -341,6 +355,7 @@ static const struct cmdline_cmd cmdline_cmds[] = {
 	{ "accuracy", "", NULL, view_accuracy_open },
 	{ "history", "", NULL, view_history_open },
 	{ "calendar", "", NULL, view_calendar_open },
+	{ "run", "[off]", cmdline_runmode, NULL },
 	{ "help", "", cmdline_help, NULL },
 	{ "quit", "", cmdline_quit, NULL },
 	{ NULL, NULL, NULL, NULL }

@@ -215,6 +215,8 @@ static const char dialog_help_text[] =
     "Posts   e: edit the selected post's text (readline)\n"
     "        P: publish the selected post (shows the exact request;\n"
     "           only y sends; dry run unless started with --live)\n"
+    "        R: run mode: each post's dialog opens (with the bell) when\n"
+    "           its slot comes; the status line counts down to the next\n"
     "Other   : command line   ? this help   ^L repaint   q quit\n"
     "\n"
     "Commands  :plan N  :seconds S  :workers N  :seed N\n"
@@ -224,6 +226,7 @@ static const char dialog_help_text[] =
     "          :history (posts and their counts per front; Esc closes)\n"
     "          :calendar (the plan by day and front: p pin, m move,\n"
     "           s swap, g put a draft, d drop, c clear pins; Enter places)\n"
+    "          :run  :run off (run mode, as R)\n"
     "          :help  :quit   (Tab completes; ↑ recalls history)";
 
 static const struct modal_ops dialog_help_ops = {

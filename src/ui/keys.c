@@ -79,7 +79,8 @@ ui_busy_unsent(struct ui *ui)
 	if (!ui->live || !ui->have_plan)
 		return false;
 	for (i = 0; i < ui->plan.nposts; i++)
-		if (ui->posts[i].state != UI_POST_SENT)
+		if (ui->posts[i].state != UI_POST_SENT &&
+		    ui->posts[i].state != UI_POST_SKIPPED)
 			return true;
 	return false;
 }
@@ -217,6 +218,7 @@ ui_key(struct ui *ui, int ch, bool fn)
 	case 's':	ui_synth_start(ui); break;
 	case 'e':	pane_candidates_edit(ui); break;
 	case 'P':	pane_candidates_publish(ui); break;
+	case 'R':	runmode_start(ui); break;
 	case ':':	cmdline_command(ui); break;
 	case '?':	dialog_help(ui); break;
 	case 12:	clearok(curscr, TRUE); break;	/* ^L */

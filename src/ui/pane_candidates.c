@@ -19,6 +19,7 @@ static const char *cand_states[] = {
 	[UI_POST_NEW] = "", [UI_POST_SENDING] = "sending…",
 	[UI_POST_SENT] = "sent", [UI_POST_FAILED] = "FAILED",
 	[UI_POST_UNKNOWN] = "UNKNOWN", [UI_POST_DRYRUN] = "dry run",
+	[UI_POST_SKIPPED] = "skipped",
 };
 
 static void

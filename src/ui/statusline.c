@@ -67,6 +67,11 @@ statusline_draw(struct ui *ui, WINDOW *w, int width)
 	statusline_planner(ui, plan, sizeof plan, &prole);
 	x += ui_put(ui, w, 0, x, avail - x, " │ ", 5, THEME_STATUS);
 	x += ui_put(ui, w, 0, x, avail - x, plan, strlen(plan), prole);
+	if (runmode_line(ui) != NULL) {
+		x += ui_put(ui, w, 0, x, avail - x, " │ ", 5, THEME_STATUS);
+		x += ui_put(ui, w, 0, x, avail - x, runmode_line(ui),
+		    strlen(runmode_line(ui)), THEME_WARN);
+	}
 	if (ui->msg[0] != '\0') {
 		x += ui_put(ui, w, 0, x, avail - x, " │ ", 5, THEME_STATUS);
 		x += ui_put(ui, w, 0, x, avail - x, ui->msg, strlen(ui->msg),

@@ -121,7 +121,7 @@ ui_loop(struct ui *ui)
 }
 
 int
-ui_run(struct cli *cli, const char *theme, bool live)
+ui_run(struct cli *cli, const char *theme, bool live, const char *notify)
 {
 	struct ui *ui = &ui_g;
 	struct error err = { 0 };
@@ -129,6 +129,7 @@ ui_run(struct cli *cli, const char *theme, bool live)
 
 	memset(ui, 0, sizeof *ui);
 	ui->live = live;
+	ui->notify = notify;
 	ui->dir = xstrdup(cli->dir);
 	ui_defaults(ui);
 	if (project_load(ui->dir, &ui->proj, &err) != 0) {

@@ -10,7 +10,8 @@
 
 struct cli;
 
-/* Returns the process's exit status. */
-int	ui_run(struct cli *, const char *theme, bool live);
+/* Returns the process's exit status. notify: the operator's command run
+ * mode starts when a post comes due (--notify), or NULL. */
+int	ui_run(struct cli *, const char *theme, bool live, const char *notify);
 
 #endif

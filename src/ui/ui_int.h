@@ -87,7 +87,7 @@ struct ui_job {
 };
 
 enum ui_post_state { UI_POST_NEW, UI_POST_SENDING, UI_POST_SENT,
-	UI_POST_FAILED, UI_POST_UNKNOWN, UI_POST_DRYRUN };
+	UI_POST_FAILED, UI_POST_UNKNOWN, UI_POST_DRYRUN, UI_POST_SKIPPED };
 
 struct ui_post {
 	enum ui_post_state	 state;
@@ -140,6 +140,7 @@ struct modal {
 };
 
 struct pubjob;
+struct runmode;
 
 struct ui {
 	char			*dir;
@@ -199,6 +200,9 @@ struct ui {
 	unsigned		 pub_gen;	/* of the plan it belongs to */
 	struct ui_post		 pub_result;
 	struct ui_accuracy	*accuracy;	/* view_accuracy.c */
+	/* run mode (runmode.c) */
+	struct runmode		*run;		/* NULL: off */
+	const char		*notify;	/* --notify CMD, or NULL */
 };
 
 /* draw.c */
@@ -283,6 +287,14 @@ void	pubjob_shutdown(struct ui *);
 /* Opens the publish dialog for post `post` of the current plan: y marks
  * it (dry run, job NULL) or hands job to a thread (live); takes both. */
 void	pubjob_ask(struct ui *, int post, struct pubjob *, char *body);
+
+/* runmode.c: R or `:run` — each post offered when its slot comes. */
+int	runmode_start(struct ui *);
+void	runmode_stop(struct ui *);
+/* Opens the dialog of a post that came due; true if anything moved. */
+bool	runmode_poll(struct ui *);
+/* The status line's run text ("RUN: next d4 on x …"), or NULL when off. */
+const char *runmode_line(const struct ui *);
 
 /* pane_*.c */
 void	pane_rules_init(struct pane *);

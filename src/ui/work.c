@@ -178,6 +178,7 @@ ui_jobs_poll(struct ui *ui)
 	moved |= pubjob_poll(ui);
 	moved |= work_synth_poll(ui);
 	moved |= ui_accuracy_poll(ui);
+	moved |= runmode_poll(ui);
 	return moved;
 }
 
@@ -185,6 +186,7 @@ void
 ui_jobs_shutdown(struct ui *ui)
 {
 	pubjob_shutdown(ui);
+	runmode_stop(ui);
 	work_synth_shutdown(ui);
 	ui_accuracy_free(ui);
 }

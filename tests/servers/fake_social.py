@@ -45,6 +45,8 @@ import struct
 import sys
 import threading
 import time
+
+import testclock
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -233,6 +235,9 @@ class Handler(BaseHTTPRequestHandler):
                           "none" if not tok else "bad")
             log(args, **ev)
             return self.bluesky_read(path, self.query(), ev["auth"])
+        if method == "GET" and path.startswith("/api/v1/accounts/"):
+            log(args, **ev)
+            return self.mastodon_timeline(path)
         if path == "/api/v1/statuses":
             ev["auth"] = self.auth("Authorization", "FAKE_MASTODON_TOKEN",
                                    "Bearer ")
@@ -380,9 +385,16 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(200, {"data": {}, "successful": False,
                                     "error": "Twitter API error: 403 duplicate content",
                                     "log_id": "log_x"})
+        if tool == "TWITTER_POST_LOOKUP_BY_POST_ID":
+            return self.x_lookup(body)
         pid = next_id()
         log(args, ev="post", platform="composio", tool=tool, id=pid, dup=False,
             arguments=(body or {}).get("arguments"))
+        if TOOLS.get(tool, {}).get("toolkit") == "twitter":
+            with LOCK:
+                STATE.setdefault("x", {})[pid] = (
+                    time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(testclock.now())),
+                    (body or {}).get("arguments", {}).get("text"))
         if self.misbehave():
             return
         if TOOLS.get(tool, {}).get("toolkit") == "linkedin":
@@ -397,6 +409,59 @@ class Handler(BaseHTTPRequestHandler):
                              (body or {}).get("arguments", {}).get("text")}}
         self.reply(200, {"data": data, "successful": True, "error": None,
                          "log_id": "log_" + pid, "session_info": None})
+
+    def read_counts(self):
+        if not self.server.args.counts:
+            return {}
+        try:
+            with open(self.server.args.counts) as f:
+                return json.load(f)
+        except (OSError, ValueError):
+            return {}
+
+    def x_lookup(self, body):
+        # A read: X's GET /2/tweets/:id through Composio, for the posts
+        # this fake created, with the counts --counts holds now.
+        tid = str(((body or {}).get("arguments") or {}).get("id"))
+        log(self.server.args, ev="lookup", platform="composio", id=tid)
+        with LOCK:
+            t = STATE.get("x", {}).get(tid)
+        if t is None:
+            data = {"errors": [{"value": tid, "detail": "Could not find tweet with id: [%s]." % tid,
+                                "title": "Not Found Error", "resource_type": "tweet",
+                                "type": "https://api.twitter.com/2/problems/resource-not-found"}]}
+        else:
+            c = self.read_counts()
+            data = {"data": {"id": tid, "created_at": t[0], "text": t[1],
+                             "edit_history_tweet_ids": [tid],
+                             "public_metrics": {"impression_count": c.get("impressions", 0),
+                                                "like_count": c.get("likes", 0),
+                                                "retweet_count": c.get("reposts", 0),
+                                                "reply_count": c.get("replies", 0),
+                                                "quote_count": 0, "bookmark_count": 0}}}
+        self.reply(200, {"data": data, "successful": True, "error": None,
+                         "log_id": "log_lookup"})
+
+    def mastodon_timeline(self, path):
+        # The account's own statuses (what `fronts history pull` reads),
+        # with the counts --counts FILE holds now ({"likes": N, ...}), so
+        # a test can change them between pulls.
+        if path == "/api/v1/accounts/lookup":
+            return self.reply(200, {"id": "14715", "username": "tidewater",
+                                    "acct": "tidewater"})
+        if path != "/api/v1/accounts/14715/statuses" or "max_id" in self.query():
+            return self.reply(200, [])
+        counts = self.read_counts()
+        with LOCK:
+            made = sorted(STATE["mastodon"].values(), key=lambda s: -int(s["id"]))
+        out = [{"id": s["id"], "created_at": s["created_at"], "url": s["url"],
+                "content": "<p>%s</p>" % (s["content"] or ""), "visibility": "public",
+                "in_reply_to_account_id": None, "reblog": None,
+                "account": {"id": "14715", "username": "tidewater"},
+                "favourites_count": counts.get("likes", 0),
+                "reblogs_count": counts.get("reposts", 0),
+                "replies_count": counts.get("replies", 0)} for s in made]
+        self.reply(200, out)
 
     def mastodon_read(self, path, auth):
         args = self.server.args
@@ -487,7 +552,9 @@ class Handler(BaseHTTPRequestHandler):
         else:
             pid = next_id()
             status = {"id": pid, "url": "https://mastodon.example/@tidewater/" + pid,
-                      "content": (body or {}).get("status")}
+                      "content": (body or {}).get("status"),
+                      "created_at": time.strftime("%Y-%m-%dT%H:%M:%S.000Z",
+                                                  time.gmtime(testclock.now()))}
             with LOCK:
                 if key:
                     STATE["mastodon"][key] = status
@@ -555,6 +622,8 @@ def main():
                     help="Mastodon's 401 reason carries an escape sequence")
     ap.add_argument("--mastodon-scopes", default="read write",
                     help="the app's scopes, space-separated")
+    ap.add_argument("--counts", default=None,
+                    help="JSON file of the counts Mastodon's timeline shows")
     ap.add_argument("--resolve-delay", type=float, default=0,
                     help="seconds Bluesky's resolveHandle takes to answer")
     ap.add_argument("--instance-retry-after", default=None,

@@ -203,6 +203,37 @@ test_failed_then_retry_then_settle(void **state)
 	rm_project(dir);
 }
 
+/* A skipped post survives a reopen with its reason, takes no intent
+ * afterwards, and never reaches the legality history. */
+static void
+test_skipped_is_final_and_not_sent(void **state)
+{
+	char *dir = tmp_project();
+	struct ledger_intent in = intent_for("x", "d3", 4, 1796112600);
+	struct ledger_entry *e;
+	struct ledger_sent *sent;
+	struct ledger l;
+	struct error err = { 0 };
+
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	assert_int_equal(ledger_skip(&l, &in, "late", &err), 0);
+	assert_int_equal(ledger_skip(&l, &in, "late", &err), -1);
+	ledger_free(&l);
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	assert_int_equal(l.nproblems, 0);
+	assert_int_equal(l.nentries, 1);
+	assert_int_equal(l.entries[0].state, LEDGER_SKIPPED);
+	assert_string_equal(l.entries[0].reason, "late");
+	assert_string_equal(ledger_state_name(LEDGER_SKIPPED), "skipped");
+	assert_int_equal(ledger_unresolved(&l), 0);
+	assert_int_equal(ledger_sent_posts(&l, true, &sent), 0);
+	free(sent);
+	assert_int_equal(ledger_intent(&l, &in, &e, &err), -1);
+	assert_non_null(strstr(err.msg, "skipped"));
+	ledger_free(&l);
+	rm_project(dir);
+}
+
 static void
 test_truncated_last_line_is_reported(void **state)
 {
@@ -480,6 +511,7 @@ main(void)
 		cmocka_unit_test(test_intent_then_sent_survives_reopen),
 		cmocka_unit_test(test_intent_without_outcome_is_unknown),
 		cmocka_unit_test(test_failed_then_retry_then_settle),
+		cmocka_unit_test(test_skipped_is_final_and_not_sent),
 		cmocka_unit_test(test_truncated_last_line_is_reported),
 		cmocka_unit_test(test_corrupt_line_is_reported),
 		cmocka_unit_test(test_two_records_on_one_line),

@@ -314,13 +314,47 @@ test_history_counts(void **state)
 	fx_free(p);
 }
 
+/* A past post whose draft is known makes that draft posted on its front
+ * in every path (fronts run's re-plans never offer it again); one the
+ * operator skipped for good does that without counting toward the cap. */
+static void
+test_past_drafts_posted(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 4, 2, 2);
+	struct legal_past past[2] = { { 0 } };
+	struct legal *lg;
+	struct legal_path *lp;
+
+	p->fronts[0].limits.max_posts_per_day = 1;
+	p->fronts[1].limits.max_posts_per_day = 1;
+	assert_int_equal(time_parse_iso("2026-12-01T08:00:00+01:00",
+	    &past[0].at), 0);
+	past[0].front = 0;
+	past[0].draft = 1 + 1;		/* draft 1, sent on front 0 */
+	past[1] = past[0];
+	past[1].front = 1;
+	past[1].draft = 0 + 1;		/* draft 0, skipped on front 1 */
+	past[1].uncounted = true;
+	lg = legal_new(p, past, 2, NULL);
+	lp = legal_path_new(lg);
+	legal_path_reset(lg, lp);
+	assert_int_equal(check(lg, lp, 1, 0), LEGAL_POSTED);
+	assert_int_equal(check(lg, lp, 0, 0), LEGAL_CAP);
+	assert_int_equal(check(lg, lp, 0, 1), LEGAL_POSTED);
+	assert_int_equal(check(lg, lp, 1, 1), LEGAL_OK);	/* no cap */
+	legal_path_free(lp);
+	legal_free(lg);
+	fx_free(p);
+}
+
 /* Ledger posts arrive as an array: the same effect as history. */
 static void
 test_past_array(void **state)
 {
 	struct project *p = fx_project("Europe/Berlin",
 	    "2026-12-01T22:00:00+01:00", 60, 4, 1, 2);
-	struct legal_past past[1];
+	struct legal_past past[1] = { { 0 } };
 	struct error err = { 0 };
 	struct legal *lg;
 	struct legal_path *lp;
@@ -590,6 +624,7 @@ main(void)
 		cmocka_unit_test(test_min_gap),
 		cmocka_unit_test(test_daily_cap_midnight),
 		cmocka_unit_test(test_history_counts),
+		cmocka_unit_test(test_past_drafts_posted),
 		cmocka_unit_test(test_past_array),
 		cmocka_unit_test(test_dst_spring),
 		cmocka_unit_test(test_dst_autumn),

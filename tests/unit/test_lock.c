@@ -58,6 +58,35 @@ test_lock_second_taker_named_refusal(void **state)
 	rmproj(dir);
 }
 
+/* A session hold (fronts run) lets this process's own takes nest inside
+ * it; once it is released a take is a taker of its own again. */
+static void
+test_lock_hold_nests(void **state)
+{
+	char *dir = tmpproj();
+	struct project_lock *h = NULL, *a = NULL, *b = NULL, *c = NULL;
+	struct error err = { 0 };
+
+	assert_int_equal(project_lock_hold(dir, "fronts run --live", &h,
+	    &err), 0);
+	assert_int_equal(project_lock_take(dir, "fronts publish", false, &a,
+	    &err), 0);
+	assert_int_equal(project_lock_take(dir, "fronts history pull", false,
+	    &b, &err), 0);
+	project_lock_release(b);
+	project_lock_release(a);
+	assert_int_equal(project_lock_take(dir, "fronts publish", false, &a,
+	    &err), 0);
+	project_lock_release(a);
+	project_lock_release(h);
+	assert_int_equal(project_lock_take(dir, "fronts publish", false, &a,
+	    &err), 0);
+	assert_int_equal(project_lock_take(dir, "fronts publish", false, &c,
+	    &err), -1);
+	project_lock_release(a);
+	free(dir);
+}
+
 static void
 test_lock_symlink_refused(void **state)
 {
@@ -132,6 +161,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lock_second_taker_named_refusal),
+		cmocka_unit_test(test_lock_hold_nests),
 		cmocka_unit_test(test_lock_symlink_refused),
 		cmocka_unit_test(test_statedir_group_writable_refused),
 		cmocka_unit_test(test_statedir_append_through_symlinked_dir_refused),

@@ -929,6 +929,57 @@ test_timeout_ends_run(void **state)
 /* Trees from workers whose numbers could not come from a model keeping
  * to the bounds are refused whole: two of them could otherwise add up to
  * an infinite sum. */
+/* The subtree below the plan's first step, shifted to a window that
+ * starts after it, merges into a fresh search of that window: its root
+ * holds the statistics from before, its counters none of them; a path the
+ * tree does not hold gives nothing. */
+static void
+test_export_subtree(void **state)
+{
+	struct project *p = small_project();
+	struct search_params sp = params(1000, 1);
+	struct search_result r;
+	struct search_snapshot snap;
+	struct error err = { 0 };
+	struct search *a, *b;
+	struct action path[2], none = { ACTION_POST, 0, 999 };
+	struct cm m;
+	char *buf, *sub, *no = NULL;
+	size_t len, slen, nolen = 0;
+	int shift;
+
+	cm_init(&m, p, CM_NOISE);
+	a = search_new(p, &sp, 0);
+	assert_int_equal(search_run(a, &cm_ops, &m, &err), 0);
+	assert_int_equal(search_result(a, 0, &r), 0);
+	assert_true(r.npv > 0);
+	path[0] = r.pv[0].action;
+	shift = path[0].kind == ACTION_WAIT ? 1 : 0;
+	search_result_free(&r);
+	assert_int_equal(search_export(a, &buf, &len), 0);
+	assert_int_equal(search_export_subtree(buf, len, path, 1, shift, &sub,
+	    &slen), 0);
+	assert_int_equal(search_export_subtree(buf, len, &none, 1, 0, &no,
+	    &nolen), -1);
+	assert_null(no);
+	p->start = project_slot_time(p, shift);
+	p->horizon_slots -= shift;
+	b = search_new(p, &sp, 0);
+	assert_int_equal(search_merge(b, sub, slen, &err), 0);
+	search_snapshot(b, &snap);
+	assert_int_equal(snap.iterations, 0);
+	assert_true(snap.nroot > 0);
+	assert_true(snap.root[0].visits > 0);
+	assert_int_equal(search_run(b, &cm_ops, &m, &err), 0);
+	search_snapshot(b, &snap);
+	assert_int_equal(snap.iterations, 1000);
+	free(buf);
+	free(sub);
+	search_free(a);
+	search_free(b);
+	fx_free(p);
+}
+
 static void
 test_merge_refuses_extreme_sums(void **state)
 {
@@ -1363,6 +1414,7 @@ main(void)
 		cmocka_unit_test(test_stop_covers_horizon),
 		cmocka_unit_test(test_deterministic_best),
 		cmocka_unit_test(test_export_merge),
+		cmocka_unit_test(test_export_subtree),
 		cmocka_unit_test(test_snapshot_while_running_and_cancel),
 		cmocka_unit_test(test_extreme_rewards_fail),
 		cmocka_unit_test(test_extreme_rewards_sometimes),
