@@ -570,7 +570,7 @@ test_pin_check(void **state)
 		{ "2026-12-01T10:00:00+01:00", "of a post already made" },
 	};
 	struct project *p;
-	struct legal_past past = { 0, 0 };
+	struct legal_past past = { 0 };
 	struct error err = { 0 };
 	size_t i;
 
