@@ -345,28 +345,6 @@ publish_run(struct publish *pub, const struct publish_opts *o)
 }
 
 static int
-publish_load_plan(const struct project *p, const char *path,
-    struct plan *plan, struct error *err)
-{
-	char *data;
-	size_t len;
-	cJSON *j;
-	int rc;
-
-	if (file_read(path, &data, &len, err) != 0)
-		return -1;
-	j = cJSON_ParseWithLength(data, len);
-	free(data);
-	if (j == NULL)
-		return error_set(err, EXIT_ERROR, "%s: not valid JSON", path);
-	rc = plan_from_json(p, j, plan, err);
-	cJSON_Delete(j);
-	if (rc != 0)
-		return error_wrap(err, "%s", path);
-	return 0;
-}
-
-static int
 publish_parse(struct cli *cli, int argc, char **argv, struct publish_opts *o)
 {
 	static const struct option opts[] = {
@@ -431,7 +409,7 @@ cmd_publish_exec(struct cli *cli, int argc, char **argv)
 	if (project_load(cli->dir, &p, &err) != 0)
 		return cli_report("publish", &err);
 	memset(&plan, 0, sizeof plan);
-	if (publish_load_plan(p, o.plan_path, &plan, &err) != 0) {
+	if (plan_read_file(p, o.plan_path, &plan, &err) != 0) {
 		project_free(p);
 		return cli_report("publish", &err);
 	}

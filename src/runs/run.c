@@ -220,22 +220,9 @@ static int
 run_load_file(const char *dir, const char *path, struct project **p,
     struct plan *plan, struct error *err)
 {
-	char *data;
-	size_t len;
-	cJSON *j;
-	int rc;
-
-	if (file_read(path, &data, &len, err) != 0)
+	if (project_load(dir, p, err) != 0)
 		return -1;
-	j = cJSON_ParseWithLength(data, len);
-	free(data);
-	if (j == NULL)
-		return error_set(err, EXIT_ERROR, "%s: not valid JSON", path);
-	rc = project_load(dir, p, err);
-	if (rc == 0 && (rc = plan_from_json(*p, j, plan, err)) != 0)
-		error_wrap(err, "%s", path);
-	cJSON_Delete(j);
-	return rc;
+	return plan_read_file(*p, path, plan, err);
 }
 
 /* The plan the run starts from: PLAN (or the newest generation, when it
