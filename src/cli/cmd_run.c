@@ -22,6 +22,7 @@
 #include "core/lock.h"
 #include "core/termsafe.h"
 #include "core/timeutil.h"
+#include "runs/conform.h"
 #include "runs/run.h"
 
 #define RUN_TIMEOUT_MS		30000
@@ -305,9 +306,25 @@ run_model(struct run_args *a)
 	struct error err = { 0 };
 	size_t len = 0;
 
+	struct conform c;
+
 	if (cli_load_approved(a->o.dir, NULL, &p, &a->model_path,
 	    &a->model_src, &len, &err) != 0) {
 		termsafe_fprintf(stdout, "no re-plans: %s\n", err.msg);
+		free(a->model_src);
+		a->model_src = NULL;
+	} else if (conform_ensure(p, a->o.dir, a->model_src, len,
+	    a->o.sp.isolation == ISOLATION_THREAD, &c, &err) != 0 ||
+	    c.state == CONFORM_FAIL) {
+		/* As `fronts plan` refuses it: never re-plan with a model
+		 * that failed its checks. */
+		if (c.state == CONFORM_FAIL)
+			termsafe_fprintf(stdout, "no re-plans: the approved "
+			    "model fails the conformance checks %s: %s\n",
+			    c.failed, c.message);
+		else
+			termsafe_fprintf(stdout, "no re-plans: the conformance "
+			    "checks could not run: %s\n", err.msg);
 		free(a->model_src);
 		a->model_src = NULL;
 	}
