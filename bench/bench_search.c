@@ -1,6 +1,6 @@
 /*
  * bench_search — the planner's benchmarks, each a ratio measured in this
- * one run (DESIGN.md "Planner"; `make bench`):
+ * one run (docs/DESIGN.md "Planner"; `make bench`):
  *
  *   peer      plan time against bench/peer_ismcts.py (the same ISMCTS in
  *             plain Python, same model, same iterations), on the demo
@@ -512,7 +512,7 @@ bench_c_project(int ndrafts, int horizon)
  * grows with the tree (selection over wider nodes, a larger arena) is
  * all that can change its time: the goal's figure. With value(), rollouts
  * stop ROLLOUT_ACTIONS after the tree, and as the tree deepens its paths
- * lengthen (DESIGN.md: time per iteration grows with depth): there the
+ * lengthen (docs/DESIGN.md: time per iteration grows with depth): there the
  * model calls per iteration grow, and time per call is what the tree's
  * size costs.
  */

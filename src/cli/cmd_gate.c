@@ -1,7 +1,7 @@
 /*
  * cmd_gate — `fronts gate FILE [--json]`: runs the AST gate over a model
  * file and prints its verdicts (one `FILE:LINE:COL: rule: message` line
- * each, the first GATE_VERDICTS_MAX, then how many more) or DESIGN.md's
+ * each, the first GATE_VERDICTS_MAX, then how many more) or docs/DESIGN.md's
  * JSON object. Exit 0 accepted, 3 refused, 1 when the file cannot be
  * read.
  */

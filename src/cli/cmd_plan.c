@@ -1,7 +1,7 @@
 /*
  * cmd_plan — `fronts plan`: searches for the best posting plan with the
  * approved world model and prints it (a table in the project's time zone,
- * its calendar, or DESIGN.md's JSON object), optionally writes PLAN.json,
+ * its calendar, or docs/DESIGN.md's JSON object), optionally writes PLAN.json,
  * and keeps a trajectory record of the run under .fronts/trajectories/.
  *
  * Ctrl-C (SIGINT) stops the search gracefully: the plan found so far is

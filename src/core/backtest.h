@@ -1,6 +1,6 @@
 /*
  * backtest — how well a world model reproduces held-out history
- * (`fronts validate --backtest`, DESIGN.md "Synthesis").
+ * (`fronts validate --backtest`, docs/DESIGN.md "Synthesis").
  *
  * The newest fraction `window` of history, by posted_at, is the test
  * window. Each post in it is predicted by the model's predict(ctx, post,

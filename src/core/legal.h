@@ -1,6 +1,6 @@
 /*
  * legal — the legality engine: the one place that decides what may be
- * posted at all (DESIGN.md "Exact rules"). The world model can only narrow
+ * posted at all (docs/DESIGN.md "Exact rules"). The world model can only narrow
  * the set this engine allows, never widen it.
  *
  * A struct legal is built once per plan from the project and the posts

@@ -40,7 +40,7 @@ enum model_rc {
 	MODEL_BADTYPE = -3	/* returned something of the wrong type */
 };
 
-/* Rewards and values must be finite and within this bound (DESIGN.md):
+/* Rewards and values must be finite and within this bound (docs/DESIGN.md):
  * a model that returns more is in error, like one that raises. */
 #define MODEL_NUMBER_MAX	1e12
 

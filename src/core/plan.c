@@ -1,5 +1,5 @@
 /*
- * plan — a posting plan as DESIGN.md's `fronts plan --json` object, read
+ * plan — a posting plan as docs/DESIGN.md's `fronts plan --json` object, read
  * and written, and built from a finished search: the principal variation's
  * posts, each re-checked against this process's legality engine.
  */

@@ -1,7 +1,7 @@
 /*
  * plan — a posting plan: the principal variation of a search as posts with
  * times, plus the strongest alternatives at each decision and the run's
- * statistics. Read and written as DESIGN.md's `fronts plan --json` object
+ * statistics. Read and written as docs/DESIGN.md's `fronts plan --json` object
  * (the same object is PLAN.json for `fronts publish`).
  */
 #ifndef FRONTS_PLAN_H
@@ -87,7 +87,7 @@ int	plan_identity_check(const struct project *, const struct plan *pl,
 	    char *warn, size_t len, struct error *err);
 /* Whether the post's text is not its draft's. */
 bool	plan_post_edited(const struct project *, const struct plan_post *);
-/* DESIGN.md's object. */
+/* docs/DESIGN.md's object. */
 cJSON	*plan_to_json(const struct project *, const struct plan *);
 /* Parses a PLAN.json object against project p; every error names the
  * field ("plan[2].front: unknown front \"y\""). A plan is bounded by what

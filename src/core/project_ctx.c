@@ -1,6 +1,6 @@
 /*
  * project_ctx — the plain-data ctx of the world-model contract
- * (DESIGN.md): the project as the model sees it, built from the loaded
+ * (docs/DESIGN.md): the project as the model sees it, built from the loaded
  * struct project, never from the files.
  */
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * search — information-set MCTS with determinization (DESIGN.md "Planner").
+ * search — information-set MCTS with determinization (docs/DESIGN.md "Planner").
  *
  * Every iteration reseeds the model (ops->seed with a number derived from
  * the search's seed and the iteration index), draws a determinization with
@@ -798,7 +798,7 @@ search_failed(struct search *s, struct error *err)
 }
 
 /*
- * A call that ran past its deadline ends the run at once (DESIGN.md: exit
+ * A call that ran past its deadline ends the run at once (docs/DESIGN.md: exit
  * 4, the model timed out): unlike an exception, which says something
  * about one determinization, it says the model cannot keep to the budget,
  * and a plan from the iterations before it would hide that.

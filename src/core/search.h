@@ -1,5 +1,5 @@
 /*
- * search — information-set MCTS over a world model (DESIGN.md "Planner").
+ * search — information-set MCTS over a world model (docs/DESIGN.md "Planner").
  *
  * One struct search is one tree, driven by one thread, inside one process
  * (the sandbox worker, or this process with --isolation thread). Trees from

@@ -33,7 +33,7 @@ search_keep_error(struct search *s, const struct model_error *e)
 }
 
 /*
- * A reward or value out of the model's contract (DESIGN.md: finite and
+ * A reward or value out of the model's contract (docs/DESIGN.md: finite and
  * within ±MODEL_NUMBER_MAX) is a model error like an exception: it ends
  * the iteration before anything reaches the tree. Bounded inputs are what
  * keep every sum below finite and so every score a number. The sandbox's

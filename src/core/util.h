@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Exit codes of DESIGN.md. */
+/* Exit codes of docs/DESIGN.md. */
 enum exit_code {
 	EXIT_OK = 0,
 	EXIT_ERROR = 1,

@@ -1,5 +1,5 @@
 /*
- * validate_agree — predict agrees with apply (DESIGN.md: "It must agree
+ * validate_agree — predict agrees with apply (docs/DESIGN.md: "It must agree
  * with apply on the same post at the same time").
  *
  * For drafts on their fronts (at most AGREE_PAIRS pairs, spread over the

@@ -1,5 +1,5 @@
 /*
- * synth — asking a language model to write the world model (DESIGN.md
+ * synth — asking a language model to write the world model (docs/DESIGN.md
  * "Synthesis"): the prompt from the project, the code in the answer, the
  * gate and validation of every candidate, and refinement rounds that send
  * the failures, or the backtest's figures and worst-predicted posts, back.

@@ -1,6 +1,6 @@
 /*
  * gate — the AST gate: inspects a world model's source before anything of
- * it executes and returns one verdict per refusal (DESIGN.md "Sandbox").
+ * it executes and returns one verdict per refusal (docs/DESIGN.md "Sandbox").
  * The rules are Python (src/sandbox/py/gate.py, compiled into the binary)
  * run with Python's own parser in the embedded interpreter; SECURITY.md
  * explains each rule.
@@ -64,7 +64,7 @@ int	gate_summarize(const char *src, size_t len, struct gate_summary *out,
 void	gate_summary_free(struct gate_summary *);
 /* Every verdict the gate drew, kept or not. */
 int	gate_result_total(const struct gate_result *);
-/* DESIGN.md's `fronts gate --json` object; with "more": N when N verdicts
+/* docs/DESIGN.md's `fronts gate --json` object; with "more": N when N verdicts
  * past the kept ones were left out. */
 cJSON	*gate_result_json(const struct gate_result *);
 /* One "FILE:LINE:COL: rule: message\n" line per kept verdict, then

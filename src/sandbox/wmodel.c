@@ -388,7 +388,7 @@ out:
 
 /*
  * A reward or value: an exact built-in number, finite and within
- * ±MODEL_NUMBER_MAX (DESIGN.md). Returns 0; -1 for anything that is not a
+ * ±MODEL_NUMBER_MAX (docs/DESIGN.md). Returns 0; -1 for anything that is not a
  * number; 1 for a number out of range, left in *out (an int too large for
  * a double as an infinity of its sign).
  */

@@ -48,7 +48,7 @@ assert [x["rule"] for x in v] == ["import", "private-attribute",
 assert all(list(x) == ["line", "col", "rule", "message"] for x in v)
 assert (v[0]["line"], v[0]["col"]) == (1, 0)
 PY
-then pass "gate --json is DESIGN.md's object"; else fail "gate --json is DESIGN.md's object"; fi
+then pass "gate --json is docs/DESIGN.md's object"; else fail "gate --json is docs/DESIGN.md's object"; fi
 expect_exit "gate --json accepted" 0 "$FRONTS" gate "$TMPD/good.py" --json
 expect_grep "accepted json" '^\{"accepted":true,"sha256":"[0-9a-f]{64}","verdicts":\[\]\}$' "$TMPD/out"
 

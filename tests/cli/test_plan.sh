@@ -56,8 +56,8 @@ for p in out["plan"]:
 slots = [p["slot"] for p in out["plan"]]
 assert slots == sorted(slots)
 EOF
-then pass "plan JSON has DESIGN.md's shape and matches -o"
-else fail "plan JSON has DESIGN.md's shape and matches -o"; fi
+then pass "plan JSON has docs/DESIGN.md's shape and matches -o"
+else fail "plan JSON has docs/DESIGN.md's shape and matches -o"; fi
 
 T=$(ls "$D"/.fronts/trajectories/*-3.jsonl 2>/dev/null | head -n 1)
 if [ -n "$T" ] && [ "$(wc -l <"$T")" -eq 3 ]; then pass "trajectory record written"

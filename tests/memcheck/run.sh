@@ -59,7 +59,7 @@ vg "plan --isolation process" 0 "$FRONTS" plan -C "$D" \
     --isolation process --workers 2 --iterations 60 $SLOW -o "$TMPD/plan2.json"
 expect_grep "memcheck: process plan has posts" '"front"' "$TMPD/plan2.json"
 
-# DESIGN.md's plan object with every optional field left out.
+# docs/DESIGN.md's plan object with every optional field left out.
 $PY - "$TMPD/plan2.json" "$TMPD/minimal.json" <<'PYEOF'
 import json, sys
 p = json.load(open(sys.argv[1]))

@@ -1,7 +1,7 @@
 /*
  * Unit tests for the gate: each rule refuses what it should with the right
  * rule id and position, a plain world model passes, syntax and encoding
- * errors are verdicts, and the JSON object is DESIGN.md's.
+ * errors are verdicts, and the JSON object is docs/DESIGN.md's.
  */
 #include <dirent.h>
 #include <stdio.h>

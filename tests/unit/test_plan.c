@@ -172,7 +172,7 @@ load_ok(const struct project *p, const char *json, struct plan *pl)
 	cJSON_Delete(j);
 }
 
-/* Every optional field of DESIGN.md's object left out. */
+/* Every optional field of docs/DESIGN.md's object left out. */
 static void
 test_optional_fields_absent(void **state)
 {

@@ -262,7 +262,7 @@ test_bad_types(void **state)
 }
 
 /* Rewards and values beyond ±1e12, or not finite, are model errors with
- * the function's line (DESIGN.md); the bounds themselves pass. */
+ * the function's line (docs/DESIGN.md); the bounds themselves pass. */
 static void
 test_numbers_checked(void **state)
 {
