@@ -64,6 +64,8 @@ for iso in thread process; do
 	check_screen "tui: $iso plan runs to the end" "plan ready"
 done
 tui_keys q
+tui_wait "The plan has not been written"
+tui_keys y
 check_file "tui: quits cleanly" "EXIT=0" "$TMPD/exit"
 no_reports "tui"
 
