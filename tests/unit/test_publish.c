@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "testutil.h"
 #include "core/plan.h"
 #include "core/project.h"
@@ -161,11 +162,11 @@ test_dry_run_shows_the_request(void **state)
 	struct error err = { 0 };
 	char *req, *log = fx_path(x, "social.log"), *ledger, want[128];
 
-	publish_assess(&x->pub, 0, time(NULL), false, &it);
+	publish_assess(&x->pub, 0, clock_now(), false, &it);
 	assert_int_equal(it.status, PUBLISH_READY);
 	assert_string_equal(it.front->id, "x");
 	assert_true(it.measure.ok);
-	req = publish_describe(&x->pub, 0, time(NULL), &err);
+	req = publish_describe(&x->pub, 0, clock_now(), &err);
 	assert_non_null(req);
 	snprintf(want, sizeof want, "http://127.0.0.1:%d/api/v3.1/tools/"
 	    "execute/TWITTER_CREATION_OF_A_POST", x->port);
@@ -194,14 +195,14 @@ test_intent_then_outcome_and_never_again(void **state)
 	char *ledger = path_join(x->proj, ".fronts/ledger.jsonl");
 	FILE *f;
 
-	assert_int_equal(publish_send(&x->pub, 0, time(NULL), false, &r,
+	assert_int_equal(publish_send(&x->pub, 0, clock_now(), false, &r,
 	    &err), 0);
 	assert_int_equal(r.state, LEDGER_SENT);
 	assert_non_null(r.post_id);
 	channel_result_free(&r);
 	assert_int_equal(count(log, "\"ev\": \"request\""), 1);
 	/* The intent is on disk before the outcome, both for one entry. */
-	publish_assess(&x->pub, 0, time(NULL), false, &it);
+	publish_assess(&x->pub, 0, clock_now(), false, &it);
 	snprintf(entry, sizeof entry, "\"entry\":\"%s\"", it.entry);
 	f = fopen(ledger, "r");
 	assert_non_null(f);
@@ -216,7 +217,7 @@ test_intent_then_outcome_and_never_again(void **state)
 	assert_null(strstr(line, SENTINEL));
 	/* Sent is final: assessed as sent, refused before any request. */
 	assert_int_equal(it.status, PUBLISH_SENT);
-	assert_int_equal(publish_send(&x->pub, 0, time(NULL), true, &r, &err),
+	assert_int_equal(publish_send(&x->pub, 0, clock_now(), true, &r, &err),
 	    -1);
 	assert_int_equal(err.code, EXIT_REFUSED);
 	assert_non_null(strstr(err.msg, "already sent"));
@@ -236,14 +237,14 @@ test_future_only_when_asked(void **state)
 	struct error err = { 0 };
 	char *log = fx_path(x, "social.log");
 
-	publish_assess(&x->pub, 2, time(NULL), false, &it);
+	publish_assess(&x->pub, 2, clock_now(), false, &it);
 	assert_int_equal(it.status, PUBLISH_FUTURE);
-	assert_int_equal(publish_send(&x->pub, 2, time(NULL), false, &r, &err),
+	assert_int_equal(publish_send(&x->pub, 2, clock_now(), false, &r, &err),
 	    -1);
 	assert_int_equal(err.code, EXIT_REFUSED);
 	assert_non_null(strstr(err.msg, "planned for later"));
 	assert_int_equal(count(log, "\"ev\": \"connect\""), 0);
-	publish_assess(&x->pub, 2, time(NULL), true, &it);
+	publish_assess(&x->pub, 2, clock_now(), true, &it);
 	assert_int_equal(it.status, PUBLISH_READY);
 	free(log);
 }
@@ -263,7 +264,7 @@ test_unresolved_blocks_every_send(void **state)
 	const struct plan_post *pp = &x->plan.posts[1];
 	char *log = fx_path(x, "social.log");
 
-	publish_assess(&x->pub, 1, time(NULL), false, &it);
+	publish_assess(&x->pub, 1, clock_now(), false, &it);
 	memset(&in, 0, sizeof in);
 	in.plan = x->pub.plan_id;
 	in.slot = pp->slot;
@@ -272,17 +273,17 @@ test_unresolved_blocks_every_send(void **state)
 	in.text = pp->text;
 	in.channel = "composio/LINKEDIN_CREATE_LINKED_IN_POST";
 	in.at = pp->at;
-	in.now = time(NULL);
+	in.now = clock_now();
 	assert_int_equal(ledger_intent(&x->pub.ledger, &in, &e, &err), 0);
 	assert_string_equal(e->id, it.entry);
-	publish_assess(&x->pub, 1, time(NULL), false, &it);
+	publish_assess(&x->pub, 1, clock_now(), false, &it);
 	assert_int_equal(it.status, PUBLISH_UNRESOLVED);
-	assert_int_equal(publish_send(&x->pub, 1, time(NULL), false, &r, &err),
+	assert_int_equal(publish_send(&x->pub, 1, clock_now(), false, &r, &err),
 	    -1);
 	assert_non_null(strstr(err.msg, "has no known outcome"));
-	assert_int_equal(publish_send(&x->pub, 0, time(NULL), false, &r, &err),
+	assert_int_equal(publish_send(&x->pub, 0, clock_now(), false, &r, &err),
 	    -1);
-	assert_int_equal(publish_send(&x->pub, 2, time(NULL), true, &r, &err),
+	assert_int_equal(publish_send(&x->pub, 2, clock_now(), true, &r, &err),
 	    -1);
 	assert_non_null(strstr(err.msg, "has no known outcome"));
 	assert_int_equal(count(log, "\"ev\": \"connect\""), 0);
