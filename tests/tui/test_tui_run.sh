@@ -52,11 +52,7 @@ tui_keys q
 # --- live: a closed window is recorded, and run mode holds the lock ---------
 P=$TMPD/live
 $PY "$FIX" both "$P" "$PORT" 5 reddit:d3:2 linkedin:d2:6
-# The first session's server is gone before the next one starts (a new
-# session can otherwise land in the server that is shutting down).
 tui_stop
-i=0
-while tmx ls >/dev/null 2>&1 && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 tui_start 120 40 "$FRONTS tui -C $P --live"
 check_screen "live run mode: the TUI is up" "LIVE"
 tui_cmd "open $P/plan.json"

@@ -10,13 +10,23 @@ tmx() { tmux -L "$TMUX_SOCK" -f /dev/null "$@"; }
 # UTF-8 locale; the session's pane stays after CMD ends so its last
 # screen can still be read.
 tui_start() {
-	tmx kill-server 2>/dev/null
+	tui_stop
 	tmx -u new-session -d -s t -x "$1" -y "$2" \
 	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color $3"
 	tmx set-option -g remain-on-exit on >/dev/null
 }
 
-tui_stop() { tmx kill-server 2>/dev/null; }
+# tui_stop — kills the server and waits (bounded) until it is gone: a
+# session started at once could otherwise land in the server that is
+# still shutting down.
+tui_stop() {
+	tmx kill-server 2>/dev/null
+	_i=0
+	while tmx ls >/dev/null 2>&1 && [ $_i -lt 100 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+}
 
 tui_keys() { tmx send-keys -t t "$@"; }
 
