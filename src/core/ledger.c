@@ -412,30 +412,46 @@ record_new(const char *kind, const char *id, time_t now)
 	return rec;
 }
 
-int
-ledger_intent(struct ledger *l, const struct ledger_intent *in,
-    struct ledger_entry **out, struct error *err)
+/* The record that opens an entry (an intent, or a skip that settles it
+ * unsent): NULL, with err set, when the entry exists and did not fail. */
+static cJSON *
+ledger_open_record(struct ledger *l, const char *kind,
+    const struct ledger_intent *in, char id[LEDGER_ID_LEN], struct error *err)
 {
-	char id[LEDGER_ID_LEN], sha[65], at[32];
+	char sha[65], at[32];
 	struct ledger_entry *e;
 	cJSON *rec;
-	int rc;
 
 	if (ledger_writable(l, err) != 0)
-		return -1;
+		return NULL;
 	ledger_entry_id(in->plan, in->slot, in->front, in->draft, in->text, id);
-	if ((e = ledger_find(l, id)) != NULL && e->state != LEDGER_FAILED)
-		return error_set(err, EXIT_REFUSED, "entry %s is %s already",
-		    id, ledger_state_name(e->state));
+	if ((e = ledger_find(l, id)) != NULL && e->state != LEDGER_FAILED) {
+		error_set(err, EXIT_REFUSED, "entry %s is %s already", id,
+		    ledger_state_name(e->state));
+		return NULL;
+	}
 	sha256_hex(in->text, strlen(in->text), sha);
 	time_format_utc(in->at, at, sizeof at);
-	rec = record_new("intent", id, in->now);
+	rec = record_new(kind, id, in->now);
 	cJSON_AddStringToObject(rec, "plan", in->plan);
 	cJSON_AddNumberToObject(rec, "slot", in->slot);
 	cJSON_AddStringToObject(rec, "front", in->front);
 	cJSON_AddStringToObject(rec, "draft", in->draft);
 	cJSON_AddStringToObject(rec, "at", at);
 	cJSON_AddStringToObject(rec, "text_sha256", sha);
+	return rec;
+}
+
+int
+ledger_intent(struct ledger *l, const struct ledger_intent *in,
+    struct ledger_entry **out, struct error *err)
+{
+	char id[LEDGER_ID_LEN];
+	cJSON *rec;
+	int rc;
+
+	if ((rec = ledger_open_record(l, "intent", in, id, err)) == NULL)
+		return -1;
 	if (in->edited)
 		cJSON_AddTrueToObject(rec, "edited");
 	cJSON_AddStringToObject(rec, "channel", in->channel);
@@ -452,26 +468,12 @@ int
 ledger_skip(struct ledger *l, const struct ledger_intent *in,
     const char *reason, struct error *err)
 {
-	char id[LEDGER_ID_LEN], sha[65], at[32];
-	struct ledger_entry *e;
+	char id[LEDGER_ID_LEN];
 	cJSON *rec;
 	int rc;
 
-	if (ledger_writable(l, err) != 0)
+	if ((rec = ledger_open_record(l, "skipped", in, id, err)) == NULL)
 		return -1;
-	ledger_entry_id(in->plan, in->slot, in->front, in->draft, in->text, id);
-	if ((e = ledger_find(l, id)) != NULL && e->state != LEDGER_FAILED)
-		return error_set(err, EXIT_REFUSED, "entry %s is %s already",
-		    id, ledger_state_name(e->state));
-	sha256_hex(in->text, strlen(in->text), sha);
-	time_format_utc(in->at, at, sizeof at);
-	rec = record_new("skipped", id, in->now);
-	cJSON_AddStringToObject(rec, "plan", in->plan);
-	cJSON_AddNumberToObject(rec, "slot", in->slot);
-	cJSON_AddStringToObject(rec, "front", in->front);
-	cJSON_AddStringToObject(rec, "draft", in->draft);
-	cJSON_AddStringToObject(rec, "at", at);
-	cJSON_AddStringToObject(rec, "text_sha256", sha);
 	cJSON_AddStringToObject(rec, "channel", "-");
 	cJSON_AddStringToObject(rec, "reason", reason);
 	rc = ledger_append(l, rec, err);

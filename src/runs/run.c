@@ -331,14 +331,14 @@ run_open(const struct run_opts *o, const struct run_ui *ui,
 	return 0;
 }
 
-static void
-run_reap(struct run *r)
+void
+run_notify_reap(pid_t *pids, int *n)
 {
 	int i, st;
 
-	for (i = 0; i < r->nchildren; )
-		if (waitpid(r->children[i], &st, WNOHANG) != 0)
-			r->children[i] = r->children[--r->nchildren];
+	for (i = 0; i < *n; )
+		if (waitpid(pids[i], &st, WNOHANG) != 0)
+			pids[i] = pids[--*n];
 		else
 			i++;
 }
@@ -368,7 +368,7 @@ run_tick(struct run *r, time_t now, struct error *err)
 {
 	int i, n;
 
-	run_reap(r);
+	run_notify_reap(r->children, &r->nchildren);
 	if ((n = run_close_windows(r, now, err)) < 0)
 		return -1;
 	if (n > 0 && run_replan(r, "a post's window closed unsent", err) != 0)

@@ -111,6 +111,9 @@ void	run_tally(const struct run *, struct run_tally *out);
  * environment: no credential reaches it. The caller reaps *pid. */
 int	run_notify_start(const char *cmd, const char *front, const char *draft,
 	    time_t at, pid_t *pid);
+/* Reaps the --notify commands of pids[0..*n) that ended, keeping the rest;
+ * only those (the planner's workers and a synthesis are others' to wait for). */
+void	run_notify_reap(pid_t *pids, int *n);
 
 /* Records post i of plan pl (of p) in the ledger as skipped (late), for a
  * front end whose post's window closed unsent (the TUI's run mode); 1 when

@@ -54,20 +54,6 @@ runmode_sync(struct ui *ui)
 	r->gen = ui->plan_gen;
 }
 
-/* Reaps the --notify commands that ended (only those: the planner's
- * workers and the synthesis are others' to wait for). */
-static void
-runmode_reap(struct runmode *r)
-{
-	int i, st;
-
-	for (i = 0; i < r->nchildren; )
-		if (waitpid(r->children[i], &st, WNOHANG) != 0)
-			r->children[i] = r->children[--r->nchildren];
-		else
-			i++;
-}
-
 int
 runmode_start(struct ui *ui)
 {
@@ -99,7 +85,7 @@ runmode_stop(struct ui *ui)
 	if (ui->run == NULL)
 		return;
 	project_lock_release(ui->run->lock);
-	runmode_reap(ui->run);
+	run_notify_reap(ui->run->children, &ui->run->nchildren);
 	free(ui->run->children);
 	free(ui->run->offered);
 	free(ui->run);
@@ -217,7 +203,7 @@ runmode_poll(struct ui *ui)
 
 	if (r == NULL)
 		return false;
-	runmode_reap(r);
+	run_notify_reap(r->children, &r->nchildren);
 	runmode_sync(ui);
 	runmode_status(ui, now, status, sizeof status);
 	if (strcmp(status, r->shown) != 0) {
