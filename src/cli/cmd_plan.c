@@ -434,6 +434,9 @@ static int
 plan_conformance(const struct project *p, struct plan_opts *o,
     const char *src, size_t len, struct error *err)
 {
+	struct conform_how how = { .thread = o->sp.isolation ==
+	    ISOLATION_THREAD, .call_timeout_ms = o->sp.call_timeout_ms,
+	    .memory_mb = o->sp.memory_mb };
 	struct conform c;
 	char sha[65];
 	const char *s;
@@ -441,8 +444,7 @@ plan_conformance(const struct project *p, struct plan_opts *o,
 	if (o->force) {
 		sha256_hex(src, len, sha);
 		conform_read(o->dir, sha, &c);
-	} else if (conform_ensure(p, o->dir, src, len, o->sp.isolation ==
-	    ISOLATION_THREAD, &c, err) != 0) {
+	} else if (conform_ensure(p, o->dir, src, len, &how, &c, err) != 0) {
 		error_wrap(err, "the conformance checks could not run "
 		    "(--force plans without them)");
 		return -1;

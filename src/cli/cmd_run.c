@@ -304,17 +304,19 @@ run_model(struct run_args *a)
 {
 	struct project *p = NULL;
 	struct error err = { 0 };
-	size_t len = 0;
-
+	struct conform_how how = { .thread = a->o.sp.isolation ==
+	    ISOLATION_THREAD, .call_timeout_ms = a->o.sp.call_timeout_ms,
+	    .memory_mb = a->o.sp.memory_mb };
 	struct conform c;
+	size_t len = 0;
 
 	if (cli_load_approved(a->o.dir, NULL, &p, &a->model_path,
 	    &a->model_src, &len, &err) != 0) {
 		termsafe_fprintf(stdout, "no re-plans: %s\n", err.msg);
 		free(a->model_src);
 		a->model_src = NULL;
-	} else if (conform_ensure(p, a->o.dir, a->model_src, len,
-	    a->o.sp.isolation == ISOLATION_THREAD, &c, &err) != 0 ||
+	} else if (conform_ensure(p, a->o.dir, a->model_src, len, &how, &c,
+	    &err) != 0 ||
 	    c.state == CONFORM_FAIL) {
 		/* As `fronts plan` refuses it: never re-plan with a model
 		 * that failed its checks. */

@@ -133,7 +133,7 @@ validate_in_thread(const struct project *p, const char *src, size_t len,
 	struct validate_params vp = { .rollouts = 20, .seed = 1,
 	    .window = window };
 
-	return conform_validate_thread(p, src, len, &vp, r, err);
+	return conform_validate_thread(p, src, len, 0, &vp, r, err);
 }
 
 static int
@@ -155,13 +155,17 @@ validate_keep(const char *dir, const char *src, size_t len,
     const struct project *p, const struct validate_report *r)
 {
 	struct error err = { 0 };
+	struct conform c;
 	char sha[65];
 	cJSON *j = validate_report_json(p, r);
 
 	sha256_hex(src, len, sha);
-	if (conform_keep(dir, sha, j, NULL, &err) != 0)
+	if (conform_keep(dir, sha, j, &c, &err) != 0)
 		fprintf(stderr, "fronts validate: the conformance result is "
 		    "not kept: %s\n", err.msg);
+	else if (c.not_kept[0] != '\0')
+		fprintf(stderr, "fronts validate: the conformance result is "
+		    "not kept: %s\n", c.not_kept);
 	cJSON_Delete(j);
 }
 

@@ -89,6 +89,7 @@ v_fail_rc(struct vctx *v, struct validate_check *c, const char *fn, int rc)
 		    e->type, e->message);
 	else
 		v_fail(v, c, fn, 0, "%s %s", fn, what);
+	c->timed_out = rc == MODEL_TIMEOUT;
 }
 
 int

@@ -53,6 +53,7 @@ struct validate_check {
 	char			function[32];	/* the model function at fault */
 	int			line;		/* model.py line; 0 unknown */
 	char			message[512];
+	bool			timed_out;	/* failed by a call's time limit */
 };
 
 struct validate_report {

@@ -36,6 +36,8 @@ v_check_json(const struct validate_check *c)
 		cJSON_AddNumberToObject(e, "line", c->line);
 	if (c->message[0] != '\0')
 		cJSON_AddStringToObject(e, "message", c->message);
+	if (c->timed_out)
+		cJSON_AddTrueToObject(e, "timed_out");
 	return e;
 }
 
@@ -95,6 +97,8 @@ v_check_from_json(const cJSON *e, struct validate_check *c)
 	snprintf(c->function, sizeof c->function, "%s", v_str(e, "function"));
 	c->line = (int)line;
 	snprintf(c->message, sizeof c->message, "%s", v_str(e, "message"));
+	c->timed_out = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e,
+	    "timed_out"));
 	return 0;
 }
 

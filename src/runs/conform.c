@@ -10,6 +10,8 @@
 #include "runs/worker_validate.h"
 #include "sandbox/wmodel.h"
 
+#define CONFORM_CALL_MS	1000	/* as a worker's VALIDATE job */
+
 static char *
 conform_path(const char *dir, const char *sha256)
 {
@@ -38,6 +40,25 @@ conform_failed_names(const cJSON *report, char *buf, size_t len)
 	}
 }
 
+/* Whether every failed check failed by a call's time limit. */
+static bool
+conform_only_timeouts(const cJSON *checks)
+{
+	const cJSON *c, *st;
+	int n = 0;
+
+	cJSON_ArrayForEach(c, checks) {
+		st = cJSON_GetObjectItemCaseSensitive(c, "status");
+		if (!cJSON_IsString(st) || strcmp(st->valuestring, "fail") != 0)
+			continue;
+		if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c,
+		    "timed_out")))
+			return false;
+		n++;
+	}
+	return n > 0;
+}
+
 /* The state a report gives: its "conformant", the failed checks' names
  * and the first failure's message. */
 static void
@@ -62,6 +83,8 @@ conform_from_json(const cJSON *report, struct conform *out)
 	}
 	if (out->state == CONFORM_FAIL && out->failed[0] == '\0')
 		snprintf(out->failed, sizeof out->failed, "(unnamed)");
+	out->timed_out = out->state == CONFORM_FAIL &&
+	    conform_only_timeouts(checks);
 }
 
 void
@@ -97,8 +120,18 @@ conform_keep(const char *dir, const char *sha256, const cJSON *report,
 	cJSON *j;
 	int rc;
 
-	if (out != NULL)
-		conform_from_json(report, out);
+	struct conform mine;
+
+	if (out == NULL)
+		out = &mine;
+	conform_from_json(report, out);
+	if (out->timed_out) {
+		snprintf(out->not_kept, sizeof out->not_kept, "every failure "
+		    "is a call over its time limit (a loaded machine, or "
+		    "--call-timeout-ms too short); the checks run again next "
+		    "time");
+		return 0;
+	}
 	j = cJSON_CreateObject();
 	cJSON_AddStringToObject(j, "sha256", sha256);
 	cJSON_AddBoolToObject(j, "conformant", cJSON_IsTrue(
@@ -119,14 +152,15 @@ conform_keep(const char *dir, const char *sha256, const cJSON *report,
 
 int
 conform_validate_thread(const struct project *p, const char *src, size_t len,
-    const struct validate_params *vp, struct validate_report *r,
-    struct error *err)
+    int call_timeout_ms, const struct validate_params *vp,
+    struct validate_report *r, struct error *err)
 {
 	struct validate_hooks hooks = wmodel_validate_hooks;
 	struct wmodel *wm;
 	int rc;
 
-	if (wmodel_load(p, src, len, 1000, &wm, err) != 0)
+	if (wmodel_load(p, src, len, call_timeout_ms > 0 ? call_timeout_ms :
+	    CONFORM_CALL_MS, &wm, err) != 0)
 		return -1;
 	hooks.source = src;
 	hooks.source_len = len;
@@ -141,14 +175,15 @@ conform_validate_thread(const struct project *p, const char *src, size_t len,
  * one backtest draw per post, since only the checks are kept. */
 static cJSON *
 conform_run_thread(const struct project *p, const char *src, size_t len,
-    struct error *err)
+    int call_timeout_ms, struct error *err)
 {
 	struct validate_params vp = { .rollouts = 20, .seed = 1, .draws = 1 };
 	struct validate_report r;
 	cJSON *j = NULL;
 
 	memset(&r, 0, sizeof r);
-	if (conform_validate_thread(p, src, len, &vp, &r, err) == 0)
+	if (conform_validate_thread(p, src, len, call_timeout_ms, &vp, &r,
+	    err) == 0)
 		j = validate_report_json(p, &r);
 	validate_report_free(&r);
 	return j;
@@ -156,10 +191,12 @@ conform_run_thread(const struct project *p, const char *src, size_t len,
 
 int
 conform_ensure(const struct project *p, const char *dir, const char *src,
-    size_t len, bool thread, struct conform *out, struct error *err)
+    size_t len, const struct conform_how *how, struct conform *out,
+    struct error *err)
 {
-	struct worker_validate_job vj = { .project_dir = dir, .src = src,
-	    .len = len };
+	struct worker_validate_job vj = { .p = p, .project_dir = dir,
+	    .src = src, .len = len, .call_timeout_ms = how->call_timeout_ms,
+	    .memory_mb = how->memory_mb };
 	struct error kerr = { 0 };
 	char sha[65];
 	cJSON *report = NULL;
@@ -168,8 +205,9 @@ conform_ensure(const struct project *p, const char *dir, const char *src,
 	conform_read(dir, sha, out);
 	if (out->state != CONFORM_UNKNOWN)
 		return 0;
-	if (thread)
-		report = conform_run_thread(p, src, len, err);
+	if (how->thread)
+		report = conform_run_thread(p, src, len, how->call_timeout_ms,
+		    err);
 	else if (worker_validate(&vj, &report, err) != 0)
 		report = NULL;
 	if (report == NULL)

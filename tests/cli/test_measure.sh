@@ -127,3 +127,37 @@ import json, sys
 assert json.load(open(sys.argv[1]))["conformant"] is True
 ' "$G/.fronts/conformance/$gsha.json"; then pass "approve then plan: kept as passed"
 else fail "approve then plan: kept as passed" "$(ls "$G/.fronts")"; fi
+
+# A model whose only failures are calls over their time limit: refused
+# for this run, never kept (the next run, on a quieter machine or with a
+# longer --call-timeout-ms, checks again).
+S="$TMPD/slow"
+new_demo "$S"
+cat >"$S/model.py" <<'PY'
+def initial_state(ctx):
+    while True:
+        pass
+
+
+def legal_actions(state):
+    return [("wait",)]
+
+
+def apply(state, action, rng):
+    return state, 0.0
+
+
+def is_terminal(state):
+    return True
+PY
+"$FRONTS" -C "$S" approve --yes >/dev/null 2>&1
+ssha=$(sha256sum "$S/model.py" | cut -d' ' -f1)
+expect_exit "plan refuses a model whose calls time out" 3 "$FRONTS" \
+    -C "$S" plan --iterations 50 --call-timeout-ms 50
+expect_grep "plan: the refusal names the time-out" "timed out" "$TMPD/err"
+expect_grep "plan: a time-out is not kept" "not kept: every failure" \
+    "$TMPD/err"
+if [ ! -f "$S/.fronts/conformance/$ssha.json" ]; then
+	pass "plan: no conformance file for a time-out"
+else fail "plan: no conformance file for a time-out" \
+    "$(cat "$S/.fronts/conformance/$ssha.json")"; fi
