@@ -72,6 +72,37 @@ check "dry run: nothing posted" "$(count '"ev": "post"')" 0
 [ -e "$P/.fronts/ledger.jsonl" ] && fail "dry run: no ledger" || pass "dry run: no ledger"
 [ -e "$P/.fronts/plans" ] && fail "dry run: no plan generations" || pass "dry run: no plan generations"
 
+# --- a model that fails its checks is never re-planned with ---------------
+F=$TMPD/dryfail
+cp -r "$P" "$F"
+cat >"$F/model.py" <<'PY'
+def initial_state(ctx):
+    return {"slot": 0, "posted": []}
+
+
+def legal_actions(state):
+    return [("wait",), ("post", "d1", "x")]
+
+
+def apply(state, action, rng):
+    if action[0] == "wait":
+        state["slot"] = state["slot"] + 1
+        return state, 0.0
+    state["posted"].append(action[1])
+    return state, 1.0 / len(state["posted"])
+
+
+def is_terminal(state):
+    return state["slot"] >= 72
+PY
+FRONTS_TEST_NOW=$DAY "$FRONTS" approve -C "$F" --yes >/dev/null
+FRONTS_TEST_NOW="${DAY}x36000" "$FRONTS" run "$F/plan.json" -C "$F" $BUDGET \
+    </dev/null >"$TMPD/dryfail.out" 2>&1
+check "failed model: the run still carries out its plan (exit 0)" "$?" 0
+expect_grep "failed model: no re-plans, the failed check named" \
+    'no re-plans: the approved model fails the conformance checks apply-does-not-mutate' \
+    "$TMPD/dryfail.out"
+
 # --- --live needs a terminal ---------------------------------------------------
 expect_exit "--live without a terminal: exit 2" 2 "$FRONTS" run "$P/plan.json" -C "$P" --live
 expect_grep "--live without a terminal: says why" 'terminal' "$TMPD/err"
