@@ -49,7 +49,8 @@ ASFLAGS  = -Isrc
 PY_HOME  := $(shell pkg-config --variable=prefix python3-embed 2>/dev/null || echo /usr)
 CFLAGS   += -DFRONTS_PYTHON_HOME='"$(PY_HOME)"'
 
-SRCS     := $(sort $(wildcard src/*/*.c))
+# src/core/gen/: generated tables, each named with its generator below.
+SRCS     := $(sort $(wildcard src/*/*.c src/*/gen/*.c))
 ASMS     := $(sort $(wildcard src/*/*.S))
 OBJS     := $(SRCS:%.c=$(BUILD)/%.o) $(ASMS:%.S=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/src/cli/main.o
@@ -78,7 +79,7 @@ ONLY      ?=
 UNIT_RUN  := $(if $(ONLY),$(filter $(ONLY:%=$(BUILD)/tests/%),$(UNIT_BINS)),$(UNIT_BINS))
 FUZZ_RUN  := $(if $(ONLY),$(filter $(ONLY:%=tests/fuzz/%.c),$(FUZZ_SRCS)),$(FUZZ_SRCS))
 
-.PHONY: all test test-night unit integration demo bench asan fuzz memcheck tsan install uninstall clean deps check-deps
+.PHONY: gen gen-check all test test-night unit integration demo bench asan fuzz memcheck tsan install uninstall clean deps check-deps
 all: $(BIN)
 
 $(BUILD)/%.o: %.c
@@ -185,6 +186,15 @@ memcheck: $(BIN) $(MEMCHECK_UNITS)
 
 bench: $(BIN) $(BREACH_BIN) $(BENCH_BINS)
 	FRONTS_BIN=$(abspath $(BIN)) FRONTS_BREACH_BIN=$(abspath $(BREACH_BIN)) BUILD=$(BUILD) sh bench/run.sh $(BENCH_BINS)
+
+# Generated sources: src/core/gen/, each table named with its generator in
+# tools/gen.sh. `gen` writes them again; `gen-check` (CI) regenerates them
+# apart and fails on any difference. Both need node and npm.
+gen:
+	sh tools/gen.sh write
+
+gen-check:
+	sh tools/gen.sh check $(BUILD)/gen
 
 check-deps:
 	@sh tools/deps.sh check $(DEPS)

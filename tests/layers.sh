@@ -35,7 +35,7 @@ rank() {
 
 edges=$(mktemp)
 trap 'rm -f "$edges"' EXIT
-for f in src/*/*.c src/*/*.h; do
+for f in src/*/*.c src/*/*.h src/*/gen/*.c; do
 	[ -f "$f" ] || continue
 	from=${f#src/}
 	from=${from%%/*}

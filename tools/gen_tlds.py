@@ -1,11 +1,20 @@
 #!/usr/bin/python3
 # gen_tlds — turns twitter-text's TLD list (tests/data/twitter-text/tlds.json)
-# into src/core/text_tlds.c, so the binary carries the list and never reads
-# tests/ at run time. Order is kept: the URL extractor tries TLDs in list
-# order, generic first, as twitter-text's regular expression does.
-# Usage: python3 tools/gen_tlds.py tests/data/twitter-text/tlds.json > src/core/text_tlds.c
+# into src/core/gen/text_tlds.c, so the binary carries the list and never
+# reads tests/ at run time.
+#
+# One list per table, grouped by first letter (a..z, then the TLDs that do
+# not start in ASCII), list order kept within each group, with the offset
+# where each group starts. The URL extractor tries TLDs in list order,
+# generic first, as twitter-text's regular expression does; ASCII and
+# non-ASCII never match each other case-insensitively, so trying one group
+# in order gives the same first match as trying the whole list.
+#
+# Usage: make gen (or python3 tools/gen_tlds.py tests/data/twitter-text/tlds.json)
 import json
 import sys
+
+LETTERS = 'abcdefghijklmnopqrstuvwxyz'
 
 
 def c_string(s):
@@ -18,32 +27,24 @@ def c_string(s):
     return out + '"'
 
 
+def group(s):
+    return LETTERS.index(s[0]) if s[0] in LETTERS else len(LETTERS)
+
+
 def emit(name, items):
-    print('const char *const %s[] = {' % name)
-    for s in items:
-        print('\t%s,' % c_string(s))
-    print('\tNULL\n};\n')
-
-
-def emit_index(name, items):
-    # Per first letter (ASCII) and the rest, each in list order: ASCII and
-    # non-ASCII never match each other case-insensitively, so searching the
-    # one sublist gives the same first match as searching the whole list.
-    for letter in 'abcdefghijklmnopqrstuvwxyz':
-        sub = [s for s in items if s[0] == letter]
-        print('static const char *const %s_%s[] = {' % (name, letter))
-        for s in sub:
-            print('\t%s,' % c_string(s))
-        print('\tNULL\n};')
-    print('static const char *const %s_other[] = {' % name)
-    for s in items:
-        if ord(s[0]) >= 0x80:
-            print('\t%s,\t/* %s */' % (c_string(s), s))
-    print('\tNULL\n};')
-    print('const struct tld_index %s_index = {\n\t{' % name)
-    for letter in 'abcdefghijklmnopqrstuvwxyz':
-        print('\t\t%s_%s,' % (name, letter))
-    print('\t},\n\t%s_other\n};\n' % name)
+    ordered = sorted(items, key=group)     # stable: list order kept
+    print('static const char *const %s_names[] = {' % name)
+    for s in ordered:
+        comment = '\t/* %s */' % s if ord(s[0]) >= 0x80 else ''
+        print('\t%s,%s' % (c_string(s), comment))
+    print('};\n')
+    starts = [0]
+    for g in range(len(LETTERS) + 1):
+        starts.append(starts[-1] + sum(1 for s in items if group(s) == g))
+    print('const struct tld_index %s = {\n\t%s_names,\n\t{' % (name, name))
+    for i in range(0, len(starts), 8):
+        print('\t\t' + ', '.join(str(n) for n in starts[i:i + 8]) + ',')
+    print('\t}\n};\n')
 
 
 def main():
@@ -54,8 +55,6 @@ def main():
     print('#include <stddef.h>\n\n#include "core/text_int.h"\n')
     emit('text_tlds_generic', tlds['generic'])
     emit('text_tlds_country', tlds['country'])
-    emit_index('text_tlds_generic', tlds['generic'])
-    emit_index('text_tlds_country', tlds['country'])
 
 
 main()

@@ -91,16 +91,17 @@ extern const int	text_incb_extend_count;
 extern const char *const	text_tlds_bsky[];
 extern const int		text_tlds_bsky_count;
 
-/* TLDs by first letter (in list order), and those not starting in ASCII. */
+/* One TLD list grouped by first letter: names[start[g] .. start[g + 1])
+ * are those starting with 'a' + g in list order, group TLD_GROUP_OTHER
+ * those not starting in ASCII. */
+#define TLD_GROUP_OTHER	26
 struct tld_index {
-	const char *const	*ascii[26];
-	const char *const	*other;
+	const char *const	*names;
+	int			 start[TLD_GROUP_OTHER + 2];
 };
 
 /* Generated from tests/data/twitter-text/tlds.json (tools/gen_tlds.py). */
-extern const char *const	text_tlds_generic[];
-extern const char *const	text_tlds_country[];
-extern const struct tld_index	text_tlds_generic_index;
-extern const struct tld_index	text_tlds_country_index;
+extern const struct tld_index	text_tlds_generic;
+extern const struct tld_index	text_tlds_country;
 
 #endif

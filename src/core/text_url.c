@@ -330,25 +330,25 @@ static size_t
 tld_list(const struct ustr *u, size_t p, size_t end,
     const struct tld_index *idx)
 {
-	const char *const *list;
 	const char *s;
 	int32_t first;
 	size_t n;
+	int g, i;
 
 	if (p >= end)
 		return 0;
 	first = text_js_canon(u->cp[p]);
 	if (first >= 'A' && first <= 'Z')
-		list = idx->ascii[first - 'A'];
+		g = first - 'A';
 	else if (u->cp[p] >= 0x80)
-		list = idx->other;
+		g = TLD_GROUP_OTHER;
 	else
 		return 0;
-	for (; *list != NULL; list++) {
-		s = *list;
+	for (i = idx->start[g]; i < idx->start[g + 1]; i++) {
+		s = idx->names[i];
 		if (u->cp[p] >= 0x80 && text_js_canon(utf8_next(&s)) != first)
 			continue;
-		if ((n = tld_at(u, p, end, *list)) > 0)
+		if ((n = tld_at(u, p, end, idx->names[i])) > 0)
 			return n;
 	}
 	return 0;
@@ -366,8 +366,8 @@ tld_match(const struct ustr *u, size_t p, size_t end)
 {
 	size_t n, q;
 
-	if ((n = tld_list(u, p, end, &text_tlds_generic_index)) > 0 ||
-	    (n = tld_list(u, p, end, &text_tlds_country_index)) > 0)
+	if ((n = tld_list(u, p, end, &text_tlds_generic)) > 0 ||
+	    (n = tld_list(u, p, end, &text_tlds_country)) > 0)
 		return p + n;
 	if (p + 5 > end || text_js_canon(u->cp[p]) != 'X' ||
 	    text_js_canon(u->cp[p + 1]) != 'N' || u->cp[p + 2] != '-' ||

@@ -528,29 +528,44 @@ test_bluesky_link_spans(void **state)
 	assert_int_equal(text_extract_links("\xff", PLATFORM_BLUESKY, s, 4), -1);
 }
 
-/* The embedded TLD table is tlds.json, in order. */
+/* The group of a TLD in struct tld_index. */
+static int
+tld_group(const char *s)
+{
+	return *s >= 'a' && *s <= 'z' ? *s - 'a' : TLD_GROUP_OTHER;
+}
+
+/* The embedded TLD tables are tlds.json: every TLD once, in its first
+ * letter's group, list order kept within the group. */
 static void
 test_tlds_in_sync(void **state)
 {
 	struct error err = { 0 };
-	const char *const *tab[] = { text_tlds_generic, text_tlds_country };
+	const struct tld_index *tab[] = { &text_tlds_generic,
+	    &text_tlds_country };
 	const char *key[] = { "generic", "country" };
+	const char *s;
 	cJSON *j, *arr;
 	char *data;
 	size_t len;
-	int i, k;
+	int at[TLD_GROUP_OTHER + 1], g, i, k;
 
 	assert_int_equal(file_read("tests/data/twitter-text/tlds.json", &data,
 	    &len, &err), 0);
 	assert_non_null(j = cJSON_Parse(data));
 	for (k = 0; k < 2; k++) {
 		arr = cJSON_GetObjectItem(j, key[k]);
+		for (g = 0; g <= TLD_GROUP_OTHER; g++)
+			at[g] = tab[k]->start[g];
+		assert_int_equal(tab[k]->start[0], 0);
 		for (i = 0; i < cJSON_GetArraySize(arr); i++) {
-			assert_non_null(tab[k][i]);
-			assert_string_equal(tab[k][i],
-			    cJSON_GetArrayItem(arr, i)->valuestring);
+			s = cJSON_GetArrayItem(arr, i)->valuestring;
+			g = tld_group(s);
+			assert_true(at[g] < tab[k]->start[g + 1]);
+			assert_string_equal(tab[k]->names[at[g]++], s);
 		}
-		assert_null(tab[k][i]);
+		for (g = 0; g <= TLD_GROUP_OTHER; g++)
+			assert_int_equal(at[g], tab[k]->start[g + 1]);
 	}
 	cJSON_Delete(j);
 	free(data);

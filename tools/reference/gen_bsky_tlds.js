@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// gen_bsky_tlds — writes src/core/text_tlds_bsky.c: the top-level domains
+// gen_bsky_tlds — writes src/core/gen/text_tlds_bsky.c: the top-level domains
 // the Bluesky client accepts for a link without a scheme, from the `tlds`
 // package its rich-text detection uses (pinned in package-lock.json). Only
 // the ASCII ones can end the domains it detects ([a-z0-9] labels), so only
 // they are kept, sorted for binary search.
 //
 // Usage (from the repository root):
-//   cd tools/reference && npm ci && node gen_bsky_tlds.js > ../../src/core/text_tlds_bsky.c
+//   cd tools/reference && npm ci && node gen_bsky_tlds.js > ../../src/core/gen/text_tlds_bsky.c
 'use strict';
 
 const tlds = require('tlds');

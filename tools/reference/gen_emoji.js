@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// gen_emoji — writes src/core/text_emoji.c: the emoji regular expression
+// gen_emoji — writes src/core/gen/text_emoji.c: the emoji regular expression
 // of twemoji-parser (the version twitter-text's parseTweet uses, pinned in
 // package-lock.json) compiled to a small backtracking program over UTF-16
 // code units, so that X's weighted length finds exactly the emoji
@@ -10,7 +10,7 @@
 // the generator, so a new twemoji-parser cannot be compiled wrongly.
 //
 // Usage (from the repository root):
-//   cd tools/reference && npm ci && node gen_emoji.js > ../../src/core/text_emoji.c
+//   cd tools/reference && npm ci && node gen_emoji.js > ../../src/core/gen/text_emoji.c
 'use strict';
 
 const regex = require('twemoji-parser/dist/lib/regex').default;

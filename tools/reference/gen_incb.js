@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// gen_incb — writes src/core/text_incb.c: the Indic_Conjunct_Break values
+// gen_incb — writes src/core/gen/text_incb.c: the Indic_Conjunct_Break values
 // (Linker, Consonant, Extend) that grapheme rule GB9c needs and utf8proc
 // does not carry, read off Intl.Segmenter (the reference the length table
 // uses) so that both agree on every code point:
@@ -12,7 +12,7 @@
 // find exactly its classes.
 //
 // Usage (from the repository root):
-//   node tools/reference/gen_incb.js > src/core/text_incb.c
+//   node tools/reference/gen_incb.js > src/core/gen/text_incb.c
 'use strict';
 
 const { ranges, hex } = require('./ctable');
