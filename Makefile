@@ -79,7 +79,7 @@ ONLY      ?=
 UNIT_RUN  := $(if $(ONLY),$(filter $(ONLY:%=$(BUILD)/tests/%),$(UNIT_BINS)),$(UNIT_BINS))
 FUZZ_RUN  := $(if $(ONLY),$(filter $(ONLY:%=tests/fuzz/%.c),$(FUZZ_SRCS)),$(FUZZ_SRCS))
 
-.PHONY: gen gen-check all test test-night unit integration demo bench asan fuzz memcheck tsan install uninstall clean deps check-deps
+.PHONY: debug gen gen-check all test test-night unit integration demo bench asan fuzz memcheck tsan install uninstall clean deps check-deps
 all: $(BIN)
 
 $(BUILD)/%.o: %.c
@@ -143,18 +143,25 @@ test-night: $(BIN) $(TEST_BIN) $(BREACH_BIN)
 unit: $(UNIT_RUN)
 	FRONTS_BIN=$(abspath $(BIN)) BUILD=$(BUILD) FRONTS_ONLY_UNIT=1 sh tests/run.sh $(UNIT_RUN)
 
+# Every build below defines FRONTS_CHECKS: the invariants of
+# core/invariant.h are checked there, never in the release build.
+# A debug build of the binary and the suite: `make debug`, then
+# `make BUILD=build-debug OPT="-O0 -g -DFRONTS_CHECKS" test`.
+debug:
+	$(MAKE) BUILD=build-debug OPT="-O0 -g -DFRONTS_CHECKS" all
+
 # ASan + UBSan build in its own directory, then the same suite.
 asan:
-	$(MAKE) BUILD=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	$(MAKE) BUILD=build-asan OPT="-O1 -g -DFRONTS_CHECKS -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		LDFLAGS="-fsanitize=address,undefined" test
 
 # ThreadSanitizer build in its own directory: the unit tests that run
 # threads, then a short plan in both isolations and a TUI run reading the
 # live search (tests/tsan/run.sh; tests/tsan/tsan.supp says what is
 # suppressed and why).
-TSAN_UNITS = test_search test_guard test_wmodel test_demo_model test_worker test_planner
+TSAN_UNITS = test_mutex test_search test_guard test_wmodel test_demo_model test_worker test_planner
 tsan:
-	$(MAKE) BUILD=build-tsan OPT="-O1 -g -fsanitize=thread -fno-omit-frame-pointer" \
+	$(MAKE) BUILD=build-tsan OPT="-O1 -g -DFRONTS_CHECKS -fsanitize=thread -fno-omit-frame-pointer" \
 		LDFLAGS="-fsanitize=thread" TEST_EXTRA=tests/tsan/skip.c \
 		build-tsan/fronts $(TSAN_UNITS:%=build-tsan/tests/%)
 	FRONTS_BIN=$(abspath build-tsan/fronts) BUILD=build-tsan \
@@ -163,7 +170,7 @@ tsan:
 # libFuzzer harnesses (clang), each run briefly. FUZZ_SECONDS per harness.
 FUZZ_SECONDS ?= 20
 fuzz:
-	$(MAKE) BUILD=build-fuzz CC=clang EXTRA_WARN="-Wno-unknown-warning-option -Wno-missing-field-initializers" OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" build-fuzz/libfronts.a
+	$(MAKE) BUILD=build-fuzz CC=clang EXTRA_WARN="-Wno-unknown-warning-option -Wno-missing-field-initializers" OPT="-O1 -g -DFRONTS_CHECKS -fsanitize=fuzzer-no-link,address,undefined" build-fuzz/libfronts.a
 	@set -e; for f in $(FUZZ_RUN); do \
 		n=$$(basename $$f .c); \
 		clang $(CFLAGS) -Wno-unknown-warning-option -O1 -g -fsanitize=fuzzer,address,undefined -o build-fuzz/$$n $$f build-fuzz/libfronts.a $(DEP_LIBS); \

@@ -271,6 +271,7 @@ search_select(struct search *s, uint32_t ni, int depth, struct action *pick,
 	double score, bscore = -INFINITY, scale, uct_c;
 	int ncompat = 0, nunexp, i;
 
+	INVARIANT(mutex_held(&s->lock));
 	*expand = false;
 	if (depth < s->nprefix) {
 		forced = search_find_child(s, ni, &s->prefix[depth]);
@@ -352,10 +353,10 @@ search_keep_step(struct search *s, const struct action *a, int slot,
 {
 	uint32_t ni = s->nstack > 0 ? s->stack[s->nstack - 1].node : 0, c;
 
-	pthread_mutex_lock(&s->lock);
+	mutex_lock(&s->lock);
 	if ((c = search_find_child(s, ni, a)) == NIL)
 		c = search_node_new(s, ni, a, slot);
-	pthread_mutex_unlock(&s->lock);
+	mutex_unlock(&s->lock);
 	search_push(s, c, r);
 }
 
@@ -528,7 +529,7 @@ search_backup(struct search *s, double g)
 	uint32_t below;
 	int i, nforced = s->nprefix < s->nstack ? s->nprefix : s->nstack;
 
-	pthread_mutex_lock(&s->lock);
+	mutex_lock(&s->lock);
 	for (i = s->nstack - 1; i >= 0; i--) {
 		r = s->stack[i].reward;
 		g += r;
@@ -555,7 +556,7 @@ search_backup(struct search *s, double g)
 		s->gmin = g;
 	if (g > s->gmax)
 		s->gmax = g;
-	pthread_mutex_unlock(&s->lock);
+	mutex_unlock(&s->lock);
 }
 
 /* Selection came back empty-handed (see search_select: it cannot): the
@@ -584,11 +585,11 @@ search_descend(struct search *s, model_state **st)
 			return MODEL_OK;
 		if ((rc = search_available(s, *st)) != MODEL_OK)
 			return rc;
-		pthread_mutex_lock(&s->lock);
+		mutex_lock(&s->lock);
 		next = search_select(s, ni, s->nstack, &a, &expand);
 		if (next != NIL)
 			a = s->nodes[next].action;
-		pthread_mutex_unlock(&s->lock);
+		mutex_unlock(&s->lock);
 		if (next == NIL && !expand)
 			return search_no_choice(s, ni);
 		if (s->nstack < s->nprefix && (next == NIL ||
@@ -599,9 +600,9 @@ search_descend(struct search *s, model_state **st)
 			return rc;
 		search_record(s, &a, slot, r);
 		if (expand) {
-			pthread_mutex_lock(&s->lock);
+			mutex_lock(&s->lock);
 			next = search_node_new(s, ni, &a, slot);
-			pthread_mutex_unlock(&s->lock);
+			mutex_unlock(&s->lock);
 			search_push(s, next, r);
 			return MODEL_OK;
 		}
@@ -649,7 +650,7 @@ search_follow_best(struct search *s)
 	if (s->noisy || s->nbtrace == 0 || s->pact != NULL)
 		return;
 	path = xcalloc(s->nbtrace, sizeof *path);
-	pthread_mutex_lock(&s->lock);
+	mutex_lock(&s->lock);
 	for (i = 0; i < s->nbtrace; i++) {
 		r = s->btrace[i].reward;
 		path[i] = s->btrace[i].action;
@@ -666,7 +667,7 @@ search_follow_best(struct search *s)
 		ni = c;
 	}
 	search_pref_set(s, path, s->nbtrace, s->btotal);
-	pthread_mutex_unlock(&s->lock);
+	mutex_unlock(&s->lock);
 	free(path);
 }
 
@@ -725,12 +726,12 @@ search_focus(struct search *s)
 void
 search_count(struct search *s, int rc, double now)
 {
-	pthread_mutex_lock(&s->lock);
+	mutex_lock(&s->lock);
 	s->iterations++;
 	if (rc != MODEL_OK)
 		s->failed++;
 	s->elapsed = now - s->started;
-	pthread_mutex_unlock(&s->lock);
+	mutex_unlock(&s->lock);
 }
 
 /*
@@ -791,9 +792,9 @@ search_spent(const struct search *s, double now)
 static int
 search_failed(struct search *s, struct error *err)
 {
-	pthread_mutex_lock(&s->lock);
+	mutex_lock(&s->lock);
 	s->state = SEARCH_FAILED;
-	pthread_mutex_unlock(&s->lock);
+	mutex_unlock(&s->lock);
 	return error_set(err, EXIT_MODEL, "%s", s->error);
 }
 
@@ -808,13 +809,13 @@ search_timed_out(struct search *s, struct error *err)
 {
 	const struct model_error *e = s->ops->last_error(s->m);
 
-	pthread_mutex_lock(&s->lock);
+	mutex_lock(&s->lock);
 	if (e != NULL)
 		snprintf(s->error, sizeof s->error, "the model timed out: %s "
 		    "(model line %d, in %s)", e->message, e->line, e->function);
 	else
 		snprintf(s->error, sizeof s->error, "the model timed out");
-	pthread_mutex_unlock(&s->lock);
+	mutex_unlock(&s->lock);
 	return search_failed(s, err);
 }
 
@@ -828,11 +829,11 @@ search_fail(struct search *s, struct error *err)
 		snprintf(where, sizeof where, "; first error: %s: %s "
 		    "(model line %d, in %s)", e->type, e->message, e->line,
 		    e->function);
-	pthread_mutex_lock(&s->lock);
+	mutex_lock(&s->lock);
 	snprintf(s->error, sizeof s->error, "the model failed %llu of %llu "
 	    "iterations%s", (unsigned long long)s->failed,
 	    (unsigned long long)s->iterations, where);
-	pthread_mutex_unlock(&s->lock);
+	mutex_unlock(&s->lock);
 	return search_failed(s, err);
 }
 
@@ -850,9 +851,9 @@ search_run(struct search *s, const struct model_ops *ops, void *model,
 	    ops->has_value(model);
 	if (s->params.iterations == 0 && s->params.seconds <= 0)
 		s->params.iterations = SEARCH_ITERATIONS;
-	pthread_mutex_lock(&s->lock);
+	mutex_lock(&s->lock);
 	s->state = SEARCH_RUNNING;
-	pthread_mutex_unlock(&s->lock);
+	mutex_unlock(&s->lock);
 	s->started = last_progress = clock_seconds();
 	for (;;) {
 		now = clock_seconds();
@@ -890,15 +891,15 @@ search_run(struct search *s, const struct model_ops *ops, void *model,
 	if (!atomic_load(&s->cancel) && s->params.iterations > 0 &&
 	    search_polish(s) == MODEL_TIMEOUT)
 		return search_timed_out(s, err);
-	pthread_mutex_lock(&s->lock);
+	mutex_lock(&s->lock);
 	s->elapsed = clock_seconds() - s->started;
-	pthread_mutex_unlock(&s->lock);
+	mutex_unlock(&s->lock);
 	if (s->iterations > 0 && s->failed * 2 > s->iterations)
 		return search_fail(s, err);
 	search_follow_best(s);
-	pthread_mutex_lock(&s->lock);
+	mutex_lock(&s->lock);
 	s->state = atomic_load(&s->cancel) ? SEARCH_STOPPED : SEARCH_DONE;
-	pthread_mutex_unlock(&s->lock);
+	mutex_unlock(&s->lock);
 	if (s->progress != NULL)
 		s->progress(s->progress_arg, s);
 	return 0;

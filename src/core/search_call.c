@@ -27,9 +27,9 @@ search_keep_error(struct search *s, const struct model_error *e)
 		    strcmp(s->errors[i].message, e->message) == 0 &&
 		    s->errors[i].line == e->line)
 			return;
-	pthread_mutex_lock(&s->lock);
+	mutex_lock(&s->lock);
 	s->errors[s->nerrors++] = *e;
-	pthread_mutex_unlock(&s->lock);
+	mutex_unlock(&s->lock);
 }
 
 /*
@@ -153,9 +153,9 @@ search_errors(struct search *s, struct model_error *out, int max)
 {
 	int n;
 
-	pthread_mutex_lock(&s->lock);
+	mutex_lock(&s->lock);
 	n = s->nerrors < max ? s->nerrors : max;
 	memcpy(out, s->errors, n * sizeof *out);
-	pthread_mutex_unlock(&s->lock);
+	mutex_unlock(&s->lock);
 	return n;
 }

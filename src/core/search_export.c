@@ -50,7 +50,7 @@ search_export(struct search *s, char **buf, size_t *len)
 	uint32_t *stack, *pidx, ni, ci, n = 0, sp = 0;
 	uint8_t *pv;
 
-	pthread_mutex_lock(&s->lock);
+	mutex_lock(&s->lock);
 	out = xcalloc(s->nnodes, sizeof *out);
 	stack = xcalloc(s->nnodes + 1, sizeof *stack);
 	pidx = xcalloc(s->nnodes + 1, sizeof *pidx);
@@ -81,7 +81,7 @@ search_export(struct search *s, char **buf, size_t *len)
 	h.elapsed = s->elapsed;
 	h.nerrors = s->nerrors;
 	memcpy(h.errors, s->errors, sizeof h.errors);
-	pthread_mutex_unlock(&s->lock);
+	mutex_unlock(&s->lock);
 	*len = sizeof h + (size_t)n * sizeof *out;
 	*buf = xmalloc(*len);
 	memcpy(*buf, &h, sizeof h);
@@ -282,7 +282,7 @@ search_merge(struct search *into, const char *buf, size_t len,
 		    "steps, deeper than any plan of this project (at most "
 		    "%d)", depth, into->tracecap);
 	map = xcalloc(h.nnodes, sizeof *map);
-	pthread_mutex_lock(&into->lock);
+	mutex_lock(&into->lock);
 	search_merge_head(into, &h);
 	pv.path = xcalloc(h.nnodes, sizeof *pv.path);
 	pv.n = 0;
@@ -307,7 +307,7 @@ search_merge(struct search *into, const char *buf, size_t len,
 		n->rsq += e.rsq;
 	}
 	search_merge_prefer(into, &pv);
-	pthread_mutex_unlock(&into->lock);
+	mutex_unlock(&into->lock);
 	free(map);
 	return 0;
 }

@@ -16,7 +16,9 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "core/invariant.h"
 #include "core/model.h"
+#include "core/mutex.h"
 #include "core/search.h"
 
 #define NIL		UINT32_MAX
@@ -81,7 +83,7 @@ struct search {
 	struct legal_path	*lp;
 	int			 nfronts;
 
-	pthread_mutex_t		 lock;
+	struct mutex		 lock;
 	struct node		*nodes;		/* the arena */
 	uint32_t		 nnodes, cap;	/* arena used, allocated */
 	uint32_t		 nlive;		/* nodes in the tree */

@@ -66,7 +66,7 @@ search_new_past(const struct project *p, const struct search_params *params,
 		s->lg = legal_new(p, NULL, 0, NULL);
 	s->lp = legal_path_new(s->lg);
 	s->nfronts = p->nfronts;
-	pthread_mutex_init(&s->lock, NULL);
+	mutex_init(&s->lock);
 	atomic_init(&s->cancel, false);
 	s->state = SEARCH_IDLE;
 	s->gmin = INFINITY;
@@ -92,7 +92,10 @@ search_new_past(const struct project *p, const struct search_params *params,
 	s->mn = xcalloc(nids * p->horizon_slots, sizeof *s->mn);
 	for (k = 1; k < SEARCH_LOG_TABLE; k++)
 		s->logtab[k] = log((double)k);
+	/* not shared yet, but every node is added under the lock */
+	mutex_lock(&s->lock);
 	search_node_new(s, NIL, &wait, -1);
+	mutex_unlock(&s->lock);
 	return s;
 }
 
@@ -117,7 +120,7 @@ search_free(struct search *s)
 		return;
 	legal_path_free(s->lp);
 	legal_free(s->lg);
-	pthread_mutex_destroy(&s->lock);
+	mutex_destroy(&s->lock);
 	free(s->nodes);
 	free(s->mbuf);
 	free(s->set);

@@ -507,7 +507,7 @@ polish_join(struct polish *po)
 	for (i = 0; i < c->nexec; i++)
 		g += c->rsum[i];
 	total = g / c->nk;
-	pthread_mutex_lock(&s->lock);
+	mutex_lock(&s->lock);
 	for (i = 0; i < c->nexec; i++) {
 		r = c->rsum[i];
 		if ((ci = search_find_child(s, ni, &c->act[i])) == NIL) {
@@ -524,7 +524,7 @@ polish_join(struct polish *po)
 		ni = ci;
 	}
 	search_pref_set(s, c->act, c->nexec, total);
-	pthread_mutex_unlock(&s->lock);
+	mutex_unlock(&s->lock);
 }
 
 /* The principal variation's posts as the current plan. */
@@ -538,7 +538,7 @@ polish_start(struct polish *po)
 	bool ok;
 
 	post = xcalloc(cap, sizeof *post);
-	pthread_mutex_lock(&s->lock);
+	mutex_lock(&s->lock);
 	while ((ci = search_best_child(s, ni)) != NIL) {
 		if (s->nodes[ci].action.kind == ACTION_POST) {
 			if (n == cap) {
@@ -550,7 +550,7 @@ polish_start(struct polish *po)
 		}
 		ni = ci;
 	}
-	pthread_mutex_unlock(&s->lock);
+	mutex_unlock(&s->lock);
 	ok = pcand_build(s, &po->cur, post, n);
 	free(post);
 	return ok;

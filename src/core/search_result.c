@@ -54,6 +54,7 @@ void
 search_pref_set(struct search *s, const struct action *path, int n,
     double total)
 {
+	INVARIANT(mutex_held(&s->lock));
 	if (path != s->pact) {
 		free(s->pact);
 		s->pact = xcalloc(n > 0 ? n : 1, sizeof *s->pact);
@@ -172,7 +173,7 @@ search_snapshot(struct search *s, struct search_snapshot *snap)
 	int n;
 
 	memset(snap, 0, sizeof *snap);
-	pthread_mutex_lock(&s->lock);
+	mutex_lock(&s->lock);
 	snap->state = s->state;
 	snap->iterations = s->iterations;
 	snap->model_calls = search_get(&s->model_calls);
@@ -194,7 +195,7 @@ search_snapshot(struct search *s, struct search_snapshot *snap)
 		ni = c;
 	}
 	snprintf(snap->error, sizeof snap->error, "%s", s->error);
-	pthread_mutex_unlock(&s->lock);
+	mutex_unlock(&s->lock);
 }
 
 int
@@ -207,7 +208,7 @@ search_result(struct search *s, int alts_per_step, struct search_result *out)
 	memset(out, 0, sizeof *out);
 	out->pv = xcalloc(cap, sizeof *out->pv);
 	out->alts = xcalloc(acap, sizeof *out->alts);
-	pthread_mutex_lock(&s->lock);
+	mutex_lock(&s->lock);
 	while ((c = search_best_child(s, ni)) != NIL) {
 		if (out->npv == cap) {
 			cap *= 2;
@@ -234,7 +235,7 @@ search_result(struct search *s, int alts_per_step, struct search_result *out)
 		out->expected_total = out->pv[out->npv - 1].mean;
 	for (i = 0; i + 1 < out->npv; i++)
 		out->expected_total += out->pv[i].reward_mean;
-	pthread_mutex_unlock(&s->lock);
+	mutex_unlock(&s->lock);
 	return 0;
 }
 

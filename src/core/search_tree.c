@@ -101,6 +101,7 @@ search_node_new(struct search *s, uint32_t parent, const struct action *a,
 	struct node *n;
 	uint32_t i;
 
+	INVARIANT(mutex_held(&s->lock));
 	if (parent == NIL)
 		i = search_arena_take(s, 1);
 	else {

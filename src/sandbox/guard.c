@@ -22,11 +22,13 @@
 #include <signal.h>
 #include <string.h>
 
+#include "core/invariant.h"
+#include "core/mutex.h"
 #include "sandbox/guard.h"
 
 /* The process-wide watchdog. */
 static struct {
-	pthread_mutex_t		lock;
+	struct mutex		lock;
 	pthread_cond_t		cond;
 	bool			running;
 	int			started;
@@ -34,7 +36,7 @@ static struct {
 	guard_overrun_fn	 overrun;
 	struct guard_slot	slots[GUARD_MAX_SLOTS];
 } guard = {
-	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.lock = MUTEX_INITIALIZER,
 	.cond = PTHREAD_COND_INITIALIZER
 };
 
@@ -93,6 +95,7 @@ guard_scan(int64_t now, struct guard_due *due, int *ndue)
 	uint64_t q;
 	int i;
 
+	INVARIANT(mutex_held(&guard.lock));
 	*ndue = 0;
 	for (i = 0; i < GUARD_MAX_SLOTS; i++) {
 		s = &guard.slots[i];
@@ -126,23 +129,23 @@ guard_main(void *arg)
 	int64_t next;
 	int i, ndue;
 
-	pthread_mutex_lock(&guard.lock);
+	mutex_lock(&guard.lock);
 	for (;;) {
 		next = guard_scan(guard_now_ns(), due, &ndue);
 		if (ndue > 0) {
-			pthread_mutex_unlock(&guard.lock);
+			mutex_unlock(&guard.lock);
 			for (i = 0; i < ndue; i++)
 				guard_fire(due[i].slot, due[i].seq);
-			pthread_mutex_lock(&guard.lock);
+			mutex_lock(&guard.lock);
 			continue;
 		}
 		if (next == INT64_MAX) {
-			pthread_cond_wait(&guard.cond, &guard.lock);
+			mutex_wait(&guard.cond, &guard.lock);
 			continue;
 		}
 		ts.tv_sec = next / 1000000000;
 		ts.tv_nsec = next % 1000000000;
-		pthread_cond_timedwait(&guard.cond, &guard.lock, &ts);
+		mutex_timedwait(&guard.cond, &guard.lock, &ts);
 	}
 	return NULL;
 }
@@ -159,9 +162,9 @@ guard_grace_ns(int64_t timeout_ns)
 void
 guard_set_overrun(guard_overrun_fn fn)
 {
-	pthread_mutex_lock(&guard.lock);
+	mutex_lock(&guard.lock);
 	guard.overrun = fn;
-	pthread_mutex_unlock(&guard.lock);
+	mutex_unlock(&guard.lock);
 }
 
 static void
@@ -188,6 +191,7 @@ guard_backstop_scan(int64_t now, char *msg, size_t size)
 	uint64_t q;
 	int i;
 
+	INVARIANT(mutex_held(&guard.lock));
 	for (i = 0; i < GUARD_MAX_SLOTS; i++) {
 		s = &guard.slots[i];
 		if (!s->in_use || s->timeout_ns == 0)
@@ -217,10 +221,10 @@ guard_backstop_main(void *arg)
 
 	for (;;) {
 		nanosleep(&ts, NULL);
-		pthread_mutex_lock(&guard.lock);
+		mutex_lock(&guard.lock);
 		over = guard_backstop_scan(guard_now_ns(), msg, sizeof msg);
 		fn = guard.overrun;
-		pthread_mutex_unlock(&guard.lock);
+		mutex_unlock(&guard.lock);
 		if (over)
 			(fn != NULL ? fn : guard_overrun_default)(msg);
 	}
@@ -272,7 +276,7 @@ guard_start(struct error *err)
 {
 	int rc = 0;
 
-	pthread_mutex_lock(&guard.lock);
+	mutex_lock(&guard.lock);
 	if (!guard.running) {
 		if (guard.exc == NULL)
 			guard.exc = PyErr_NewExceptionWithDoc("fronts.ModelTimeout",
@@ -285,7 +289,7 @@ guard_start(struct error *err)
 		} else if ((rc = guard_spawn(err)) == 0)
 			guard.running = true;
 	}
-	pthread_mutex_unlock(&guard.lock);
+	mutex_unlock(&guard.lock);
 	return rc;
 }
 
@@ -295,9 +299,10 @@ guard_slot_new(int timeout_ms, struct error *err)
 	struct guard_slot *s = NULL;
 	int i;
 
+	INVARIANT(PyGILState_Check());
 	if (guard_start(err) != 0)
 		return NULL;
-	pthread_mutex_lock(&guard.lock);
+	mutex_lock(&guard.lock);
 	for (i = 0; i < GUARD_MAX_SLOTS; i++) {
 		if (!guard.slots[i].in_use) {
 			s = &guard.slots[i];
@@ -318,7 +323,7 @@ guard_slot_new(int timeout_ms, struct error *err)
 		s->in_use = true;
 		pthread_cond_signal(&guard.cond);
 	}
-	pthread_mutex_unlock(&guard.lock);
+	mutex_unlock(&guard.lock);
 	if (s == NULL)
 		error_set(err, EXIT_ERROR, "more than %d models loaded at once",
 		    GUARD_MAX_SLOTS);
@@ -330,23 +335,25 @@ guard_slot_free(struct guard_slot *s)
 {
 	if (s == NULL)
 		return;
-	pthread_mutex_lock(&guard.lock);
+	INVARIANT(PyGILState_Check());
+	mutex_lock(&guard.lock);
 	s->in_use = false;
-	pthread_mutex_unlock(&guard.lock);
+	mutex_unlock(&guard.lock);
 }
 
 void
 guard_slot_set_timeout(struct guard_slot *s, int timeout_ms)
 {
-	pthread_mutex_lock(&guard.lock);
+	mutex_lock(&guard.lock);
 	s->timeout_ns = timeout_ms > 0 ? (int64_t)timeout_ms * 1000000 : 0;
 	pthread_cond_signal(&guard.cond);
-	pthread_mutex_unlock(&guard.lock);
+	mutex_unlock(&guard.lock);
 }
 
 void
 guard_slot_bind(struct guard_slot *s)
 {
+	INVARIANT(PyGILState_Check());
 	s->thread_id = PyThread_get_thread_ident();
 }
 
