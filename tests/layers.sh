@@ -6,8 +6,9 @@
 #   1 sandbox   the interpreter and the worker      } side by side: neither
 #   1 net       HTTP, providers, channels           } includes the other
 #   2 runs      planner, synthesis and validation runs over sandbox and net
-#   3 cli       the command table, main, one file per command
-#   4 ui        the curses TUI
+#   3 ui        the curses TUI, a client of the layers below
+#   4 cli       the command table, main, one file per command (the TUI's
+#               `fronts tui` among them): the top
 #
 # A file may include headers of its own folder and of lower layers only.
 # core is pure besides: no curses, curl or Python headers.
@@ -27,8 +28,8 @@ rank() {
 	core) echo 0 ;;
 	sandbox|net) echo 1 ;;
 	runs) echo 2 ;;
-	cli) echo 3 ;;
-	ui) echo 4 ;;
+	ui) echo 3 ;;
+	cli) echo 4 ;;
 	*) echo 99 ;;
 	esac
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "ui/ui.h"
 #include "ui/ui_int.h"
 
 static struct ui ui_g;			/* the singleton */
@@ -121,28 +121,28 @@ ui_loop(struct ui *ui)
 }
 
 int
-ui_run(struct cli *cli, const char *theme, bool live, const char *notify)
+ui_run(const struct ui_args *a, struct error *err)
 {
 	struct ui *ui = &ui_g;
-	struct error err = { 0 };
+	const char *theme = a->theme;
 	char *path, *conf = NULL;
 
 	memset(ui, 0, sizeof *ui);
-	ui->live = live;
-	ui->notify = notify;
-	ui->dir = xstrdup(cli->dir);
+	ui->live = a->live;
+	ui->notify = a->notify;
+	ui->dir = xstrdup(a->dir);
 	ui_defaults(ui);
-	if (project_load(ui->dir, &ui->proj, &err) != 0) {
+	if (project_load(ui->dir, &ui->proj, err) != 0) {
 		ui_shutdown(ui);
-		return cli_report("tui", &err);
+		return -1;
 	}
 	theme_default(&ui->theme);
 	if (theme == NULL)
 		theme = conf = ui_config_theme();
-	if (theme != NULL && ui_set_theme(ui, theme, &err) != 0) {
+	if (theme != NULL && ui_set_theme(ui, theme, err) != 0) {
 		free(conf);
 		ui_shutdown(ui);
-		return cli_report("tui", &err);
+		return -1;
 	}
 	free(conf);
 	path = path_join(ui->dir, "model.py");
@@ -162,5 +162,5 @@ ui_run(struct cli *cli, const char *theme, bool live, const char *notify)
 	ui_term_end(ui);
 	cmdline_end();
 	ui_shutdown(ui);
-	return EXIT_OK;
+	return 0;
 }

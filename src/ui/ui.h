@@ -1,6 +1,6 @@
 /*
- * ui — the interactive planner's entry point: `fronts tui` runs the TUI on
- * the project in cli->dir until the operator quits. Everything else of the
+ * ui — the interactive planner's entry point: `fronts tui` (src/cli) runs
+ * the TUI on a project until the operator quits. Everything else of the
  * TUI is private to src/ui (ui_int.h).
  */
 #ifndef FRONTS_UI_UI_H
@@ -8,10 +8,18 @@
 
 #include <stdbool.h>
 
-struct cli;
+#include "core/util.h"
 
-/* Returns the process's exit status. notify: the operator's command run
- * mode starts when a post comes due (--notify), or NULL. */
-int	ui_run(struct cli *, const char *theme, bool live, const char *notify);
+struct ui_args {
+	const char	*dir;		/* the project */
+	const char	*theme;		/* NULL: the configured one */
+	bool		 live;		/* publish for real (--live) */
+	const char	*notify;	/* run mode's command when a post
+					 * comes due (--notify), or NULL */
+};
+
+/* Runs the TUI until the operator quits: 0, or -1 with err when it
+ * cannot start (the project or the theme). */
+int	ui_run(const struct ui_args *, struct error *err);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * cmd_tui — `fronts tui [-C DIR] [--live] [--theme NAME] [--notify CMD]`:
- * the interactive planner. Needs a terminal on stdin and stdout.
+ * the interactive planner (src/ui), started with what the options say.
+ * Needs a terminal on stdin and stdout.
  */
 #include <getopt.h>
 #include <stdbool.h>
@@ -19,8 +20,8 @@ cmd_tui_exec(struct cli *cli, int argc, char **argv)
 		{ "notify", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *theme = NULL, *notify = NULL;
-	bool live = false;
+	struct ui_args a = { 0 };
+	struct error err = { 0 };
 	int c;
 
 	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
@@ -29,13 +30,13 @@ cmd_tui_exec(struct cli *cli, int argc, char **argv)
 			cli->dir = optarg;
 			break;
 		case 'l':
-			live = true;
+			a.live = true;
 			break;
 		case 't':
-			theme = optarg;
+			a.theme = optarg;
 			break;
 		case 'n':
-			notify = optarg;
+			a.notify = optarg;
 			break;
 		default:
 			return cli_usage_error("tui", "unknown option");
@@ -49,7 +50,10 @@ cmd_tui_exec(struct cli *cli, int argc, char **argv)
 		    "stdout (the CLI commands work without one)\n");
 		return EXIT_USAGE;
 	}
-	return ui_run(cli, theme, live, notify);
+	a.dir = cli->dir;
+	if (ui_run(&a, &err) != 0)
+		return cli_report("tui", &err);
+	return EXIT_OK;
 }
 
 const struct cmd_entry cmd_tui_entry = {
