@@ -11,7 +11,8 @@
  * available has its availability count raised, and selection is UCT over
  * available children with availability in place of the parent's visits.
  *
- * Choices made where the design leaves room:
+ * Choices made where the design leaves room (the measurements behind each
+ * constant are in bench/RESULTS.md, with how to re-measure them):
  *   - Selection values an edge by its mean reward plus the best value of
  *     its children (MaxUCT, see search_q), not by the mean return below
  *     it, which keeps counting exploration against good lines, or, while
@@ -21,10 +22,8 @@
  *     among the siblings compared where that is narrower (see
  *     search_scale), so the exploration constant (default SEARCH_UCT_C)
  *     does not depend on the model's reward units. Once a step's reward
- *     has varied, the exploration constant counts at NOISY_UCT of itself:
- *     measured on the hidden-state bench at 10,000 iterations, seeds 1-8,
- *     mean 0.891 -> 0.932 of the best known plan (0.5: 0.920; 0.25 and
- *     0.15 were worse on seeds 1-3). The plan still follows visits.
+ *     has varied, the exploration constant counts at NOISY_UCT of itself.
+ *     The plan still follows visits.
  *   - Progressive widening: a node may have at most
  *     ceil(PW_K * sqrt(visits + 1)) available children expanded before it
  *     selects among them; the next expansion is a uniformly drawn
@@ -34,19 +33,12 @@
  *   - Rollouts follow the best mean return seen for each (action, slot)
  *     over every path so far, one step in ROLLOUT_UNIFORM uniform, and
  *     uniform wherever an available action was never tried in that slot
- *     (see search_rollout_pick). Measured at 10,000 iterations on the
- *     hidden-state bench (seeds 1-8): mean 0.932 -> 0.971 of the best
- *     known (one in 2 uniform: 0.963; one in 8: 0.914), small bench 27 ->
- *     30 of 30 at the optimum; scale bench at 200 iterations 1,620 ->
- *     1,554 (alike within its spread). Where the model
+ *     (see search_rollout_pick). Where the model
  *     defines value(), a rollout stops after ROLLOUT_ACTIONS actions
  *     (posts and waits alike; search_params.rollout_actions) and adds
  *     value(state); without value() it runs to the horizon. Counting
  *     actions, not slots, bounds a rollout's model calls however many
- *     posts a slot allows. Measured: on the demo 8 actions give better
- *     plans than 24 actions or 24 slots at equal iterations; on the scale
- *     bench plans are alike at equal model calls, and 8 makes the fewest
- *     calls per iteration (bench_search "scale").
+ *     posts a slot allows.
  *   - Deepening: the first FOCUS_START of the budget searches from the
  *     root; the rest is spent in FOCUS_CHUNKS equal chunks, each of which
  *     forces every other iteration (the rest keep improving the decisions
@@ -54,9 +46,7 @@
  *     deepest node that still has focus_min visits (an eighth of a chunk,
  *     at least 2) and searches from there. So the plan keeps its quality,
  *     and reaches the horizon, where the principal variation would
- *     otherwise thin out. FOCUS_START measured with the learned rollouts
- *     (hidden bench, 10,000 iterations, seeds 1-8, mean of the best
- *     known): 0.25 0.976, 0.4 0.971, 0.6 0.990, 0.75 0.983.
+ *     otherwise thin out.
  *     A forced action that a determinization does not allow ends the
  *     forcing for that iteration. The forced iterations of the last chunk
  *     complete the plan: their rollouts run to the horizon (value() or
@@ -67,23 +57,17 @@
  *     asked to stop; or a budget in seconds that ran out first) completes
  *     its plan instead (search_fill): at most FILL_ITERATIONS iterations,
  *     within FILL_SECONDS, force the whole principal variation and run a
- *     completing rollout from its end. Measured on the demo, Ctrl-C after
- *     2 s: 6 posts up to its fourth hour -> 37 up to its last, for about a
- *     millisecond more. An iteration budget spent to its end is left as it
+ *     completing rollout from its end. An iteration budget spent to its end is left as it
  *     was: same seed, same plan.
  *   - Where no step's reward ever varied and the model has no value(),
  *     every rollout's return is a whole plan's true value: the plan is the
  *     best path evaluated (see search_follow_best), and no deepening
- *     is done, since every rollout reaches the horizon. Measured on the
- *     small bench projects at 5,000 iterations: 18 -> 25 of 30 seeds at
- *     the optimum for the best path, 27 with no deepening; exploration
- *     x2 or x0.5 there gave 20 and 22.
+ *     is done, since every rollout reaches the horizon.
  *   - Where rewards vary and the model has no value(), the last
  *     SEARCH_POLISH_SHARE of an iteration budget improves the plan itself
  *     by replaying it and variants of it open loop on common
  *     determinizations (search_polish.c); the deepening's chunks divide
- *     the rest. Hidden-state bench, 10,000 iterations, seeds 1-3: 0.949
- *     -> 0.976 of the best known plan.
+ *     the rest.
  *   - A model error ends its iteration without backup. The run fails with
  *     EXIT_MODEL when more than half of all iterations failed (checked at the
  *     end, and early once 50 iterations ran and 90% of them failed).

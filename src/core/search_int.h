@@ -174,7 +174,7 @@ search_addf(_Atomic double *c, double x)
 }
 
 /* The exploration constant and the rollout length with value() (see
- * search.c's header comment for how both were measured). */
+ * bench/RESULTS.md for how both were measured). */
 #define SEARCH_UCT_C	1.41
 #define ROLLOUT_ACTIONS	8
 /* The share of an iteration budget that polishes the plan (search_polish.c;

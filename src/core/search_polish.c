@@ -22,23 +22,13 @@
  * Only for noisy models without value(): where no reward ever varied the
  * plan is already the best path evaluated (search_follow_best), and with
  * value() a rollout stops after a few actions where a replay of a whole
- * plan runs to the horizon, which on the scale bench (168 slots) costs
- * about ten iterations' model calls: there, at 200 iterations, no round
- * ends within the share, and the tree's smaller share left plans worth
- * 82-142 instead of 1,503-1,553 (seeds 1-3). Only after an iteration
- * budget run to its end, not after a stop (search_fill) or a budget in
- * seconds.
+ * plan runs to the horizon, so a replay costs many iterations' model
+ * calls and no round would end within the share. Only after an
+ * iteration budget run to its end, not after a stop (search_fill) or a
+ * budget in seconds.
  *
- * Measured on the hidden-state bench at 10,000 iterations, fraction of
- * the best known plan (72.82), seeds 1-48, worst and mean: no polishing
- * 0.870 and 0.951 (seeds 1-24); single-post variants only, a fifth of
- * the budget, 0.957 and 0.994; with the swaps and front shifts 0.964
- * and 0.997; 30% of the budget 0.968 and 1.000 (SEARCH_POLISH_SHARE;
- * on 24 seeds a tenth, 0.15, 0.25, 0.35 and 0.5 were no better). Fresh
- * determinizations for every round instead of the same ones, one or four
- * replays for every variant at first instead of one, a winner compared
- * on 32 or 128 instead of 64, halving by 3: none better. bench_search
- * "hidden", seeds 1-3: 0.949 -> 0.976.
+ * The share, the halving and why polishing is off with value() were
+ * measured: bench/RESULTS.md "Polishing".
  */
 #include <math.h>
 #include <pthread.h>

@@ -2,11 +2,8 @@
  * search_tree — the tree's nodes in their arena (struct node in
  * search_int.h): a node's children side by side in one block, grown by
  * copying into a block twice the size, freed blocks kept on a free list
- * of their size for the next node that grows into it. Measured on the
- * bench's scaling section (a C model, 10^3 to 10^6 iterations): against
- * sibling lists, time per iteration at 10^6 iterations 38.5 -> 30.1 us
- * (the same search: same calls, nodes and plans), and bytes per node of
- * the arena at most 141 (nodes of 80 bytes).
+ * of their size for the next node that grows into it (against sibling
+ * lists: bench/RESULTS.md "The tree's memory").
  */
 #include <math.h>
 #include <stdio.h>
