@@ -273,8 +273,9 @@ live_tests_text(FILE *f, const struct live_report *o)
 		    "little to compare with)\n");
 	if (o->min_inside >= 0)
 		fprintf(f, "  %d of %d inside their 80%% intervals; a calibrated "
-		    "model puts at least %d there (binomial, %.1f%%)\n",
-		    o->inside, o->nintervals, o->min_inside, LIVE_ALPHA * 100);
+		    "model puts at least %d there (fewer: binomial chance "
+		    "below %.1f%%)\n", o->inside, o->nintervals, o->min_inside,
+		    LIVE_ALPHA * 100);
 	else
 		fprintf(f, "  coverage80: not tested (%d posts with an "
 		    "interval, the test needs %d)\n", o->nintervals,
