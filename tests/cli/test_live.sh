@@ -159,3 +159,10 @@ live_json_check "too narrow" "worse than promised"
 expect_exit "too narrow: validate text" 0 "$FRONTS" -C "$P" validate --backtest
 expect_grep "too narrow: mae_log within the bound" "mae_log [0-9.]+ is within" "$TMPD/out"
 expect_grep "too narrow: coverage fails" "WORSE than the backtest promised" "$TMPD/out"
+
+# A spread that is no spread is refused by file, line and field.
+echo '{"id":"bad-sd","front":"x","posted_at":"2026-11-20T09:05:00+01:00","text":"t","topics":[],"metrics":{"likes":3},"predicted":{"reward":4.5,"ci95":[4,5],"sd":-1}}' >>"$P/history.jsonl"
+n=$(wc -l <"$P/history.jsonl")
+expect_exit "a negative sd is refused" 1 "$FRONTS" -C "$P" validate
+expect_grep "a negative sd: file, line and field" \
+    "history.jsonl:$n: field \"predicted\": expected .*\"sd\": number >= 0" "$TMPD/err"
