@@ -81,6 +81,8 @@ cat >"$P/.fronts/predictions.jsonl" <<'EOF'
 EOF
 expect_exit "pull mastodon" 0 "$FRONTS" -C "$P" history pull --front mastodon
 expect_exit "pull bluesky" 0 "$FRONTS" -C "$P" history pull --front bluesky
+expect_grep "pull: says what validate can now compare" \
+    "4 of the 5 posts fronts published have settled outcomes to compare with the prediction saved at publish: .fronts validate. shows the live error" "$TMPD/out"
 expect_grep "pull: the prediction and its spread beside the outcome" \
     '"id":"e00000000000000b2".*"predicted":\{"reward":40,"ci95":\[39,41\],"sd":12\}' "$P/history.jsonl"
 expect_exit "pulled: validate --backtest --json" 0 "$FRONTS" -C "$P" \
