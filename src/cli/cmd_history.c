@@ -19,6 +19,7 @@
 #include "cli/cmd_history_int.h"
 #include "core/history.h"
 #include "core/history_merge.h"
+#include "core/live.h"
 #include "core/project.h"
 #include "core/termsafe.h"
 #include "core/topics.h"
@@ -132,6 +133,23 @@ history_context_close(struct history_context *hc)
 	memset(hc, 0, sizeof *hc);
 }
 
+/* How many posts fronts published have outcomes to hold against their
+ * predictions (validate measures them against the backtest). */
+static void
+history_print_live(const struct project *p)
+{
+	struct backtest_report none = { .ran = false };
+	struct live_report lv;
+
+	live_measure(p, &none, &lv);
+	if (lv.published > 0)
+		termsafe_fprintf(stdout, "%d of the %d posts fronts published "
+		    "have settled outcomes to compare with the prediction saved "
+		    "at publish: `fronts validate` shows the live error\n",
+		    lv.n, lv.published);
+	live_report_free(&lv);
+}
+
 /* How many of the posts this run wrote the objective can score. */
 static void
 history_print_scorable(const char *dir, const struct hist_merge *m)
@@ -150,6 +168,7 @@ history_print_scorable(const char *dir, const struct hist_merge *m)
 		termsafe_fprintf(stdout, "%d of the %d posts written can be "
 		    "scored under the objective (%s)\n",
 		    objective_scorable_count(p, ids, n), n, obj);
+		history_print_live(p);
 		project_free(p);
 	}
 	free(ids);

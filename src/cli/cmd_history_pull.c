@@ -117,6 +117,7 @@ attach_ledger(const char *dir, const struct ledger *l, const char *front,
 			it->predicted = pr.reward;
 			it->predicted_lo = pr.lo;
 			it->predicted_hi = pr.hi;
+			it->predicted_sd = pr.sd;
 		}
 	}
 }

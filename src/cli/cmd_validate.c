@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/live.h"
 #include "core/termsafe.h"
 #include "core/project.h"
 #include "core/validate.h"
@@ -96,33 +97,38 @@ validate_options(struct cli *cli, int argc, char **argv,
 	return 0;
 }
 
+/* The report, then the live error of published posts beside the
+ * backtest's figures. */
 static void
 validate_print(const struct project *p, const struct validate_report *r,
     const struct validate_opts *o)
 {
+	struct live_report live;
 	char *s;
 	cJSON *j;
 
-	if (o->json && o->backtest) {
-		j = cJSON_CreateObject();
-		cJSON_AddItemToObject(j, "backtest", backtest_json(p,
-		    &r->backtest, false));
-		s = cJSON_Print(j);
-		termsafe_json_puts(s, stdout);
-		cJSON_Delete(j);
-	} else if (o->backtest) {
-		s = backtest_text(p, &r->backtest);
-		termsafe_fputs(s, stdout);
-	} else if (o->json) {
-		j = validate_report_json(p, r);
+	live_measure(p, &r->backtest, &live);
+	if (o->json) {
+		if (o->backtest) {
+			j = cJSON_CreateObject();
+			cJSON_AddItemToObject(j, "backtest", backtest_json(p,
+			    &r->backtest, false));
+		} else
+			j = validate_report_json(p, r);
+		cJSON_AddItemToObject(j, "live", live_json(&live));
 		s = cJSON_Print(j);
 		termsafe_json_puts(s, stdout);
 		cJSON_Delete(j);
 	} else {
-		s = validate_report_text(p, r);
+		s = o->backtest ? backtest_text(p, &r->backtest) :
+		    validate_report_text(p, r);
+		termsafe_fputs(s, stdout);
+		free(s);
+		s = live_text(&live);
 		termsafe_fputs(s, stdout);
 	}
 	free(s);
+	live_report_free(&live);
 }
 
 /* In this process, under the guard: only when the operator asked. */

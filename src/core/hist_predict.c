@@ -13,12 +13,25 @@
 
 #define PREDICTIONS	"predictions.jsonl"
 
+void
+hist_prediction_of(const struct plan_post *pp, struct hist_prediction *out)
+{
+	out->reward = pp->reward_known ? pp->expected_reward : NAN;
+	out->lo = pp->ci_lo;
+	out->hi = pp->ci_hi;
+	/* ci95 = mean -/+ 1.96 sd / sqrt(visits) (search_result.c) */
+	out->sd = pp->reward_known && pp->visits > 1 ?
+	    (pp->ci_hi - pp->ci_lo) / (2 * 1.96) * sqrt((double)pp->visits) :
+	    NAN;
+}
+
 int
-hist_prediction_save(const char *dir, const char *entry, double reward,
-    double lo, double hi, struct error *err)
+hist_prediction_save(const char *dir, const char *entry,
+    const struct hist_prediction *pr, struct error *err)
 {
 	char *line;
 	cJSON *o = cJSON_CreateObject(), *ci;
+	double reward = pr->reward, lo = pr->lo, hi = pr->hi;
 	int rc;
 
 	cJSON_AddStringToObject(o, "entry", entry);
@@ -33,6 +46,8 @@ hist_prediction_save(const char *dir, const char *entry, double reward,
 		    lo : reward));
 		cJSON_AddItemToArray(ci, cJSON_CreateNumber(isfinite(hi) ?
 		    hi : reward));
+		if (isfinite(pr->sd) && pr->sd >= 0)
+			cJSON_AddNumberToObject(o, "sd", pr->sd);
 	}
 	line = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
@@ -48,6 +63,7 @@ read_line(const cJSON *o, const char *entry, struct hist_prediction *out)
 	const cJSON *r = cJSON_GetObjectItemCaseSensitive(o, "reward");
 	const cJSON *ci = cJSON_GetObjectItemCaseSensitive(o, "ci95");
 	const cJSON *lo = cJSON_GetArrayItem(ci, 0), *hi = cJSON_GetArrayItem(ci, 1);
+	const cJSON *sd = cJSON_GetObjectItemCaseSensitive(o, "sd");
 
 	if (!cJSON_IsString(e) || strcmp(e->valuestring, entry) != 0 ||
 	    !cJSON_IsNumber(r) || !cJSON_IsNumber(lo) || !cJSON_IsNumber(hi))
@@ -55,6 +71,8 @@ read_line(const cJSON *o, const char *entry, struct hist_prediction *out)
 	out->reward = r->valuedouble;
 	out->lo = lo->valuedouble;
 	out->hi = hi->valuedouble;
+	out->sd = cJSON_IsNumber(sd) && isfinite(sd->valuedouble) &&
+	    sd->valuedouble >= 0 ? sd->valuedouble : NAN;
 	return true;
 }
 

@@ -53,6 +53,7 @@ struct hist_item {
 	char	*line_id;
 	bool	 has_predicted;
 	double	 predicted, predicted_lo, predicted_hi;
+	double	 predicted_sd;	/* NAN: unknown */
 };
 
 struct hist_skip {

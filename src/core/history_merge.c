@@ -379,6 +379,8 @@ add_predicted(cJSON *o, const struct hist_item *it)
 	ci = cJSON_AddArrayToObject(p, "ci95");
 	cJSON_AddItemToArray(ci, cJSON_CreateNumber(it->predicted_lo));
 	cJSON_AddItemToArray(ci, cJSON_CreateNumber(it->predicted_hi));
+	if (isfinite(it->predicted_sd))
+		cJSON_AddNumberToObject(p, "sd", it->predicted_sd);
 }
 
 static void

@@ -78,6 +78,7 @@ struct history_post {
 	bool	 unsettled;	/* "settled": false: the counts may still grow */
 	bool	 has_predicted;	/* published by fronts: the plan's prediction */
 	double	 predicted, predicted_lo, predicted_hi;
+	double	 predicted_sd;	/* spread of one post's reward; NAN: unknown */
 	int	 line;		/* in history.jsonl */
 };
 

@@ -63,8 +63,9 @@ project_history_free(struct history_post *h)
 	json_strings_free(h->topics, h->ntopics);
 }
 
-/* "predicted": {"reward": R, "ci95": [lo, hi]}, for posts fronts
- * published. */
+/* "predicted": {"reward": R, "ci95": [lo, hi], "sd": S}, for posts fronts
+ * published; sd (the spread of one post's reward) is absent from
+ * predictions saved before it was kept. */
 static int
 load_predicted(const struct json_loc *l, const cJSON *v,
     struct history_post *h)
@@ -72,17 +73,21 @@ load_predicted(const struct json_loc *l, const cJSON *v,
 	const cJSON *r = cJSON_GetObjectItemCaseSensitive(v, "reward");
 	const cJSON *ci = cJSON_GetObjectItemCaseSensitive(v, "ci95");
 	const cJSON *lo = cJSON_GetArrayItem(ci, 0), *hi = cJSON_GetArrayItem(ci, 1);
+	const cJSON *sd = cJSON_GetObjectItemCaseSensitive(v, "sd");
 
 	if (v == NULL)
 		return 0;
 	if (!cJSON_IsObject(v) || !json_finite(r) || !json_finite(lo) ||
-	    !json_finite(hi) || cJSON_GetArraySize(ci) != 2)
+	    !json_finite(hi) || cJSON_GetArraySize(ci) != 2 ||
+	    (sd != NULL && (!json_finite(sd) || sd->valuedouble < 0)))
 		return json_fail(l, "predicted", v, "expected {\"reward\": "
-		    "number, \"ci95\": [low, high]}");
+		    "number, \"ci95\": [low, high], \"sd\": number >= 0 "
+		    "(optional)}");
 	h->has_predicted = true;
 	h->predicted = r->valuedouble;
 	h->predicted_lo = lo->valuedouble;
 	h->predicted_hi = hi->valuedouble;
+	h->predicted_sd = sd != NULL ? sd->valuedouble : NAN;
 	return 0;
 }
 

@@ -377,6 +377,7 @@ publish_send_locked(struct publish *pub, int i, time_t now, bool future,
 	struct ledger_intent in;
 	struct ledger_entry *e;
 	struct channel_call c;
+	struct hist_prediction pr;
 	struct error terr = { 0 };
 	char *note;
 
@@ -413,8 +414,8 @@ publish_send_locked(struct publish *pub, int i, time_t now, bool future,
 		return -1;
 	}
 	publish_trajectory(pub, "publish-intent", e, NULL, now, &terr);
-	hist_prediction_save(pub->project->dir, e->id, post->reward_known ?
-	    post->expected_reward : NAN, post->ci_lo, post->ci_hi, &terr);
+	hist_prediction_of(post, &pr);
+	hist_prediction_save(pub->project->dir, e->id, &pr, &terr);
 	publish_test_pause("after-intent");
 	channel_send(&c, out);
 	channel_close(&c);

@@ -12,7 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/live.h"
 #include "ui/accuracy_lines.h"
+
+/* A live post in the scatter: distinct from every shade and the dot. */
+#define ACC_LIVE_GLYPH	"◆"
 
 static const char *const shades[] = { " ", "░", "▒", "▓", "█" };
 static const char *const eighths[] = { "", "▏", "▎", "▍", "▌", "▋", "▊",
@@ -131,14 +135,37 @@ acc_ylabel(char *buf, size_t cap, int row, int h, double top)
 	return (size_t)snprintf(buf, cap, "         ▕");
 }
 
-/* The scatter: x predicted mean, y observed, both log(1 + reward). */
+/* The cell of a point (predicted, observed) on log axes up to top. */
+static int
+acc_cell(double pred, double obs, double top, int w, int h)
+{
+	int col = (int)fmin(w - 1, floor(log1p(fmax(pred, 0)) / top * w));
+	int row = (int)fmin(h - 1, floor(log1p(fmax(obs, 0)) / top * h));
+
+	return row * w + col;
+}
+
+/* The glyph of one cell: a live post wins over the backtest's shade. */
+static const char *
+acc_cell_glyph(int c, bool live, int maxc, bool diagonal)
+{
+	if (live)
+		return ACC_LIVE_GLYPH;
+	if (c > 0)
+		return acc_shade(c, 0, maxc);
+	return diagonal ? "·" : " ";
+}
+
+/* The scatter: x predicted mean, y observed, both log(1 + reward); the
+ * live posts (predicted at publish) marked over the backtest's. */
 static void
-acc_scatter(const struct backtest_report *r, int w, int h,
-    struct acc_lines *o)
+acc_scatter(const struct backtest_report *r, const struct live_report *lv,
+    int w, int h, struct acc_lines *o)
 {
 	const struct backtest_post *bp;
-	double top = 0, x, y;
+	double top = 0;
 	int *grid = xcalloc((size_t)w * h, sizeof *grid), i, row, col, maxc = 1;
+	bool *live = xcalloc((size_t)w * h, sizeof *live);
 	char *line;
 	size_t cap = (size_t)w * 4 + 64, off;
 
@@ -146,33 +173,36 @@ acc_scatter(const struct backtest_report *r, int w, int h,
 		if (r->posts[i].scored && r->posts[i].predicted)
 			top = fmax(top, fmax(log1p(fmax(r->posts[i].mean, 0)),
 			    log1p(fmax(r->posts[i].observed, 0))));
+	for (i = 0; i < lv->n; i++)
+		top = fmax(top, fmax(log1p(fmax(lv->posts[i].median, 0)),
+		    log1p(fmax(lv->posts[i].observed, 0))));
 	if (top <= 0)
 		top = 1;
 	for (i = 0; i < r->nposts; i++) {
 		bp = &r->posts[i];
 		if (!bp->scored || !bp->predicted)
 			continue;
-		x = log1p(fmax(bp->mean, 0)) / top;
-		y = log1p(fmax(bp->observed, 0)) / top;
-		col = (int)fmin(w - 1, floor(x * w));
-		row = (int)fmin(h - 1, floor(y * h));
-		if (++grid[row * w + col] > maxc)
-			maxc = grid[row * w + col];
+		col = acc_cell(bp->mean, bp->observed, top, w, h);
+		if (++grid[col] > maxc)
+			maxc = grid[col];
 	}
+	for (i = 0; i < lv->n; i++)
+		live[acc_cell(lv->posts[i].median, lv->posts[i].observed, top, w,
+		    h)] = true;
 	acc_add(o, "  y: observed reward, x: predicted mean reward (both in the "
 	    "objective's units, log scale)");
-	acc_add(o, "  shade: posts in a cell, ░ 1 to █ %d; · on the diagonal: "
-	    "predicted = observed", maxc);
+	acc_add(o, "  shade: backtest posts in a cell, ░ 1 to █ %d; · on the "
+	    "diagonal: predicted = observed", maxc);
+	if (lv->n > 0)
+		acc_add(o, "  %s live: a post fronts published, at its "
+		    "prediction saved at publish (%d)", ACC_LIVE_GLYPH, lv->n);
 	line = xcalloc(cap, 1);
 	for (row = h - 1; row >= 0; row--) {
 		off = acc_ylabel(line, cap, row, h, top);
-		for (col = 0; col < w && off + 4 < cap; col++) {
-			int c = grid[row * w + col];
-
+		for (col = 0; col < w && off + 4 < cap; col++)
 			off += (size_t)snprintf(line + off, cap - off, "%s",
-			    c > 0 ? acc_shade(c, 0, maxc) : col * h / w == row ?
-			    "·" : " ");
-		}
+			    acc_cell_glyph(grid[row * w + col],
+			    live[row * w + col], maxc, col * h / w == row));
 		acc_add(o, "%s", line);
 	}
 	for (off = (size_t)snprintf(line, cap, "          "), col = 0;
@@ -183,6 +213,7 @@ acc_scatter(const struct backtest_report *r, int w, int h,
 	    expm1(top));
 	free(line);
 	free(grid);
+	free(live);
 }
 
 static void
@@ -262,6 +293,7 @@ void
 accuracy_lines(const struct project *p, const struct backtest_report *r,
     int w, int h, struct acc_lines *o)
 {
+	struct live_report lv;
 	char obj[512];
 
 	memset(o, 0, sizeof *o);
@@ -282,11 +314,15 @@ accuracy_lines(const struct project *p, const struct backtest_report *r,
 		acc_add(o, "  stopped: %s", r->error);
 	acc_add(o, "%s", "");
 	acc_figures(p, r, o);
+	live_measure(p, r, &lv);
+	live_summary(&lv, obj, sizeof obj);
+	acc_add(o, "  %s", obj);
 	acc_add(o, "%s", "");
 	if (r->model.n > 0)
-		acc_scatter(r, w > 0 ? w : 48, h > 0 ? h : 14, o);
+		acc_scatter(r, &lv, w > 0 ? w : 48, h > 0 ? h : 14, o);
 	else
 		acc_add(o, "  scatter: not measured (no post scored)");
+	live_report_free(&lv);
 	acc_heatmaps(p, r, o);
 }
 

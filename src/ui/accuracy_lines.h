@@ -1,8 +1,9 @@
 /*
  * accuracy_lines — the `:accuracy` view's content as lines of text,
  * computed from a backtest report alone: the three figures against the
- * two baselines, the predicted-versus-observed scatter of the window on
- * log axes, and per front a weekday x hour-block heatmap of the
+ * two baselines, the live error (core/live.h), the predicted-versus-
+ * observed scatter of the window on log axes with the live posts marked,
+ * and per front a weekday x hour-block heatmap of the
  * history's mean reward next to the model's. Drawn with Unicode block
  * characters only (░ ▒ ▓ █ and the eighth blocks for bars).
  */

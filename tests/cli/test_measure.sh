@@ -128,6 +128,19 @@ assert json.load(open(sys.argv[1]))["conformant"] is True
 ' "$G/.fronts/conformance/$gsha.json"; then pass "approve then plan: kept as passed"
 else fail "approve then plan: kept as passed" "$(ls "$G/.fronts")"; fi
 
+# The demo's model is calibrated on its own history: its 80% intervals
+# cover between 70% and 90% of the held-out posts.
+expect_exit "demo: validate --backtest --json runs" 0 "$FRONTS" -C "$G" \
+    validate --backtest --json
+if python3 -c '
+import json, sys
+b = json.load(open(sys.argv[1]))["backtest"]
+assert b["posts"] == 52, b["posts"]
+assert 0.70 <= b["coverage80"] <= 0.90, b["coverage80"]
+assert b["beats_baselines"] is True, b
+' "$TMPD/out"; then pass "demo: backtest coverage80 within [0.70, 0.90]"
+else fail "demo: backtest coverage80 within [0.70, 0.90]" "$(head -c 600 "$TMPD/out")"; fi
+
 # A model whose only failures are calls over their time limit: refused
 # for this run, never kept (the next run, on a quieter machine or with a
 # longer --call-timeout-ms, checks again).

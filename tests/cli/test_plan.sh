@@ -144,7 +144,7 @@ expect_exit "validate --backtest --json runs" 0 "$FRONTS" validate -C "$D" \
 if $PY -c '
 import json, sys
 r = json.load(open(sys.argv[1]))
-assert list(r) == ["backtest"], list(r)
+assert list(r) == ["backtest", "live"], list(r)
 b = r["backtest"]
 assert list(b) == ["window", "posts", "min_posts", "few", "spearman",
                    "mae_log", "coverage80", "baselines", "beats_baselines",

@@ -122,6 +122,8 @@ check "y (composio): exactly one request" "$(requests /api/v3.1/tools/execute/)"
 check "y (composio): the key was accepted" "$(grep -c '"auth": "ok"' "$LOG")" 1
 expect_grep "y (composio): ledger intent" '"record":"intent"' "$P/.fronts/ledger.jsonl"
 expect_grep "y (composio): ledger sent" '"record":"sent"' "$P/.fronts/ledger.jsonl"
+# the spread of one post's reward: (12 - 8) / 3.92 x sqrt(100 visits)
+expect_grep "y (composio): the prediction with its sd" '"reward":10,"ci95":\[8,12\],"sd":10\.2040816' "$P/.fronts/predictions.jsonl"
 expect_grep "y (composio): trajectory outcome" '"event":"publish-outcome".*"state":"sent"' "$P/.fronts/trajectories/publish.jsonl"
 check "y (composio): v3.1 runs the tool's latest version" "$(grep -c '"ev": "tool-run".*"version": "20260403_00"' "$LOG")" 1
 proj yesli 5 linkedin:d2:1 reddit:d3:1

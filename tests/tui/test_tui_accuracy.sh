@@ -48,3 +48,25 @@ tui_keys : accuracy Enter
 check_screen "accuracy: the view names the synthesis report" "figures from synth-"
 tui_keys q
 tui_stop
+
+# --- posts fronts published, pulled back: marked live in the scatter ---
+D3="$TMPD/demo3"
+new_demo "$D3"
+python3 - "$D3/fronts.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["objective"] = {"likes": 1, "reposts": 2, "replies": 3}
+json.dump(j, open(sys.argv[1], "w"), indent=1)
+PY
+python3 "$TOP/tests/cli/live_fixture.py" "$D3/history.jsonl" 8 0.05
+"$FRONTS" -C "$D3" approve --yes >/dev/null 2>&1
+tui_start 120 60 "$FRONTS tui -C $D3"
+check_screen "live: measured once approved" "backtest: mae_log 0."
+tui_keys : accuracy Enter
+check_screen "live: the figures" "live: 6 posts · mae_log "
+check_screen "live: the verdict and the advice" "coverage80 0% · worse than promised: run \`fronts synth\` again"
+check_screen "live: the legend names the glyph" "◆ live: a post fronts published, at its prediction saved at publish (6)"
+if tui_wait "▕[^▕]*◆" E; then pass "live: the posts marked in the scatter"
+else fail "live: the posts marked in the scatter" "$(cat "$TMPD/screen")"; fi
+tui_keys q
+tui_stop

@@ -58,7 +58,7 @@ test_lines(void **state)
 	assert_true(has(&l, "f1"));
 	assert_true(has(&l, "  Sun   "));
 	/* a legend for every shading, the axes' units, the objective */
-	assert_true(has(&l, "shade: posts in a cell"));
+	assert_true(has(&l, "shade: backtest posts in a cell"));
 	assert_true(has(&l, "in the objective's units, log scale"));
 	assert_true(has(&l, "predicted (objective units)"));
 	assert_true(has(&l, "reward = likes + reposts + replies + clicks per "
@@ -69,6 +69,44 @@ test_lines(void **state)
 		assert_null(strstr(l.line[i], "─"));
 	accuracy_summary(&r, sum, sizeof sum);
 	assert_non_null(strstr(sum, "beats both baselines"));
+	accuracy_lines_free(&l);
+	backtest_report_free(&r);
+	fx_free(p);
+}
+
+/* Posts fronts published are marked in the scatter with their own glyph
+ * and legend, under the live figures; without them the live error is
+ * not measured. */
+static void
+test_live_marks(void **state)
+{
+	struct project *p = fh_project(1);
+	struct backtest_report r;
+	struct acc_lines l;
+	double obs;
+	int i, marked = 0, live = 0;
+
+	run(p, FH_TRUE, &r);
+	accuracy_lines(p, &r, 40, 10, &l);
+	assert_true(has(&l, "live: not measured: no post fronts published"));
+	assert_false(has(&l, "◆"));
+	accuracy_lines_free(&l);
+	for (i = p->nhistory - 1; i >= 0 && live < 5; i--) {
+		if (!objective_post_reward(p, &p->history[i], &obs))
+			continue;
+		p->history[i].has_predicted = true;
+		p->history[i].predicted = obs * 1.2;
+		p->history[i].predicted_sd = obs * 0.5;
+		live++;
+	}
+	accuracy_lines(p, &r, 40, 10, &l);
+	assert_true(has(&l, "live: 5 posts · mae_log "));
+	assert_true(has(&l, "◆ live: a post fronts published"));
+	for (i = 0; i < l.n; i++)
+		if (strstr(l.line[i], "▕") != NULL &&
+		    strstr(l.line[i], "◆") != NULL)
+			marked++;
+	assert_true(marked >= 1);
 	accuracy_lines_free(&l);
 	backtest_report_free(&r);
 	fx_free(p);
@@ -184,6 +222,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_live_marks),
 		cmocka_unit_test(test_not_measured),
 		cmocka_unit_test(test_without_predict),
 		cmocka_unit_test(test_from_synth_report),

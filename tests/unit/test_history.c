@@ -4,6 +4,7 @@
  * fixtures/demo/exports), unknown metrics stay unknown, a re-import
  * adds nothing, a changed count updates its line, damaged input is
  * refused with its position. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -643,17 +644,29 @@ static void
 test_predictions(void **state)
 {
 	char tmpl[] = "/tmp/fronts-pred-XXXXXX", *dir, *cmd;
-	struct hist_prediction pr;
+	struct hist_prediction pr, a = { 10, 5, 15, NAN }, b = { 1, 0, 2, NAN };
+	struct hist_prediction c = { 12, 6, 18, 4.5 };
+	struct plan_post pp = { .expected_reward = 20, .reward_known = true,
+	    .ci_lo = 18.04, .ci_hi = 21.96, .visits = 100 };
 	struct error err = { 0 };
 
 	assert_non_null(dir = mkdtemp(tmpl));
 	assert_false(hist_prediction_find(dir, "e1", &pr));
-	assert_int_equal(hist_prediction_save(dir, "e1", 10, 5, 15, &err), 0);
-	assert_int_equal(hist_prediction_save(dir, "e2", 1, 0, 2, &err), 0);
-	assert_int_equal(hist_prediction_save(dir, "e1", 12, 6, 18, &err), 0);
+	assert_int_equal(hist_prediction_save(dir, "e1", &a, &err), 0);
+	assert_int_equal(hist_prediction_save(dir, "e2", &b, &err), 0);
+	assert_int_equal(hist_prediction_save(dir, "e1", &c, &err), 0);
 	assert_true(hist_prediction_find(dir, "e1", &pr));
-	assert_true(pr.reward == 12 && pr.lo == 6 && pr.hi == 18);
+	assert_true(pr.reward == 12 && pr.lo == 6 && pr.hi == 18 &&
+	    pr.sd == 4.5);
+	assert_true(hist_prediction_find(dir, "e2", &pr));
+	assert_true(isnan(pr.sd));	/* none saved: unknown, not 0 */
 	assert_false(hist_prediction_find(dir, "e3", &pr));
+	/* the plan's ci95 of the mean and its visits give one post's sd */
+	hist_prediction_of(&pp, &pr);
+	assert_true(fabs(pr.sd - 10) < 1e-9 && pr.reward == 20);
+	pp.reward_known = false;
+	hist_prediction_of(&pp, &pr);
+	assert_true(isnan(pr.reward) && isnan(pr.sd));
 	assert_true(xasprintf(&cmd, "rm -rf '%s'", dir) > 0);
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
