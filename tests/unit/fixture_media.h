@@ -170,47 +170,46 @@ fix_gif_write(GifFileType *g, const GifByteType *buf, int n)
 	return (int)fwrite(buf, 1, (size_t)n, g->UserData);
 }
 
+static void
+fix_gif_ext(GifFileType *g, int fn, const char *head, int hlen,
+    const void *body, int blen)
+{
+	EGifPutExtensionLeader(g, fn);
+	EGifPutExtensionBlock(g, hlen, head);
+	if (body != NULL)
+		EGifPutExtensionBlock(g, blen, body);
+	EGifPutExtensionTrailer(g);
+}
+
 /* A 4×4 two-frame GIF with a loop block, a comment and an XMP block. */
 static unsigned char *
 fix_gif(size_t *len)
 {
 	GifColorType pal[2] = { { 0, 0, 0 }, { 255, 255, 255 } };
-	unsigned char loop[3] = { 1, 0, 0 }, px[16];
+	ColorMapObject *map = GifMakeMapObject(2, pal);
+	unsigned char loop[3] = { 1, 0, 0 }, px[4];
 	char *buf = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&buf, &n);
 	GifFileType *g = EGifOpen(f, fix_gif_write, NULL);
-	SavedImage *s;
-	int i, k;
+	int i, k, y;
 
-	g->SWidth = g->SHeight = 4;
-	g->SColorResolution = 1;
-	g->SColorMap = GifMakeMapObject(2, pal);
+	EGifSetGifVersion(g, true);
+	EGifPutScreenDesc(g, 4, 4, 1, 0, map);
+	fix_gif_ext(g, APPLICATION_EXT_FUNC_CODE, "NETSCAPE2.0", 11, loop, 3);
+	fix_gif_ext(g, COMMENT_EXT_FUNC_CODE, "shot at home", 12, NULL, 0);
+	fix_gif_ext(g, APPLICATION_EXT_FUNC_CODE, "XMP DataXMP", 11,
+	    "GPS 52 N", 8);
 	for (k = 0; k < 2; k++) {
-		for (i = 0; i < 16; i++)
-			px[i] = (unsigned char)((i + k) & 1);
-		s = GifMakeSavedImage(g, NULL);
-		s->ImageDesc.Width = s->ImageDesc.Height = 4;
-		s->RasterBits = malloc(16);
-		memcpy(s->RasterBits, px, 16);
-		if (k == 0) {
-			GifAddExtensionBlock(&s->ExtensionBlockCount,
-			    &s->ExtensionBlocks, APPLICATION_EXT_FUNC_CODE, 11,
-			    (unsigned char *)"NETSCAPE2.0");
-			GifAddExtensionBlock(&s->ExtensionBlockCount,
-			    &s->ExtensionBlocks, CONTINUE_EXT_FUNC_CODE, 3, loop);
-			GifAddExtensionBlock(&s->ExtensionBlockCount,
-			    &s->ExtensionBlocks, COMMENT_EXT_FUNC_CODE, 12,
-			    (unsigned char *)"shot at home");
-			GifAddExtensionBlock(&s->ExtensionBlockCount,
-			    &s->ExtensionBlocks, APPLICATION_EXT_FUNC_CODE, 11,
-			    (unsigned char *)"XMP DataXMP");
-			GifAddExtensionBlock(&s->ExtensionBlockCount,
-			    &s->ExtensionBlocks, CONTINUE_EXT_FUNC_CODE, 9,
-			    (unsigned char *)"GPS 52 N");
+		EGifPutImageDesc(g, 0, 0, 4, 4, false, NULL);
+		for (y = 0; y < 4; y++) {
+			for (i = 0; i < 4; i++)
+				px[i] = (unsigned char)((i + y + k) & 1);
+			EGifPutLine(g, px, 4);
 		}
 	}
-	EGifSpew(g);
+	EGifCloseFile(g, NULL);
+	GifFreeMapObject(map);
 	fclose(f);
 	*len = n;
 	return (unsigned char *)buf;
