@@ -147,11 +147,13 @@ media_gif_write(GifFileType *g, const GifByteType *buf, int n)
 	return (int)fwrite(buf, 1, (size_t)n, f);
 }
 
-/* A frame's extension blocks that stay. */
+/* A frame's extension blocks that stay. giflib keeps a block's
+ * sub-blocks as blocks of function 0 after it; one with nothing open
+ * before it (an extension of function code 0) goes. */
 static int
 media_gif_put_blocks(GifFileType *w, const SavedImage *s)
 {
-	bool keep = true, open = false;
+	bool open = false;
 	int i, rc = GIF_OK;
 
 	for (i = 0; i < s->ExtensionBlockCount && rc == GIF_OK; i++) {
@@ -160,11 +162,10 @@ media_gif_put_blocks(GifFileType *w, const SavedImage *s)
 		if (b->Function != CONTINUE_EXT_FUNC_CODE) {
 			if (open && EGifPutExtensionTrailer(w) != GIF_OK)
 				return -1;
-			open = keep = media_gif_keep(b);
-			if (keep)
+			if ((open = media_gif_keep(b)))
 				rc = EGifPutExtensionLeader(w, b->Function);
 		}
-		if (keep && rc == GIF_OK)
+		if (open && rc == GIF_OK)
 			rc = EGifPutExtensionBlock(w, b->ByteCount, b->Bytes);
 	}
 	if (rc == GIF_OK && open)
