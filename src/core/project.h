@@ -81,13 +81,49 @@ struct history_post {
 	int	 line;		/* in history.jsonl */
 };
 
+/* One image of a part. */
+struct media {
+	char	*path;		/* as written, relative to the project dir */
+	char	*alt;		/* NULL: no alt text */
+};
+
+/* One post of a thread. */
+struct part {
+	char		*text;
+	struct media	*media;
+	int		 nmedia;
+};
+
+/* What one front gets of a draft: a post, or a thread of posts. */
+struct body {
+	struct part	*parts;	/* parts[0]: the first post; nparts >= 1 */
+	int		 nparts;
+};
+
+/* A body used instead of the default on the fronts its key names. It is
+ * whole: a variant inherits no part or image of the default. */
+struct variant {
+	char		*key;	/* a front id or a platform name */
+	struct body	 body;
+};
+
+/* The caps drafts.jsonl enforces whatever the platforms allow (the
+ * platforms' own limits are legality's, see legal.h). */
+#define DRAFT_MAX_PARTS	100
+#define DRAFT_MAX_MEDIA	20
+
 struct draft {
 	char		*id;
-	char		*text;
+	char		*text;		/* a copy of body.parts[0].text */
 	char		**topics;
 	int		 ntopics;
 	uint64_t	 front_mask;	/* bit i: may go to project.fronts[i] */
 	int		 line;		/* in drafts.jsonl */
+	struct body	 body;		/* the default */
+	struct variant	*variants;
+	int		 nvariants;
+	bool		 has_not_before, has_not_after;
+	time_t		 not_before, not_after;	/* may be posted only inside */
 };
 
 /* A line of pins.jsonl: the operator's fixed decisions, which every plan
@@ -141,6 +177,16 @@ void	project_free(struct project *);
 
 int	project_front_index(const struct project *, const char *id);
 int	project_draft_index(const struct project *, const char *id);
+/* What front f gets of draft d: the variant keyed by the front's id,
+ * else by its platform, else the default. Never NULL. */
+const struct body *project_draft_body(const struct project *, int d, int f);
+/* The variant of draft d front f gets; -1: the default. */
+int	project_draft_variant(const struct project *, int d, int f);
+/* Sets a draft's default body to one part of text (no images), and its
+ * text to a copy: for drafts built in memory. */
+void	project_draft_set_text(struct draft *, const char *text);
+/* Frees what a body owns (not the body itself). */
+void	project_body_free(struct body *);
 /* May draft d go to front f (indices)? */
 bool	project_draft_allows(const struct project *, int d, int f);
 /* A plan's start that lies before now moves to the first slot of its grid

@@ -46,7 +46,7 @@ fx_project(const char *tz, const char *start, int slot_minutes, int horizon,
 		snprintf(buf, sizeof buf, "d%d", i);
 		p->drafts[i].id = xstrdup(buf);
 		snprintf(buf, sizeof buf, "draft number %d", i);
-		p->drafts[i].text = xstrdup(buf);
+		project_draft_set_text(&p->drafts[i], buf);
 		p->drafts[i].front_mask = nfronts >= 64 ? ~0ULL :
 		    ((1ULL << nfronts) - 1);
 	}
@@ -56,8 +56,7 @@ fx_project(const char *tz, const char *start, int slot_minutes, int horizon,
 static inline void
 fx_set_text(struct project *p, int d, const char *text)
 {
-	free(p->drafts[d].text);
-	p->drafts[d].text = xstrdup(text);
+	project_draft_set_text(&p->drafts[d], text);
 }
 
 /* Adds a history post on front f at the ISO time at. */
@@ -117,6 +116,7 @@ fx_free(struct project *p)
 		free(p->drafts[i].topics);
 		free(p->drafts[i].id);
 		free(p->drafts[i].text);
+		project_body_free(&p->drafts[i].body);
 	}
 	for (i = 0; i < p->nhistory; i++) {
 		while (p->history[i].ntopics > 0)
