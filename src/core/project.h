@@ -53,6 +53,18 @@ struct limits {
 	 * instance_length. */
 	int	instance_length;
 	int	url_weight;
+	/* limits.alt_required: every image needs alt text (0: optional). */
+	int	alt_required;
+	/* Not from fronts.json either: a Mastodon instance's media limits
+	 * (statuses.max_media_attachments, media_attachments.
+	 * image_size_limit, image_matrix_limit, description_limit and the
+	 * image types of supported_mime_types, a bit per enum image_type);
+	 * 0 means the platform's defaults. */
+	int	instance_max_media;
+	long	instance_image_bytes;
+	long	instance_image_pixels;
+	int	instance_alt_length;
+	unsigned instance_image_types;
 };
 
 struct front {
@@ -81,10 +93,32 @@ struct history_post {
 	int	 line;		/* in history.jsonl */
 };
 
+/* The image types the legality engine knows (a file's own bytes say
+ * which, see core/media.h). */
+enum image_type {
+	IMAGE_UNKNOWN,
+	IMAGE_JPEG,
+	IMAGE_PNG,
+	IMAGE_GIF,
+	IMAGE_WEBP,
+	IMAGE_NTYPES
+};
+
+/* What reading an image found; the legality engine judges these. */
+struct image_facts {
+	bool		 probed;	/* false: not read (yet) */
+	char		*problem;	/* why it could not be read; NULL */
+	enum image_type	 type;
+	long		 bytes;
+	int		 width, height;
+	int		 frames;	/* > 1: animated */
+};
+
 /* One image of a part. */
 struct media {
-	char	*path;		/* as written, relative to the project dir */
-	char	*alt;		/* NULL: no alt text */
+	char			*path;	/* as written, relative to the project dir */
+	char			*alt;	/* NULL: no alt text */
+	struct image_facts	 facts;	/* filled by project_probe_media() */
 };
 
 /* One post of a thread. */

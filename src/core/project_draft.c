@@ -22,6 +22,7 @@ project_body_free(struct body *b)
 		for (j = 0; j < b->parts[i].nmedia; j++) {
 			free(b->parts[i].media[j].path);
 			free(b->parts[i].media[j].alt);
+			free(b->parts[i].media[j].facts.problem);
 		}
 		free(b->parts[i].media);
 		free(b->parts[i].text);

@@ -36,9 +36,12 @@ fx_project(const char *tz, const char *start, int slot_minutes, int horizon,
 		p->fronts[i].id = xstrdup(buf);
 		p->fronts[i].platform = PLATFORM_LINKEDIN;
 		p->fronts[i].account = xstrdup(buf);
-		p->fronts[i].limits = (struct limits){ LIMIT_UNSET, LIMIT_UNSET,
-		    LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET,
-		    LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET };
+		p->fronts[i].limits = (struct limits){ .max_length = LIMIT_UNSET,
+		    .max_posts_per_day = LIMIT_UNSET,
+		    .min_gap_minutes = LIMIT_UNSET, .quiet_start = LIMIT_UNSET,
+		    .quiet_end = LIMIT_UNSET, .max_links = LIMIT_UNSET,
+		    .max_hashtags = LIMIT_UNSET, .instance_length = LIMIT_UNSET,
+		    .url_weight = LIMIT_UNSET };
 	}
 	p->ndrafts = ndrafts;
 	p->drafts = xcalloc(ndrafts, sizeof *p->drafts);
@@ -57,6 +60,55 @@ static inline void
 fx_set_text(struct project *p, int d, const char *text)
 {
 	project_draft_set_text(&p->drafts[d], text);
+}
+
+/* Appends a part of text to body b. */
+static inline struct part *
+fx_part(struct body *b, const char *text)
+{
+	struct part *pt;
+
+	b->parts = xrealloc(b->parts, (b->nparts + 1) * sizeof *b->parts);
+	pt = &b->parts[b->nparts++];
+	memset(pt, 0, sizeof *pt);
+	pt->text = xstrdup(text);
+	return pt;
+}
+
+/* Appends an image, as probing found it, to part pt (alt NULL: none). */
+static inline struct media *
+fx_image(struct part *pt, const char *path, const char *alt,
+    enum image_type type, long bytes, int w, int h)
+{
+	struct media *m;
+
+	pt->media = xrealloc(pt->media, (pt->nmedia + 1) * sizeof *m);
+	m = &pt->media[pt->nmedia++];
+	memset(m, 0, sizeof *m);
+	m->path = xstrdup(path);
+	m->alt = alt != NULL ? xstrdup(alt) : NULL;
+	m->facts.probed = true;
+	m->facts.type = type;
+	m->facts.bytes = bytes;
+	m->facts.width = w;
+	m->facts.height = h;
+	m->facts.frames = 1;
+	return m;
+}
+
+/* Adds a variant of draft d keyed by key, one part of text. */
+static inline struct body *
+fx_variant(struct project *p, int d, const char *key, const char *text)
+{
+	struct draft *dr = &p->drafts[d];
+	struct variant *v;
+
+	dr->variants = xrealloc(dr->variants, (dr->nvariants + 1) * sizeof *v);
+	v = &dr->variants[dr->nvariants++];
+	memset(v, 0, sizeof *v);
+	v->key = xstrdup(key);
+	fx_part(&v->body, text);
+	return &v->body;
 }
 
 /* Adds a history post on front f at the ISO time at. */
@@ -117,6 +169,14 @@ fx_free(struct project *p)
 		free(p->drafts[i].id);
 		free(p->drafts[i].text);
 		project_body_free(&p->drafts[i].body);
+		while (p->drafts[i].nvariants > 0) {
+			struct variant *v =
+			    &p->drafts[i].variants[--p->drafts[i].nvariants];
+
+			free(v->key);
+			project_body_free(&v->body);
+		}
+		free(p->drafts[i].variants);
 	}
 	for (i = 0; i < p->nhistory; i++) {
 		while (p->history[i].ntopics > 0)
