@@ -67,6 +67,13 @@ struct limits {
 	unsigned instance_image_types;
 };
 
+/* Limits with nothing set: the platform's defaults everywhere. */
+#define LIMITS_UNSET { .max_length = LIMIT_UNSET,			\
+	.max_posts_per_day = LIMIT_UNSET, .min_gap_minutes = LIMIT_UNSET,	\
+	.quiet_start = LIMIT_UNSET, .quiet_end = LIMIT_UNSET,		\
+	.max_links = LIMIT_UNSET, .max_hashtags = LIMIT_UNSET,		\
+	.instance_length = LIMIT_UNSET, .url_weight = LIMIT_UNSET }
+
 struct front {
 	char		*id;
 	enum platform	 platform;

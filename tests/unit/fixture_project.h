@@ -36,12 +36,7 @@ fx_project(const char *tz, const char *start, int slot_minutes, int horizon,
 		p->fronts[i].id = xstrdup(buf);
 		p->fronts[i].platform = PLATFORM_LINKEDIN;
 		p->fronts[i].account = xstrdup(buf);
-		p->fronts[i].limits = (struct limits){ .max_length = LIMIT_UNSET,
-		    .max_posts_per_day = LIMIT_UNSET,
-		    .min_gap_minutes = LIMIT_UNSET, .quiet_start = LIMIT_UNSET,
-		    .quiet_end = LIMIT_UNSET, .max_links = LIMIT_UNSET,
-		    .max_hashtags = LIMIT_UNSET, .instance_length = LIMIT_UNSET,
-		    .url_weight = LIMIT_UNSET };
+		p->fronts[i].limits = (struct limits)LIMITS_UNSET;
 	}
 	p->ndrafts = ndrafts;
 	p->drafts = xcalloc(ndrafts, sizeof *p->drafts);
