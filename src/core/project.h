@@ -79,6 +79,7 @@ struct front {
 	enum platform	 platform;
 	char		*account;
 	struct limits	 limits;
+	bool		 keep_metadata;	/* images keep EXIF and XMP */
 	cJSON		*raw;	/* the front's whole object (composio, instance…) */
 };
 

@@ -197,6 +197,9 @@ static const struct bad bad_cases[] = {
 	  "\"slot_minutes\": 60, \"horizon_slots\": 3}"), { "\"fronts\"", "missing" } },
 	{ "fronts empty", F(FRONTS_WITH("")), { "\"fronts\"", "non-empty array" } },
 	{ "front not object", F(FRONTS_WITH("3")), { "\"fronts[0]\"", "object" } },
+	{ "keep_metadata not bool",
+	  F(FRONTS_WITH("{\"id\": \"x\", \"platform\": \"x\", \"keep_metadata\": \"yes\"}")),
+	  { "\"fronts[0].keep_metadata\"", "true or false" } },
 	{ "front id missing", F(FRONTS_WITH("{\"platform\": \"x\"}")),
 	  { "\"fronts[0].id\"", "missing" } },
 	{ "front id chars", F(FRONTS_WITH("{\"id\": \"a b\", \"platform\": \"x\"}")),
@@ -705,6 +708,22 @@ test_draft_empty_topics_tagged(void **state)
 	assert_int_equal(timeutil_set_zone("Europe/Berlin"), 0);
 }
 
+/* Images lose their metadata unless a front keeps it. */
+static void
+test_keep_metadata(void **state)
+{
+	struct files o = { FRONTS_WITH(
+	    "{\"id\": \"x\", \"platform\": \"x\"},"
+	    "{\"id\": \"m\", \"platform\": \"mastodon\", \"keep_metadata\": true}"),
+	    NULL, NULL, NULL };
+	struct project *p = load_ok(&o);
+
+	assert_false(p->fronts[0].keep_metadata);
+	assert_true(p->fronts[1].keep_metadata);
+	assert_int_equal(p->nwarnings, 0);
+	project_free(p);
+}
+
 static void
 test_platform_names(void **state)
 {
@@ -843,6 +862,7 @@ main(void)
 		cmocka_unit_test(test_start_now),
 		cmocka_unit_test(test_blank_lines_and_crlf),
 		cmocka_unit_test(test_empty_history_and_future_post),
+		cmocka_unit_test(test_keep_metadata),
 		cmocka_unit_test(test_platform_names),
 		cmocka_unit_test(test_optional_fields_absent),
 		cmocka_unit_test(test_nul_byte),
