@@ -19,7 +19,8 @@ load_limits(const struct json_loc *l, const cJSON *obj, const char *prefix,
     struct limits *lim)
 {
 	static const char *known[] = { "max_length", "max_posts_per_day",
-	    "min_gap_minutes", "quiet_hours", "max_links", "max_hashtags", NULL };
+	    "min_gap_minutes", "quiet_hours", "max_links", "max_hashtags",
+	    "alt_required", NULL };
 	const cJSON *q;
 	char f[256];
 	long a, b;
@@ -52,6 +53,12 @@ load_limits(const struct json_loc *l, const cJSON *obj, const char *prefix,
 			    "expected [start, end], local hours in 0..23");
 		lim->quiet_start = (int)a;
 		lim->quiet_end = (int)b;
+	}
+	if ((q = cJSON_GetObjectItemCaseSensitive(obj, "alt_required")) != NULL) {
+		json_path(f, sizeof f, prefix, "alt_required");
+		if (!cJSON_IsBool(q))
+			return json_fail(l, f, q, "expected true or false");
+		lim->alt_required = cJSON_IsTrue(q);
 	}
 	json_warn_unknown(l, obj, prefix, known);
 	return 0;

@@ -158,14 +158,6 @@ load_history_line(const struct json_loc *l, const cJSON *obj, void *arg)
 	return 0;
 }
 
-void
-project_draft_free(struct draft *d)
-{
-	free(d->id);
-	free(d->text);
-	json_strings_free(d->topics, d->ntopics);
-}
-
 static int
 load_draft_fronts(const struct json_loc *l, const struct project *p,
     const cJSON *arr, struct draft *d)
@@ -199,7 +191,8 @@ load_draft_fronts(const struct json_loc *l, const struct project *p,
 static int
 load_draft_line(const struct json_loc *l, const cJSON *obj, void *arg)
 {
-	static const char *known[] = { "id", "text", "topics", "fronts", NULL };
+	static const char *known[] = { "id", "text", "topics", "fronts",
+	    "thread", "media", "variants", "not_before", "not_after", NULL };
 	struct project *p = arg;
 	struct draft d;
 
@@ -207,10 +200,10 @@ load_draft_line(const struct json_loc *l, const cJSON *obj, void *arg)
 	d.line = l->line;
 	if (json_get_string(l, obj, "", "id", JSON_FILLED, &d.id) != 0 ||
 	    project_check_id(l, "id", d.id, false) != 0 ||
-	    json_get_string(l, obj, "", "text", JSON_FILLED, &d.text) != 0 ||
 	    json_get_strings(l, obj, "topics", &d.topics, &d.ntopics) != 0 ||
 	    load_draft_fronts(l, p,
-	    cJSON_GetObjectItemCaseSensitive(obj, "fronts"), &d) != 0) {
+	    cJSON_GetObjectItemCaseSensitive(obj, "fronts"), &d) != 0 ||
+	    project_draft_load_shape(l, p, obj, &d) != 0) {
 		project_draft_free(&d);
 		return -1;
 	}

@@ -484,7 +484,12 @@ class Handler(BaseHTTPRequestHandler):
                     "statuses": {"max_characters": args.mastodon_max_characters,
                                  "max_media_attachments": 4,
                                  "characters_reserved_per_url": args.mastodon_url_characters},
-                    "media_attachments": {}, "polls": {}, "translation": {"enabled": False}}})
+                    "media_attachments": {
+                        "supported_mime_types": ["image/jpeg", "image/png", "image/gif",
+                                                 "image/webp", "image/heic", "video/mp4"],
+                        "image_size_limit": 16777216, "image_matrix_limit": 33177600,
+                        "video_size_limit": 103809024, "description_limit": 1500},
+                    "polls": {}, "translation": {"enabled": False}}})
         if auth != "ok":
             return self.reply(401, {"error": "The access token is invalid" +
                                     (" \x1b]0;pwned\x07" if args.hostile else "")})
