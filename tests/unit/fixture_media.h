@@ -24,7 +24,7 @@
 #define FIX_XMP "http://ns.adobe.com/xap/1.0/\0<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><exif:GPSLatitude>52,31N</exif:GPSLatitude></x:xmpmeta>"
 #define FIX_GPS_LAT 52u
 
-static void
+static __attribute__((unused)) void
 fix_exif_add(ExifData *ed, ExifIfd ifd, ExifTag tag, ExifFormat fmt,
     unsigned long n, const void *data, unsigned size)
 {
@@ -42,7 +42,7 @@ fix_exif_add(ExifData *ed, ExifIfd ifd, ExifTag tag, ExifFormat fmt,
 
 /* EXIF with make, model, orientation and a GPS position ("Exif\0\0"
  * first, as an APP1 marker holds it). */
-static unsigned char *
+static __attribute__((unused)) unsigned char *
 fix_exif(int orientation, unsigned int *len)
 {
 	ExifData *ed = exif_data_new();
@@ -72,7 +72,7 @@ fix_exif(int orientation, unsigned int *len)
 }
 
 /* A w×h JPEG (a gradient) with EXIF, XMP and a comment. */
-static unsigned char *
+static __attribute__((unused)) unsigned char *
 fix_jpeg(int w, int h, int orientation, size_t *len)
 {
 	struct jpeg_compress_struct c;
@@ -110,20 +110,20 @@ fix_jpeg(int w, int h, int orientation, size_t *len)
 	return out;
 }
 
-static void
+static __attribute__((unused)) void
 fix_png_write(png_structp png, png_bytep buf, size_t n)
 {
 	fwrite(buf, 1, n, png_get_io_ptr(png));
 }
 
-static void
+static __attribute__((unused)) void
 fix_png_flush(png_structp png)
 {
 	(void)png;
 }
 
 /* A w×h RGBA PNG with tEXt, eXIf and tIME. */
-static unsigned char *
+static __attribute__((unused)) unsigned char *
 fix_png(int w, int h, size_t *len)
 {
 	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING,
@@ -164,13 +164,13 @@ fix_png(int w, int h, size_t *len)
 	return (unsigned char *)buf;
 }
 
-static int
+static __attribute__((unused)) int
 fix_gif_write(GifFileType *g, const GifByteType *buf, int n)
 {
 	return (int)fwrite(buf, 1, (size_t)n, g->UserData);
 }
 
-static void
+static __attribute__((unused)) void
 fix_gif_ext(GifFileType *g, int fn, const char *head, int hlen,
     const void *body, int blen)
 {
@@ -182,7 +182,7 @@ fix_gif_ext(GifFileType *g, int fn, const char *head, int hlen,
 }
 
 /* A 4×4 two-frame GIF with a loop block, a comment and an XMP block. */
-static unsigned char *
+static __attribute__((unused)) unsigned char *
 fix_gif(size_t *len)
 {
 	GifColorType pal[2] = { { 0, 0, 0 }, { 255, 255, 255 } };
@@ -216,7 +216,7 @@ fix_gif(size_t *len)
 }
 
 /* A w×h lossless WebP with EXIF and XMP chunks. */
-static unsigned char *
+static __attribute__((unused)) unsigned char *
 fix_webp(int w, int h, size_t *len)
 {
 	unsigned char *px = malloc((size_t)w * h * 4), *enc, *exif, *out;
