@@ -639,6 +639,11 @@ bluesky_upload(struct channel_call *c, int i, char **why)
 			    cJSON_GetObjectItemCaseSensitive(
 			    cJSON_GetObjectItemCaseSensitive(c->post_json,
 			    "record"), "embed"), "images");
+			c->upload_ids[i] = xstrdup(json_str(
+			    cJSON_GetObjectItemCaseSensitive(blob, "ref"),
+			    "$link") != NULL ? json_str(
+			    cJSON_GetObjectItemCaseSensitive(blob, "ref"),
+			    "$link") : "blob");
 			cJSON_ReplaceItemInObjectCaseSensitive(
 			    cJSON_GetArrayItem(images, i), "image", blob);
 		}
