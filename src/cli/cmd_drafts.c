@@ -23,8 +23,8 @@
 #define PREVIEW_COLUMNS 60
 
 struct drafts_tally {
-	int	over_some;	/* drafts over the limit on at least one front */
-	int	over_all;	/* drafts over the limit on every front */
+	int	over_some;	/* drafts illegal on at least one front */
+	int	over_all;	/* drafts illegal on every front */
 	const char *first_over_all;
 	int	id_width;	/* for aligning the human output */
 };
@@ -117,9 +117,11 @@ print_image(const struct front *f, const struct media *m)
 	    "WebP" };
 	const struct image_facts *x = &m->facts;
 	enum legal_verdict v;
-	char why[256], facts[80];
+	char why[256], facts[80], alt[256];
 
 	v = legal_image(f, m, why, sizeof why);
+	if (m->alt != NULL)
+		preview(m->alt, alt, sizeof alt);
 	if (x->probed && x->problem == NULL)
 		snprintf(facts, sizeof facts, " (%s %d×%d, %ld bytes)",
 		    types[(unsigned)x->type < IMAGE_NTYPES ? x->type : 0],
@@ -128,7 +130,7 @@ print_image(const struct front *f, const struct media *m)
 		facts[0] = '\0';
 	termsafe_fprintf(stdout, "        image %s%s, %s%s%s: %s%s%s\n", m->path,
 	    facts, m->alt != NULL ? "alt \"" : "no alt text",
-	    m->alt != NULL ? m->alt : "", m->alt != NULL ? "\"" : "",
+	    m->alt != NULL ? alt : "", m->alt != NULL ? "\"" : "",
 	    v == LEGAL_OK ? "ok" : "ILLEGAL: ", v == LEGAL_OK ? "" : why, "");
 }
 
@@ -349,11 +351,11 @@ cmd_drafts_exec(struct cli *cli, int argc, char **argv)
 		termsafe_json_puts(out, stdout);
 		free(out);
 	} else
-		printf("\n%d drafts; %d over the limit on some front, %d on every "
+		printf("\n%d drafts; %d illegal on some front, %d on every "
 		    "front they may go to\n", p->ndrafts, t.over_some, t.over_all);
 	if (t.over_all > 0) {
-		fprintf(stderr, "fronts drafts: %d draft%s (%s%s) over the limits "
-		    "of every front %s may go to\n", t.over_all,
+		fprintf(stderr, "fronts drafts: %d draft%s (%s%s) illegal on "
+		    "every front %s may go to\n", t.over_all,
 		    t.over_all == 1 ? "" : "s", t.first_over_all,
 		    t.over_all > 1 ? ", …" : "", t.over_all == 1 ? "it" : "they");
 		rc = EXIT_REFUSED;
