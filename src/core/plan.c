@@ -99,10 +99,14 @@ plan_project_hashes(const struct project *p, char fronts[PLAN_HASH_LEN + 1],
 	len = 0;
 	if ((f = open_memstream(&buf, &len)) == NULL)
 		abort();
-	for (i = 0; i < p->ndrafts; i++)
+	for (i = 0; i < p->ndrafts; i++) {
 		fprintf(f, "%s\n%llx\n%zu\n%s\n", p->drafts[i].id,
 		    (unsigned long long)p->drafts[i].front_mask,
 		    strlen(p->drafts[i].text), p->drafts[i].text);
+		/* A thread, images, variants or a window: a plain draft's
+		 * fingerprint stays what older plans recorded. */
+		project_draft_shape_print(f, &p->drafts[i]);
+	}
 	plan_stream_sha(f, &buf, &len, hex);
 	snprintf(drafts, PLAN_HASH_LEN + 1, "%s", hex);
 }

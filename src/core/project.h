@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include <cjson/cJSON.h>
@@ -227,6 +228,10 @@ int	project_draft_variant(const struct project *, int d, int f);
 /* Sets a draft's default body to one part of text (no images), and its
  * text to a copy: for drafts built in memory. */
 void	project_draft_set_text(struct draft *, const char *text);
+/* Writes what a draft holds beyond its text (parts, images, variants,
+ * window) in a fixed form, for a plan's fingerprint of the drafts;
+ * nothing for a draft that is one text. */
+void	project_draft_shape_print(FILE *, const struct draft *);
 /* Frees what a body owns (not the body itself). */
 void	project_body_free(struct body *);
 /* May draft d go to front f (indices)? */
