@@ -232,6 +232,10 @@ void	project_draft_set_text(struct draft *, const char *text);
  * window) in a fixed form, for a plan's fingerprint of the drafts;
  * nothing for a draft that is one text. */
 void	project_draft_shape_print(FILE *, const struct draft *);
+/* Checks one drafts.jsonl object by every rule the loader applies (its
+ * fronts against p's); errors name file and line as given. */
+int	project_draft_check(const struct project *, const char *file,
+	    int line, const cJSON *obj, struct error *err);
 /* Frees what a body owns (not the body itself). */
 void	project_body_free(struct body *);
 /* May draft d go to front f (indices)? */
