@@ -448,4 +448,20 @@ const struct cmd_entry cmd_drafts_entry = {
 	    "[,topics=COL][,fronts=COL][,not_before=COL][,not_after=COL] "
 	    "[-C DIR] [--dry-run]",
 	.exec = cmd_drafts_exec,
+	.details =
+	    "drafts.jsonl, one draft per line:\n"
+	    "  id, text (the first post), topics, fronts (default: all)\n"
+	    "  thread      the posts after the first: each a text or\n"
+	    "              {\"text\", \"media\"}\n"
+	    "  media       images of the first post: [{\"path\", \"alt\"}], the path\n"
+	    "              relative to the project directory and inside it\n"
+	    "  variants    {\"FRONT-ID or PLATFORM\": \"text\" or {\"text\", \"thread\",\n"
+	    "              \"media\"}}: what that front gets instead (whole; a\n"
+	    "              front id wins over its platform)\n"
+	    "  not_before, not_after   ISO-8601 with offset: posted only inside\n"
+	    "\n"
+	    "drafts import: each CSV row becomes a draft; topics and fronts\n"
+	    "cells list items separated by , or ;. A bad row refuses the file\n"
+	    "by line and column; ids already in drafts.jsonl are reported and\n"
+	    "left out; a row without an id gets csv-HASH of its text.\n",
 };

@@ -68,3 +68,5 @@ expect_exit "no --map is a usage error" 2 "$FRONTS" -C "$P" drafts import "$TMPD
 expect_exit "an unknown --map key is a usage error" 2 "$FRONTS" -C "$P" drafts import "$TMPD/sheet.csv" --map text=Post,time=When
 expect_exit "drafts --help shows import" 0 "$FRONTS" drafts --help
 expect_grep "the usage names import and its map" 'fronts drafts import FILE.csv --map text=COL\[,id=COL\]' "$TMPD/out"
+expect_grep "--help documents the draft format" '^  thread +the posts after the first' "$TMPD/out"
+expect_grep "--help documents variants" '^  variants +\{"FRONT-ID or PLATFORM"' "$TMPD/out"
