@@ -143,7 +143,8 @@ plan_identity_check(const struct project *p, const struct plan *pl,
 bool
 plan_post_edited(const struct project *p, const struct plan_post *pp)
 {
-	return strcmp(pp->text, p->drafts[pp->draft].text) != 0;
+	return strcmp(pp->text, project_draft_text(p, pp->draft,
+	    pp->front)) != 0;
 }
 
 static double
@@ -615,7 +616,8 @@ plan_add_pins(const struct project *p, const struct legal *lg,
 			pp->at = project_slot_time(p, pp->slot);
 			pp->front = due[i].front;
 			pp->draft = due[i].draft;
-			pp->text = xstrdup(p->drafts[pp->draft].text);
+			pp->text = xstrdup(project_draft_text(p, pp->draft,
+			    pp->front));
 			legal_apply(lg, lp, &due[i]);
 		}
 	}
@@ -666,7 +668,8 @@ plan_build(const struct project *p, const struct legal *lg,
 			pp->at = project_slot_time(p, pp->slot);
 			pp->front = e->action.front;
 			pp->draft = e->action.draft;
-			pp->text = xstrdup(p->drafts[pp->draft].text);
+			pp->text = xstrdup(project_draft_text(p, pp->draft,
+			    pp->front));
 			pp->expected_reward = e->reward_mean;
 			pp->reward_known = true;
 			pp->ci_lo = e->ci_lo;

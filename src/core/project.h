@@ -223,6 +223,9 @@ int	project_draft_index(const struct project *, const char *id);
 /* What front f gets of draft d: the variant keyed by the front's id,
  * else by its platform, else the default. Never NULL. */
 const struct body *project_draft_body(const struct project *, int d, int f);
+/* The first post front f gets of draft d (its variant's, or the
+ * default's): the text a plan carries for that post. */
+const char *project_draft_text(const struct project *, int d, int f);
 /* The variant of draft d front f gets; -1: the default. */
 int	project_draft_variant(const struct project *, int d, int f);
 /* Sets a draft's default body to one part of text (no images), and its

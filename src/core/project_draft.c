@@ -329,6 +329,14 @@ project_draft_variant(const struct project *p, int d, int f)
 	return byplat;
 }
 
+const char *
+project_draft_text(const struct project *p, int d, int f)
+{
+	const struct body *b = project_draft_body(p, d, f);
+
+	return b->nparts > 0 ? b->parts[0].text : p->drafts[d].text;
+}
+
 const struct body *
 project_draft_body(const struct project *p, int d, int f)
 {
