@@ -105,6 +105,12 @@ csv_next(struct csv *c, struct error *err)
 		return 0;
 	c->at = c->line;
 	for (;;) {
+		if (c->off >= c->len) {
+			/* A comma ended the file: the last field is empty
+			 * (data need not end in a NUL). */
+			csv_field(c, "", 0);
+			break;
+		}
 		if (c->data[c->off] == '"') {
 			c->off++;
 			if (csv_quoted(c, err) != 0)

@@ -48,7 +48,7 @@ fuzz_setup(void)
 	fuzz_put("drafts.jsonl", "{\"id\":\"d1\",\"text\":\"hi\"}\n", 24);
 }
 
-static void
+static inline void
 fuzz_load(void)
 {
 	struct error err = { 0 };

@@ -141,6 +141,30 @@ test_bad(void **state)
 	fx_free(p);
 }
 
+/* A file whose last byte is the comma before an empty last field, held
+ * without a NUL after it (as a fuzzer or a mapped file gives it): the
+ * field is empty and nothing is read past the end. */
+static void
+test_trailing_comma_at_the_end(void **state)
+{
+	static const char csv[] = "Post,Where
+hi,";
+	struct drafts_csv_map m = { "Post", NULL, NULL, "Where", NULL, NULL };
+	struct project *p = two_fronts();
+	struct drafts_import im;
+	struct error err = { 0 };
+	char *data = xmalloc(sizeof csv - 1);
+
+	memcpy(data, csv, sizeof csv - 1);
+	assert_int_equal(drafts_csv_read(p, "s.csv", data, sizeof csv - 1, &m,
+	    &im, &err), 0);
+	assert_int_equal(im.added, 1);
+	assert_non_null(strstr(im.lines, "\"text\":\"hi\"}"));
+	drafts_import_free(&im);
+	free(data);
+	fx_free(p);
+}
+
 /* The append keeps drafts.jsonl's last line whole even when it lacks its
  * newline, and the project loads with the new drafts. */
 static void
@@ -178,6 +202,7 @@ main(void)
 		cmocka_unit_test(test_map_parse),
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_trailing_comma_at_the_end),
 		cmocka_unit_test(test_append),
 	};
 
