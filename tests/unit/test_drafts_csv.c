@@ -147,8 +147,7 @@ test_bad(void **state)
 static void
 test_trailing_comma_at_the_end(void **state)
 {
-	static const char csv[] = "Post,Where
-hi,";
+	static const char csv[] = "Post,Where\nhi,";
 	struct drafts_csv_map m = { "Post", NULL, NULL, "Where", NULL, NULL };
 	struct project *p = two_fronts();
 	struct drafts_import im;
