@@ -5,6 +5,9 @@
  * that platform counts, against that front's limit; threads, images and
  * alt text as that platform takes them; the draft's window. Exits 3 when a
  * draft fits none of its fronts: it can never be posted.
+ *
+ * `fronts drafts import FILE.csv --map …` appends drafts from a
+ * spreadsheet (drafts_csv.h); --dry-run says what it would add.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -14,6 +17,7 @@
 #include <utf8proc.h>
 
 #include "cli/cli.h"
+#include "core/drafts_csv.h"
 #include "core/legal.h"
 #include "core/project.h"
 #include "core/text.h"
@@ -23,8 +27,8 @@
 #define PREVIEW_COLUMNS 60
 
 struct drafts_tally {
-	int	over_some;	/* drafts over the limit on at least one front */
-	int	over_all;	/* drafts over the limit on every front */
+	int	over_some;	/* drafts illegal on at least one front */
+	int	over_all;	/* drafts illegal on every front */
 	const char *first_over_all;
 	int	id_width;	/* for aligning the human output */
 };
@@ -117,9 +121,11 @@ print_image(const struct front *f, const struct media *m)
 	    "WebP" };
 	const struct image_facts *x = &m->facts;
 	enum legal_verdict v;
-	char why[256], facts[80];
+	char why[256], facts[80], alt[256];
 
 	v = legal_image(f, m, why, sizeof why);
+	if (m->alt != NULL)
+		preview(m->alt, alt, sizeof alt);
 	if (x->probed && x->problem == NULL)
 		snprintf(facts, sizeof facts, " (%s %d×%d, %ld bytes)",
 		    types[(unsigned)x->type < IMAGE_NTYPES ? x->type : 0],
@@ -128,7 +134,7 @@ print_image(const struct front *f, const struct media *m)
 		facts[0] = '\0';
 	termsafe_fprintf(stdout, "        image %s%s, %s%s%s: %s%s%s\n", m->path,
 	    facts, m->alt != NULL ? "alt \"" : "no alt text",
-	    m->alt != NULL ? m->alt : "", m->alt != NULL ? "\"" : "",
+	    m->alt != NULL ? alt : "", m->alt != NULL ? "\"" : "",
 	    v == LEGAL_OK ? "ok" : "ILLEGAL: ", v == LEGAL_OK ? "" : why, "");
 }
 
@@ -293,6 +299,73 @@ draft_report(const struct project *p, const struct draft *d, cJSON *json,
 	return 0;
 }
 
+static void
+import_report(const char *file, const struct drafts_import *im, bool dry_run)
+{
+	int i;
+
+	printf("%s%d draft%s from %s added to drafts.jsonl; %d already there, "
+	    "%d rows without text\n", dry_run ? "dry run, nothing written: " :
+	    "", im->added, im->added == 1 ? "" : "s", file, im->nexisting,
+	    im->nskipped);
+	for (i = 0; i < im->nexisting; i++)
+		termsafe_fprintf(stdout, "  kept out: %s\n", im->existing[i]);
+	for (i = 0; i < im->nskipped; i++)
+		termsafe_fprintf(stdout, "  skipped: %s\n", im->skipped[i]);
+}
+
+/* `fronts drafts import FILE.csv --map text=COL[,…] [--dry-run]`. */
+static int
+drafts_import(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "map", required_argument, NULL, 'm' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct drafts_csv_map map;
+	struct drafts_import im;
+	struct error err = { 0 };
+	struct project *p = NULL;
+	bool dry_run = false, has_map = false;
+	char *data = NULL;
+	size_t len;
+	int c, rc = -1;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
+		if (c == 'C')
+			cli->dir = optarg;
+		else if (c == 'n')
+			dry_run = true;
+		else if (c == 'm' && drafts_csv_map_parse(optarg, &map) == 0)
+			has_map = true;
+		else if (c == 'm')
+			return cli_usage_error("drafts", "--map takes text=COL"
+			    "[,id=COL][,topics=COL][,fronts=COL]"
+			    "[,not_before=COL][,not_after=COL]");
+		else
+			return cli_usage_error("drafts", "unknown option");
+	}
+	if (optind + 1 != argc || !has_map)
+		return cli_usage_error("drafts", "expected `import FILE.csv "
+		    "--map text=COL[,…]`");
+	if (project_load(cli->dir, &p, &err) != 0 ||
+	    file_read(argv[optind], &data, &len, &err) != 0 ||
+	    drafts_csv_read(p, argv[optind], data, len, &map, &im, &err) != 0)
+		goto out;
+	rc = 0;
+	if (!dry_run && im.added > 0)
+		rc = drafts_append(cli->dir, &im, &err);
+	if (rc == 0)
+		import_report(argv[optind], &im, dry_run);
+	drafts_import_free(&im);
+out:
+	free(data);
+	project_free(p);
+	return rc == 0 ? EXIT_OK : cli_report("drafts", &err);
+}
+
 static int
 drafts_usage(const char *opt)
 {
@@ -314,6 +387,8 @@ cmd_drafts_exec(struct cli *cli, int argc, char **argv)
 	char *out;
 	int c, i, rc = EXIT_OK;
 
+	if (argc > 1 && strcmp(argv[1], "import") == 0)
+		return drafts_import(cli, argc - 1, argv + 1);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+C:", opts, NULL)) != -1) {
 		if (c == 'j')
@@ -349,11 +424,11 @@ cmd_drafts_exec(struct cli *cli, int argc, char **argv)
 		termsafe_json_puts(out, stdout);
 		free(out);
 	} else
-		printf("\n%d drafts; %d over the limit on some front, %d on every "
+		printf("\n%d drafts; %d illegal on some front, %d on every "
 		    "front they may go to\n", p->ndrafts, t.over_some, t.over_all);
 	if (t.over_all > 0) {
-		fprintf(stderr, "fronts drafts: %d draft%s (%s%s) over the limits "
-		    "of every front %s may go to\n", t.over_all,
+		fprintf(stderr, "fronts drafts: %d draft%s (%s%s) illegal on "
+		    "every front %s may go to\n", t.over_all,
 		    t.over_all == 1 ? "" : "s", t.first_over_all,
 		    t.over_all > 1 ? ", …" : "", t.over_all == 1 ? "it" : "they");
 		rc = EXIT_REFUSED;
@@ -368,6 +443,25 @@ const struct cmd_entry cmd_drafts_entry = {
 	.name = "drafts",
 	.summary = "each draft's parts, images and lengths per front, with "
 	    "their verdicts",
-	.usage = "[-C DIR] [--json]",
+	.usage = "[-C DIR] [--json]\n"
+	    "       fronts drafts import FILE.csv --map text=COL[,id=COL]"
+	    "[,topics=COL][,fronts=COL][,not_before=COL][,not_after=COL] "
+	    "[-C DIR] [--dry-run]",
 	.exec = cmd_drafts_exec,
+	.details =
+	    "drafts.jsonl, one draft per line:\n"
+	    "  id, text (the first post), topics, fronts (default: all)\n"
+	    "  thread      the posts after the first: each a text or\n"
+	    "              {\"text\", \"media\"}\n"
+	    "  media       images of the first post: [{\"path\", \"alt\"}], the path\n"
+	    "              relative to the project directory and inside it\n"
+	    "  variants    {\"FRONT-ID or PLATFORM\": \"text\" or {\"text\", \"thread\",\n"
+	    "              \"media\"}}: what that front gets instead (whole; a\n"
+	    "              front id wins over its platform)\n"
+	    "  not_before, not_after   ISO-8601 with offset: posted only inside\n"
+	    "\n"
+	    "drafts import: each CSV row becomes a draft; topics and fronts\n"
+	    "cells list items separated by , or ;. A bad row refuses the file\n"
+	    "by line and column; ids already in drafts.jsonl are reported and\n"
+	    "left out; a row without an id gets csv-HASH of its text.\n",
 };

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include <cjson/cJSON.h>
@@ -222,11 +223,22 @@ int	project_draft_index(const struct project *, const char *id);
 /* What front f gets of draft d: the variant keyed by the front's id,
  * else by its platform, else the default. Never NULL. */
 const struct body *project_draft_body(const struct project *, int d, int f);
+/* The first post front f gets of draft d (its variant's, or the
+ * default's): the text a plan carries for that post. */
+const char *project_draft_text(const struct project *, int d, int f);
 /* The variant of draft d front f gets; -1: the default. */
 int	project_draft_variant(const struct project *, int d, int f);
 /* Sets a draft's default body to one part of text (no images), and its
  * text to a copy: for drafts built in memory. */
 void	project_draft_set_text(struct draft *, const char *text);
+/* Writes what a draft holds beyond its text (parts, images, variants,
+ * window) in a fixed form, for a plan's fingerprint of the drafts;
+ * nothing for a draft that is one text. */
+void	project_draft_shape_print(FILE *, const struct draft *);
+/* Checks one drafts.jsonl object by every rule the loader applies (its
+ * fronts against p's); errors name file and line as given. */
+int	project_draft_check(const struct project *, const char *file,
+	    int line, const cJSON *obj, struct error *err);
 /* Frees what a body owns (not the body itself). */
 void	project_body_free(struct body *);
 /* May draft d go to front f (indices)? */

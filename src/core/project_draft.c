@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "core/project_int.h"
 #include "core/timeutil.h"
@@ -328,10 +329,56 @@ project_draft_variant(const struct project *p, int d, int f)
 	return byplat;
 }
 
+const char *
+project_draft_text(const struct project *p, int d, int f)
+{
+	const struct body *b = project_draft_body(p, d, f);
+
+	return b->nparts > 0 ? b->parts[0].text : p->drafts[d].text;
+}
+
 const struct body *
 project_draft_body(const struct project *p, int d, int f)
 {
 	int v = project_draft_variant(p, d, f);
 
 	return v >= 0 ? &p->drafts[d].variants[v].body : &p->drafts[d].body;
+}
+
+static void
+body_print(FILE *f, const struct body *b)
+{
+	const struct media *m;
+	int i, j;
+
+	for (i = 0; i < b->nparts; i++) {
+		fprintf(f, "part %zu\n%s\n", strlen(b->parts[i].text),
+		    b->parts[i].text);
+		for (j = 0; j < b->parts[i].nmedia; j++) {
+			m = &b->parts[i].media[j];
+			fprintf(f, "media %zu\n%s\n%zd\n%s\n", strlen(m->path),
+			    m->path, m->alt != NULL ? (ssize_t)strlen(m->alt) : -1,
+			    m->alt != NULL ? m->alt : "");
+		}
+	}
+}
+
+void
+project_draft_shape_print(FILE *f, const struct draft *d)
+{
+	int i;
+
+	if (d->body.nparts <= 1 && (d->body.nparts == 0 ||
+	    d->body.parts[0].nmedia == 0) && d->nvariants == 0 &&
+	    !d->has_not_before && !d->has_not_after)
+		return;
+	body_print(f, &d->body);
+	for (i = 0; i < d->nvariants; i++) {
+		fprintf(f, "variant %s\n", d->variants[i].key);
+		body_print(f, &d->variants[i].body);
+	}
+	if (d->has_not_before)
+		fprintf(f, "not_before %lld\n", (long long)d->not_before);
+	if (d->has_not_after)
+		fprintf(f, "not_after %lld\n", (long long)d->not_after);
 }

@@ -36,6 +36,10 @@ int	project_load_pins(struct project *, const char *path,
 int	project_draft_load_shape(const struct json_loc *,
 	    const struct project *, const cJSON *obj, struct draft *);
 
+/* Reads every image the drafts name into its facts (never fails: an
+ * image that cannot be read keeps its problem). */
+void	project_probe_media(struct project *);
+
 void	project_history_free(struct history_post *);
 void	project_draft_free(struct draft *);
 

@@ -169,6 +169,22 @@ publish_legal(const struct publish *pub, const struct plan_post *post,
 	return v == LEGAL_OK;
 }
 
+/* "now (T) is outside draft d's window (not_before …, not_after …)". */
+static void
+publish_window_why(const struct draft *d, time_t now, char *why, size_t len)
+{
+	char t[40], a[40] = "", b[40] = "";
+
+	time_format_local(now, t, sizeof t);
+	if (d->has_not_before)
+		time_format_local(d->not_before, a, sizeof a);
+	if (d->has_not_after)
+		time_format_local(d->not_after, b, sizeof b);
+	snprintf(why, len, "now (%s) is outside draft %s's window (%s%s%s%s%s)",
+	    t, d->id, a[0] ? "not_before " : "", a, a[0] && b[0] ? ", " : "",
+	    b[0] ? "not_after " : "", b);
+}
+
 /* A draft the ledger already sent on this front, from any plan. */
 static const struct ledger_entry *
 publish_sent_before(const struct publish *pub, const struct front *f,
@@ -256,6 +272,11 @@ publish_assess(struct publish *pub, int i, time_t now, bool future,
 		snprintf(out->why, sizeof out->why, "draft %s was already sent "
 		    "on front %s (ledger entry %s)", d->id, out->front->id,
 		    e->id);
+	} else if (offered && !legal_in_window(d, now)) {
+		/* Late (or early, when asked) past the draft's window: the
+		 * slot was inside it, the moment of sending is not. */
+		out->status = PUBLISH_REFUSED;
+		publish_window_why(d, now, out->why, sizeof out->why);
 	} else if (!publish_legal(pub, post, tv, &out->measure,
 	    publish_check_slot(pub, post, now, offered), out->why,
 	    sizeof out->why))

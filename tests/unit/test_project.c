@@ -419,6 +419,42 @@ test_nul_byte(void **state)
 	assert_non_null(strstr(err.msg, "NUL"));
 }
 
+/* What the model sees of test_draft_shape's drafts: the parts, each
+ * image's alt text only (no path, no bytes), the variant per front id,
+ * the window in the project's zone. */
+static void
+ctx_shape(const struct project *p)
+{
+	cJSON *ctx = project_ctx_json(p), *d, *pt, *v;
+	char *s;
+
+	d = cJSON_GetArrayItem(cJSON_GetObjectItem(ctx, "drafts"), 0);
+	pt = cJSON_GetObjectItem(d, "parts");
+	assert_int_equal(cJSON_GetArraySize(pt), 3);
+	s = cJSON_PrintUnformatted(cJSON_GetArrayItem(pt, 0));
+	assert_string_equal(s, "{\"text\":\"one\",\"images\":[{\"alt\":"
+	    "\"A harbour\"},{\"alt\":null}]}");
+	free(s);
+	assert_null(strstr(s = cJSON_PrintUnformatted(ctx), "media/a.png"));
+	free(s);
+	v = cJSON_GetObjectItem(cJSON_GetObjectItem(d, "variants"), "m");
+	assert_string_equal(cJSON_GetObjectItem(v, "key")->valuestring,
+	    "mastodon");
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(v, "parts")),
+	    2);
+	v = cJSON_GetObjectItem(cJSON_GetObjectItem(d, "variants"), "x");
+	assert_string_equal(cJSON_GetObjectItem(v, "key")->valuestring, "x");
+	assert_string_equal(cJSON_GetObjectItem(d, "not_before")->valuestring,
+	    "2026-12-01T10:00:00+01:00");
+	assert_string_equal(cJSON_GetObjectItem(d, "not_after")->valuestring,
+	    "2026-12-03T01:00:00+01:00");
+	d = cJSON_GetArrayItem(cJSON_GetObjectItem(ctx, "drafts"), 1);
+	assert_null(cJSON_GetObjectItem(d, "not_before"));
+	v = cJSON_GetObjectItem(cJSON_GetObjectItem(d, "variants"), "m");
+	assert_string_equal(cJSON_GetObjectItem(v, "key")->valuestring, "m");
+	cJSON_Delete(ctx);
+}
+
 /* The whole shape of a draft: a thread with images, variants by front
  * and by platform, a window; and which body each front gets. */
 static void
@@ -470,6 +506,7 @@ test_draft_shape(void **state)
 	assert_false(p->drafts[1].has_not_before);
 	/* No front of d1 is on Bluesky: a warning, not an error. */
 	assert_true(has_warning(p, "drafts.jsonl:1: field \"variants.bluesky\""));
+	ctx_shape(p);
 	project_free(p);
 }
 

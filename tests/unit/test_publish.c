@@ -249,6 +249,30 @@ test_future_only_when_asked(void **state)
 	free(log);
 }
 
+/* A post whose slot was inside its draft's window is refused when the
+ * moment of sending is past not_after (a late run), and nothing is sent. */
+static void
+test_window_at_send_time(void **state)
+{
+	struct fx *x = *state;
+	struct publish_item it;
+	struct draft *d = &x->p->drafts[x->plan.posts[0].draft];
+	char *log = fx_path(x, "social.log");
+
+	d->has_not_after = true;
+	d->not_after = x->plan.posts[0].at + 60;
+	publish_assess(&x->pub, 0, clock_now(), false, &it);
+	assert_int_equal(it.status, PUBLISH_REFUSED);
+	assert_non_null(strstr(it.why, "is outside draft d1's window "
+	    "(not_after "));
+	d->not_after = clock_now() + 3600;
+	publish_assess(&x->pub, 0, clock_now(), false, &it);
+	assert_int_equal(it.status, PUBLISH_READY);
+	d->has_not_after = false;
+	assert_int_equal(count(log, "\"ev\": \"connect\""), 0);
+	free(log);
+}
+
 /* An intent without an outcome (a crash mid-send) reads as unknown: that
  * post is never offered again, and nothing else is sent until it is
  * settled. */
@@ -299,6 +323,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 		    test_intent_then_outcome_and_never_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_future_only_when_asked,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_window_at_send_time,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_unresolved_blocks_every_send, setup, teardown),
