@@ -245,10 +245,7 @@ channel_open_post(const struct front *f, const struct channel_post *p,
 		    channel_front_str(f, "composio", "tool"));
 		c->key = xstrdup(entry_id);
 		channel_secret(c);
-		rc = p->nimages > 0 || p->reply != NULL ? error_set(err,
-		    EXIT_ERROR, "front \"%s\": fronts sends no images or "
-		    "replies through Composio yet", f->id) :
-		    channel_composio_build(c, p->text, err);
+		rc = channel_composio_build(c, p, err);
 		break;
 	case CHANNEL_MASTODON:
 		c->name = xstrdup(kind);

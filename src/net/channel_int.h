@@ -15,8 +15,8 @@
  * the entry id, so each attempt at one post uses the same key. */
 void	channel_tid(time_t at, const char *entry_id, char out[14]);
 
-int	channel_composio_build(struct channel_call *, const char *text,
-	    struct error *err);
+int	channel_composio_build(struct channel_call *,
+	    const struct channel_post *, struct error *err);
 int	channel_mastodon_build(struct channel_call *,
 	    const struct channel_post *, struct error *err);
 int	channel_bluesky_build(struct channel_call *,

@@ -161,6 +161,10 @@ composio_param_list(const cJSON *tool)
 static char **
 composio_post_args(const struct front *f)
 {
+	/* On X a thread's later parts are replies: that argument too. */
+	struct channel_reply reply = { "1", NULL, "1", NULL };
+	struct channel_post post = { "check", NULL, 0,
+	    f->platform == PLATFORM_X ? &reply : NULL };
 	struct channel_call c;
 	struct error err = { 0 };
 	const cJSON *a;
@@ -168,7 +172,7 @@ composio_post_args(const struct front *f)
 	cJSON *body;
 	int n = 0;
 
-	if (channel_open(f, "check", "check", 0, 0, 0, &c, &err) != 0)
+	if (channel_open_post(f, &post, "check", 0, 0, 0, &c, &err) != 0)
 		return NULL;
 	body = cJSON_Parse(c.post.body);
 	channel_close(&c);

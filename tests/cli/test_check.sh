@@ -192,6 +192,11 @@ expect_grep "parameters: the read tool's missing parameter named" \
     'FAIL  tool TWITTER_POST_LOOKUP_BY_POST_ID has no input parameter "tweet__fields", which fronts sends \(it takes: expansions, id, media__fields' "$TMPD/params.out"
 expect_grep "parameters: a fixed argument the post tool lacks" \
     'FAIL  tool REDDIT_CREATE_REDDIT_POST has no input parameter "sendreplies"' "$TMPD/params.out"
+start_fake replyparam ok --drop-param reply__in_reply_to_tweet_id
+proj replyparam
+run_check "X without the reply parameter a thread needs: exit 1" 1 "" replyparam
+expect_grep "parameters: the reply argument of a thread's later parts is checked" \
+    'FAIL  tool TWITTER_CREATION_OF_A_POST has no input parameter "reply__in_reply_to_tweet_id"' "$TMPD/replyparam.out"
 start_fake accounts ok --mastodon-max-characters 5000
 proj accounts 'fr("mastodon")["account"] = "@ledgerline@mastodon.example"; fr("bluesky")["account"] = "ledgerline.dev"; fr("x")["composio"]["user_id"] = "ledgerline"'
 run_check "another account's credentials: exit 1" 1 "" accounts

@@ -23,7 +23,7 @@ export FIXTURE_THREAD=1
 unset FRONTS_TEST_PAUSE_AT FRONTS_TEST_RESUME_FILE
 
 . "$TOP/tests/cli/fake_social.sh"
-trap 'stop_fake; rm -rf "$TMPD"' EXIT
+trap 'stop_fake; [ -n "$KEEP" ] || rm -rf "$TMPD"' EXIT
 
 proj() { P=$TMPD/$1; shift; rm -rf "$P"; $PY "$FIX" both "$P" "$PORT" 5 "$@"; }
 drive() {
@@ -109,6 +109,30 @@ check "bluesky resume: one image uploaded per image part, clean" \
 expect_exit "bluesky resume: ledger" 0 "$FRONTS" ledger -C "$P"
 expect_grep "bluesky resume: 3 of 3" 'thread: 3 of 3 parts sent' "$TMPD/out"
 check "bluesky resume: cids kept in the ledger" "$(grep -c '"cid":"bafyfake' "$P/.fronts/ledger.jsonl")" 3
+
+# --- X through Composio: a text thread, each part a reply -----------------
+export COMPOSIO_API_KEY="ck-$SENTINEL-composio" FAKE_COMPOSIO_KEY="ck-$SENTINEL-composio"
+start_fake xth ok
+proj xth x:d8:1
+$PY - "$P/drafts.jsonl" <<'PYEOF'
+import json, sys
+p = sys.argv[1]
+lines = [json.loads(l) for l in open(p)]
+for d in lines:
+    if d["id"] == "d8":
+        del d["media"]
+        d["thread"][1] = d["thread"][1]["text"]
+open(p, "w").write("".join(json.dumps(d) + "\n" for d in lines))
+PYEOF
+expect_exit "x thread: dry run" 0 "$FRONTS" publish "$P/plan.json" -C "$P"
+expect_grep "x thread: part 2 names part 1 in reply__in_reply_to_tweet_id" '"reply__in_reply_to_tweet_id":"<id of part 1>"' "$TMPD/out"
+drive xth "expect:$PROMPT" send:y end
+check "x thread: exit 0" "$RC" 0
+check "x thread: three tweets" "$(posts | wc -l)" 3
+t1=$(posts | sed -n '1s/.*"id": "\([0-9]*\)".*/\1/p')
+t2=$(posts | sed -n '2s/.*"id": "\([0-9]*\)".*/\1/p')
+check "x thread: part 2 replies to part 1" "$(posts | sed -n 2p | grep -c "\"reply__in_reply_to_tweet_id\": \"$t1\"")" 1
+check "x thread: part 3 replies to part 2" "$(posts | sed -n 3p | grep -c "\"reply__in_reply_to_tweet_id\": \"$t2\"")" 1
 
 # --- keep_metadata: the front sends the file as it is ---------------------
 start_fake keep ok

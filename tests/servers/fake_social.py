@@ -42,6 +42,8 @@ Images and threads, as the platforms document them:
             (at most 4) must name processed attachments of this account
             not attached yet (422 otherwise); its in_reply_to_id must name
             a status (404 otherwise).
+  X         TWITTER_CREATION_OF_A_POST's reply__in_reply_to_tweet_id must
+            name a tweet posted here (unsuccessful otherwise, as X's 403).
   Bluesky   com.atproto.repo.uploadBlob (the bytes as the body, with their
             Content-Type, under a session) answers a blob; a record's
             app.bsky.embed.images embed takes 1-4 images, each with the
@@ -417,6 +419,14 @@ class Handler(BaseHTTPRequestHandler):
                                     "log_id": "log_x"})
         if tool == "TWITTER_POST_LOOKUP_BY_POST_ID":
             return self.x_lookup(body)
+        parent = ((body or {}).get("arguments") or {}).get("reply__in_reply_to_tweet_id")
+        if parent is not None and parent not in STATE.get("x", {}):
+            # X answers a reply to a tweet that does not exist with 403
+            # ("you attempted to reply to a Tweet that is deleted or not
+            # visible to you"); Composio passes it on unsuccessful.
+            return self.reply(200, {"data": {}, "successful": False,
+                                    "error": "Twitter API error: 403 reply target %s not found" % parent,
+                                    "log_id": "log_x"})
         pid = next_id()
         log(args, ev="post", platform="composio", tool=tool, id=pid, dup=False,
             arguments=(body or {}).get("arguments"))
