@@ -285,6 +285,14 @@ publish_assess(struct publish *pub, int i, time_t now, bool future,
 		out->status = offered ? PUBLISH_READY : PUBLISH_FUTURE;
 }
 
+bool
+publish_resumable(const struct publish *pub, int i)
+{
+	int stuck, sent = publish_parts_sent(pub, i, &stuck);
+
+	return sent > 0 && stuck < 0 && sent < publish_body(pub, i)->nparts;
+}
+
 char *
 publish_describe(struct publish *pub, int i, time_t now, struct error *err)
 {

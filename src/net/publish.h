@@ -72,6 +72,9 @@ void	publish_close(struct publish *);
 /* Where post i stands at time now. future: offer posts planned later. */
 void	publish_assess(struct publish *, int i, time_t now, bool future,
 	    struct publish_item *out);
+/* Is post i a thread begun and not finished (part 1 sent, a later part
+ * not attempted or failed), which a later run goes on with? */
+bool	publish_resumable(const struct publish *, int i);
 /* The exact request(s) post i sends, secrets as ***. */
 char	*publish_describe(struct publish *, int i, time_t now,
 	    struct error *err);
