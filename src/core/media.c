@@ -113,19 +113,16 @@ media_read(const char *path, unsigned char **out, size_t *len,
 	return 0;
 }
 
+static int	media_run(const char *, const bool *, struct media_info *,
+		    unsigned char **, size_t *, struct error *);
+
 int
 media_probe(const char *path, struct media_info *mi, struct error *err)
 {
-	unsigned char *d;
-	size_t len;
-	int rc;
+	unsigned char *out;
+	size_t outlen;
 
-	memset(mi, 0, sizeof *mi);
-	if (media_read(path, &d, &len, err) != 0)
-		return -1;
-	rc = media_probe_mem(d, len, path, mi, err);
-	free(d);
-	return rc;
+	return media_run(path, NULL, mi, &out, &outlen, err);
 }
 
 int
@@ -155,12 +152,14 @@ media_clean(const void *data, size_t len, const struct media_info *mi,
 	}
 }
 
-int
-media_load(const char *path, bool keep_metadata, struct media_info *mi,
+/* Reads the file at path and probes it; with keep (not NULL) cleans it
+ * too, keeping its metadata when *keep. */
+static int
+media_run(const char *path, const bool *keep, struct media_info *mi,
     unsigned char **out, size_t *outlen, struct error *err)
 {
-	unsigned char *d;
-	size_t len;
+	unsigned char *d = NULL;
+	size_t len = 0;
 	int rc;
 
 	*out = NULL;
@@ -169,9 +168,15 @@ media_load(const char *path, bool keep_metadata, struct media_info *mi,
 	if (media_read(path, &d, &len, err) != 0)
 		return -1;
 	rc = media_probe_mem(d, len, path, mi, err);
-	if (rc == 0)
-		rc = media_clean(d, len, mi, keep_metadata, path, out, outlen,
-		    err);
+	if (rc == 0 && keep != NULL)
+		rc = media_clean(d, len, mi, *keep, path, out, outlen, err);
 	free(d);
 	return rc;
+}
+
+int
+media_load(const char *path, bool keep_metadata, struct media_info *mi,
+    unsigned char **out, size_t *outlen, struct error *err)
+{
+	return media_run(path, &keep_metadata, mi, out, outlen, err);
 }

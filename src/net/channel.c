@@ -72,35 +72,15 @@ channel_url_check(const char *url, const char *what, struct error *err)
 	    "the request", what, url);
 }
 
-void
-channel_req_set(struct channel_req *r, const char *url, char *body,
-    const char *auth_name, char *auth, long timeout_ms)
+/* A POST of len bytes of body under content_type (not owned), with the
+ * secret header auth_name: auth when auth is given. */
+static void
+channel_req_post(struct channel_req *r, const char *url, char *body,
+    size_t len, const char *content_type, const char *auth_name, char *auth,
+    long timeout_ms)
 {
 	r->url = xstrdup(url);
 	r->body = body;
-	r->auth = auth;
-	r->http.method = "POST";
-	r->http.url = r->url;
-	r->http.headers = r->headers;
-	r->http.body = body;
-	r->http.body_len = strlen(body);
-	r->http.connect_timeout_ms = CHANNEL_CONNECT_MS;
-	r->http.timeout_ms = timeout_ms;
-	r->http.max_response = 1 << 20;
-	channel_req_add(r, "Content-Type", "application/json", false);
-	if (auth_name != NULL)
-		channel_req_add(r, auth_name, auth != NULL ? auth : "", true);
-}
-
-void
-channel_req_upload(struct channel_req *r, const char *url,
-    char *content_type, char *body, size_t len, char *shown,
-    const char *auth_name, char *auth, long timeout_ms)
-{
-	r->url = xstrdup(url);
-	r->content_type = content_type;
-	r->body = body;
-	r->shown_body = shown;
 	r->auth = auth;
 	r->http.method = "POST";
 	r->http.url = r->url;
@@ -115,6 +95,25 @@ channel_req_upload(struct channel_req *r, const char *url,
 		channel_req_add(r, auth_name, auth != NULL ? auth : "", true);
 }
 
+void
+channel_req_set(struct channel_req *r, const char *url, char *body,
+    const char *auth_name, char *auth, long timeout_ms)
+{
+	channel_req_post(r, url, body, strlen(body), "application/json",
+	    auth_name, auth, timeout_ms);
+}
+
+void
+channel_req_upload(struct channel_req *r, const char *url,
+    char *content_type, char *body, size_t len, char *shown,
+    const char *auth_name, char *auth, long timeout_ms)
+{
+	r->content_type = content_type;
+	r->shown_body = shown;
+	channel_req_post(r, url, body, len, content_type, auth_name, auth,
+	    timeout_ms);
+}
+
 char *
 channel_image_shown(const struct channel_image *im)
 {
@@ -124,6 +123,22 @@ channel_image_shown(const struct channel_image *im)
 	xasprintf(&out, "<%zu bytes of %s, %dx%d, sha256 %.16s…>", im->len,
 	    im->mime, im->width, im->height, h);
 	return out;
+}
+
+char *
+channel_why(const struct http_response *r, int rc, const struct error *err,
+    long ok, long also_ok)
+{
+	char *t, *why;
+
+	if (rc != 0)
+		return xstrdup(err->msg);
+	if (r->status == ok || (also_ok != 0 && r->status == also_ok))
+		return NULL;
+	t = channel_error_text(r);
+	xasprintf(&why, "HTTP %ld: %s", r->status, t);
+	free(t);
+	return why;
 }
 
 void

@@ -621,14 +621,7 @@ bluesky_upload(struct channel_call *c, int i, char **why)
 
 	*why = NULL;
 	rc = http_perform(&c->uploads[i].http, &resp, &err);
-	if (rc != 0)
-		xasprintf(why, "%s", err.msg);
-	else if (resp.status != 200) {
-		char *t = channel_error_text(&resp);
-
-		xasprintf(why, "HTTP %ld: %s", resp.status, t);
-		free(t);
-	} else {
+	if ((*why = channel_why(&resp, rc, &err, 200, 0)) == NULL) {
 		j = cJSON_Parse(resp.body);
 		blob = cJSON_DetachItemFromObjectCaseSensitive(j, "blob");
 		if (!cJSON_IsObject(blob)) {

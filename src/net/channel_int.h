@@ -38,6 +38,11 @@ void	channel_req_upload(struct channel_req *, const char *url,
 	    const char *auth_name, char *auth, long timeout_ms);
 /* "<N bytes of image/jpeg, sha256 …>": how an image's bytes are shown. */
 char	*channel_image_shown(const struct channel_image *);
+/* Why an exchange gave no answer to go on with: the transport error, or
+ * a status other than ok and also_ok (0: none) with what the body says;
+ * NULL when the answer is one of them. */
+char	*channel_why(const struct http_response *, int rc,
+	    const struct error *, long ok, long also_ok);
 /* The post's body again from c->post_json (after the uploads answered). */
 void	channel_post_rebody(struct channel_call *);
 /* Outcome of a request that did not get a readable answer: never reached

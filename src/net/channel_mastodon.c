@@ -201,14 +201,7 @@ mastodon_processed(struct channel_call *c, int i, const char *id)
 			http_response_free(&resp);
 			continue;
 		}
-		if (rc != 0)
-			xasprintf(&why, "%s", err.msg);
-		else if (resp.status != 200) {
-			char *t = channel_error_text(&resp);
-
-			xasprintf(&why, "HTTP %ld: %s", resp.status, t);
-			free(t);
-		}
+		why = channel_why(&resp, rc, &err, 200, 0);
 		http_response_free(&resp);
 		free(url);
 		return why;
@@ -231,14 +224,7 @@ mastodon_upload(struct channel_call *c, int i, char **why)
 
 	*why = NULL;
 	rc = http_perform(&c->uploads[i].http, &resp, &err);
-	if (rc != 0)
-		xasprintf(why, "%s", err.msg);
-	else if (resp.status != 200 && resp.status != 202) {
-		char *t = channel_error_text(&resp);
-
-		xasprintf(why, "HTTP %ld: %s", resp.status, t);
-		free(t);
-	} else {
+	if ((*why = channel_why(&resp, rc, &err, 200, 202)) == NULL) {
 		j = cJSON_Parse(resp.body);
 		if ((id = json_str(j, "id")) == NULL)
 			xasprintf(why, "HTTP %ld without a media id",

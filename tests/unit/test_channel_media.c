@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "fixture_fake.h"
 #include "fixture_media.h"
 #include "core/media.h"
 #include "net/channel_int.h"
@@ -29,29 +30,6 @@ struct fx {
 	size_t		 len;
 	struct media_info mi;
 };
-
-static const char *
-top(void)
-{
-	const char *t = getenv("TOP");
-
-	return t != NULL ? t : ".";
-}
-
-static int
-count(const char *path, const char *s)
-{
-	char line[16384];
-	FILE *f = fopen(path, "r");
-	int n = 0;
-
-	if (f == NULL)
-		return 0;
-	while (fgets(line, sizeof line, f) != NULL)
-		n += strstr(line, s) != NULL;
-	fclose(f);
-	return n;
-}
 
 static void
 fx_start(struct fx *x, const char *extra)
@@ -184,6 +162,25 @@ fx_send(const struct front *f, const struct channel_post *p,
 	channel_close(&c);
 }
 
+/* Sends one post that must fail, the message holding want. */
+static void
+fx_send_fails(const struct front *f, const struct channel_post *p,
+    const char *entry, const char *want)
+{
+	struct channel_call c;
+	struct channel_result r;
+	struct error err = { 0 };
+
+	assert_int_equal(channel_open_post(f, p, entry, 1796112000,
+	    1796112000, 5000, &c, &err), 0);
+	channel_send(&c, &r);
+	assert_int_equal(r.state, LEDGER_FAILED);
+	if (strstr(r.message, want) == NULL)
+		fail_msg("\"%s\" not in: %s", want, r.message);
+	channel_result_free(&r);
+	channel_close(&c);
+}
+
 /* The dry run: upload first, its bytes described, the post naming it. */
 static void
 test_describe_uploads(void **state)
@@ -290,22 +287,13 @@ test_mastodon_upload_refused(void **state)
 	struct front f;
 	struct channel_image im = fx_image(x, NULL);
 	struct channel_post p = { "part one", &im, 1, NULL };
-	struct channel_call c;
-	struct channel_result r;
-	struct error err = { 0 };
 
 	fx_start(x, "--mode=ok");
 	f = fx_front(x, PLATFORM_MASTODON);
 	im.mime = "text/plain";
-	assert_int_equal(channel_open_post(&f, &p, "e00000000000000b1", 0, 0,
-	    5000, &c, &err), 0);
-	channel_send(&c, &r);
-	assert_int_equal(r.state, LEDGER_FAILED);
-	assert_non_null(strstr(r.message, "no post was sent: image 1 of 1"));
-	assert_non_null(strstr(r.message, "HTTP 422"));
+	fx_send_fails(&f, &p, "e00000000000000b1",
+	    "no post was sent: image 1 of 1 did not upload: HTTP 422");
 	assert_int_equal(count(x->log, "\"ev\": \"post\""), 0);
-	channel_result_free(&r);
-	channel_close(&c);
 	cJSON_Delete(f.raw);
 	fx_stop(x);
 }
@@ -338,19 +326,7 @@ test_bluesky_thread(void **state)
 	/* A wrong cid is a broken strong ref: refused, nothing posted. */
 	r3.parent_cid = "bafywrong";
 	p3.text = "part four";
-	{
-		struct channel_call c;
-		struct channel_result r;
-		struct error err = { 0 };
-
-		assert_int_equal(channel_open_post(&f, &p3, "e00000000000000c4",
-		    1796112000, 1796112000, 5000, &c, &err), 0);
-		channel_send(&c, &r);
-		assert_int_equal(r.state, LEDGER_FAILED);
-		assert_non_null(strstr(r.message, "reply/parent"));
-		channel_result_free(&r);
-		channel_close(&c);
-	}
+	fx_send_fails(&f, &p3, "e00000000000000c4", "reply/parent");
 	assert_int_equal(count(x->log, "\"ev\": \"post\""), 3);
 	cJSON_Delete(f.raw);
 	fx_stop(x);

@@ -15,6 +15,7 @@
 
 #include "core/clock.h"
 #include "testutil.h"
+#include "fixture_fake.h"
 #include "core/plan.h"
 #include "core/project.h"
 #include "net/publish.h"
@@ -30,30 +31,6 @@ struct fx {
 	struct plan	 plan;
 	struct publish	 pub;
 };
-
-static const char *
-top(void)
-{
-	const char *t = getenv("TOP");
-
-	return t != NULL ? t : ".";
-}
-
-/* Lines of the fake's log (or of any file) that contain s. */
-static int
-count(const char *path, const char *s)
-{
-	char line[8192];
-	FILE *f = fopen(path, "r");
-	int n = 0;
-
-	if (f == NULL)
-		return 0;
-	while (fgets(line, sizeof line, f) != NULL)
-		n += strstr(line, s) != NULL;
-	fclose(f);
-	return n;
-}
 
 static char *
 fx_path(const struct fx *x, const char *name)
