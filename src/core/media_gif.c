@@ -191,6 +191,12 @@ media_gif_put(GifFileType *in, GifFileType *w)
 	for (i = 0; i < in->ImageCount; i++) {
 		s = &in->SavedImages[i];
 		d = &s->ImageDesc;
+		/* giflib 5.2 drops, without freeing, the last frame's
+		 * local colour map when this frame has none. */
+		if (d->ColorMap == NULL && w->Image.ColorMap != NULL) {
+			GifFreeMapObject(w->Image.ColorMap);
+			w->Image.ColorMap = NULL;
+		}
 		if (media_gif_put_blocks(w, s) != 0 ||
 		    EGifPutImageDesc(w, d->Left, d->Top, d->Width, d->Height,
 		    false, d->ColorMap) != GIF_OK)
