@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "core/util.h"
 
 /* The repository root: $TOP, or the current directory. */
 static inline const char *
@@ -33,6 +36,23 @@ count(const char *path, const char *s)
 		n += strstr(line, s) != NULL;
 	fclose(f);
 	return n;
+}
+
+/* The port the fake writes to pf once it listens (0: it never did). */
+static inline int
+fake_port(const char *pf)
+{
+	char *data;
+	int i, port = 0;
+
+	for (i = 0; i < 1000 && port == 0; i++) {
+		if (file_read(pf, &data, NULL, NULL) == 0) {
+			port = atoi(data);
+			free(data);
+		} else
+			usleep(10000);
+	}
+	return port;
 }
 
 #endif

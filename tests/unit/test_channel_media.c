@@ -34,8 +34,7 @@ struct fx {
 static void
 fx_start(struct fx *x, const char *extra)
 {
-	char pf[96], *srv, *data;
-	int i;
+	char pf[96], *srv;
 
 	snprintf(pf, sizeof pf, "%s/port", x->dir);
 	unlink(pf);
@@ -46,13 +45,7 @@ fx_start(struct fx *x, const char *extra)
 		    "--log", x->log, "--mode", "ok", extra, (char *)NULL);
 		_exit(127);
 	}
-	for (x->port = 0, i = 0; i < 1000 && x->port == 0; i++) {
-		if (file_read(pf, &data, NULL, NULL) == 0) {
-			x->port = atoi(data);
-			free(data);
-		} else
-			usleep(10000);
-	}
+	x->port = fake_port(pf);
 	assert_true(x->port > 0);
 	free(srv);
 }
@@ -181,6 +174,30 @@ fx_send_fails(const struct front *f, const struct channel_post *p,
 	channel_close(&c);
 }
 
+/* The description of post p on front f; its upload request (to
+ * upload_path) comes before its post request (to post_path). */
+static char *
+describe_ordered(const struct front *f, const struct channel_post *p,
+    const char *upload_path, const char *post_path)
+{
+	struct channel_call c;
+	struct error err = { 0 };
+	char *d, *up, *post;
+
+	assert_int_equal(channel_open_post(f, p, "e0123456789abcdef", 0, 0, 0,
+	    &c, &err), 0);
+	d = channel_describe(&c);
+	channel_close(&c);
+	up = strstr(d, upload_path);
+	post = strstr(d, post_path);
+	assert_non_null(up);
+	assert_non_null(post);
+	assert_true(up < post);
+	assert_null(strstr(d, TOKEN));
+	assert_null(memmem(d, strlen(d), "JFIF", 4));
+	return d;
+}
+
 /* The dry run: upload first, its bytes described, the post naming it. */
 static void
 test_describe_uploads(void **state)
@@ -189,47 +206,30 @@ test_describe_uploads(void **state)
 	struct front f;
 	struct channel_image im = fx_image(x, "A tide chart");
 	struct channel_post p = { "low tide at 6", &im, 1, NULL };
-	struct channel_call c;
-	struct error err = { 0 };
-	char *d, *up, *post;
+	char *d;
 
 	x->port = 9;
 	f = fx_front(x, PLATFORM_MASTODON);
-	assert_int_equal(channel_open_post(&f, &p, "e0123456789abcdef", 0, 0,
-	    0, &c, &err), 0);
-	d = channel_describe(&c);
-	up = strstr(d, "POST http://127.0.0.1:9/api/v2/media\n");
-	post = strstr(d, "POST http://127.0.0.1:9/api/v1/statuses\n");
-	assert_non_null(up);
-	assert_non_null(post);
-	assert_true(up < post);
+	d = describe_ordered(&f, &p, "POST http://127.0.0.1:9/api/v2/media\n",
+	    "POST http://127.0.0.1:9/api/v1/statuses\n");
 	assert_non_null(strstr(d, "multipart/form-data; boundary=fronts-"));
 	assert_non_null(strstr(d, "filename=\"image.jpg\""));
 	assert_non_null(strstr(d, "bytes of image/jpeg, 40x30, sha256 "));
 	assert_non_null(strstr(d, "name=\"description\"\r\n\r\nA tide chart"));
 	assert_non_null(strstr(d, "(then, once the upload is processed"));
 	assert_non_null(strstr(d, "\"media_ids\":[\"<id of upload 1>\"]"));
-	assert_null(strstr(d, TOKEN));
-	assert_null(memmem(d, strlen(d), "JFIF", 4));
 	free(d);
-	channel_close(&c);
 	cJSON_Delete(f.raw);
 
 	f = fx_front(x, PLATFORM_BLUESKY);
-	assert_int_equal(channel_open_post(&f, &p, "e0123456789abcdef", 0, 0,
-	    0, &c, &err), 0);
-	d = channel_describe(&c);
-	up = strstr(d, "POST http://127.0.0.1:9/xrpc/com.atproto.repo.uploadBlob\n");
-	post = strstr(d, "POST http://127.0.0.1:9/xrpc/com.atproto.repo.createRecord\n");
-	assert_non_null(up);
-	assert_non_null(post);
-	assert_true(up < post);
+	d = describe_ordered(&f, &p,
+	    "POST http://127.0.0.1:9/xrpc/com.atproto.repo.uploadBlob\n",
+	    "POST http://127.0.0.1:9/xrpc/com.atproto.repo.createRecord\n");
 	assert_non_null(strstr(d, "Content-Type: image/jpeg\n"));
 	assert_non_null(strstr(d, "\"embed\":{\"$type\":\"app.bsky.embed.images\","
 	    "\"images\":[{\"alt\":\"A tide chart\",\"image\":\"<blob of upload 1>\","
 	    "\"aspectRatio\":{\"width\":40,\"height\":30}}]}"));
 	free(d);
-	channel_close(&c);
 	cJSON_Delete(f.raw);
 }
 

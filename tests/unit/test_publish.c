@@ -45,8 +45,6 @@ static void
 fx_server(struct fx *x)
 {
 	char *srv, *log = fx_path(x, "social.log"), *pf = fx_path(x, "port");
-	char *data;
-	int i;
 
 	xasprintf(&srv, "%s/tests/servers/fake_social.py", top());
 	setenv("FAKE_COMPOSIO_KEY", SENTINEL, 1);
@@ -55,13 +53,7 @@ fx_server(struct fx *x)
 		    "--log", log, "--mode", "ok", (char *)NULL);
 		_exit(127);
 	}
-	for (i = 0; i < 1000 && x->port == 0; i++) {
-		if (file_read(pf, &data, NULL, NULL) == 0) {
-			x->port = atoi(data);
-			free(data);
-		} else
-			usleep(10000);
-	}
+	x->port = fake_port(pf);
 	assert_true(x->port > 0);
 	free(srv);
 	free(log);
