@@ -11,14 +11,16 @@ MANDIR    = $(PREFIX)/share/man/man1
 VERSION  := 0.1.0
 BUILD    ?= build
 
-PKGS      = ncursesw python3-embed libcurl libcjson readline libseccomp libutf8proc libcrypto libcbor
+PKGS      = ncursesw python3-embed libcurl libcjson readline libseccomp libutf8proc libcrypto libcbor \
+            libjpeg libpng libgif libwebp libwebpmux libwebpdemux libexif
 TEST_PKGS = cmocka
 
 # Debian packages needed to build and test (installed by `make deps` as root).
 DEPS = build-essential pkg-config libncurses-dev libpython3-dev python3 \
        libcurl4-openssl-dev libcjson-dev libreadline-dev libcmocka-dev \
        libseccomp-dev libutf8proc-dev libssl-dev tmux clang \
-       libclang-rt-14-dev tzdata valgrind libcbor-dev libfaketime
+       libclang-rt-14-dev tzdata valgrind libcbor-dev libfaketime \
+       libjpeg-dev libpng-dev libgif-dev libwebp-dev libexif-dev
 
 # pkg-config with a clean fallback for packages that ship no .pc file.
 pc_cflags = $(shell pkg-config --cflags $(1) 2>/dev/null)
@@ -34,6 +36,11 @@ DEP_LIBS   := $(call pc_libs,ncursesw,-lncursesw) \
               $(call pc_libs,libutf8proc,-lutf8proc) \
               $(call pc_libs,libcrypto,-lcrypto) \
               $(call pc_libs,libcbor,-lcbor) \
+              $(call pc_libs,libjpeg,-ljpeg) \
+              $(call pc_libs,libpng,-lpng16) \
+              $(call pc_libs,libgif,-lgif) \
+              $(call pc_libs,libwebpmux libwebpdemux libwebp,-lwebpmux -lwebpdemux -lwebp) \
+              $(call pc_libs,libexif,-lexif) \
               -lpthread -lm
 TEST_LIBS  := $(call pc_libs,cmocka,-lcmocka)
 
@@ -230,7 +237,7 @@ clean:
 
 # .incbin'd Python helpers are not seen by -MMD.
 $(BUILD)/src/sandbox/pysrc.o: $(wildcard src/sandbox/py/*.py)
-$(BUILD)/src/core/demo_data.o: $(wildcard fixtures/demo/*)
+$(BUILD)/src/core/demo_data.o: $(wildcard fixtures/demo/* fixtures/demo/media/*)
 
 # .incbin'd prompt templates, likewise.
 $(BUILD)/src/runs/prompts.o: $(wildcard src/runs/prompts/*.txt)

@@ -1,7 +1,13 @@
 /*
- * cmd_drafts — `fronts drafts`: every draft's length on every front it may
- * go to, counted the way that platform counts, against that front's limit.
- * Exits 3 when a draft fits none of its fronts: it can never be posted.
+ * cmd_drafts — `fronts drafts`: what every front a draft may go to gets of
+ * it (the variant for it, or the default), part by part and image by
+ * image, each with the legality engine's verdict: lengths counted the way
+ * that platform counts, against that front's limit; threads, images and
+ * alt text as that platform takes them; the draft's window. Exits 3 when a
+ * draft fits none of its fronts: it can never be posted.
+ *
+ * `fronts drafts import FILE.csv --map …` appends drafts from a
+ * spreadsheet (drafts_csv.h); --dry-run says what it would add.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -11,16 +17,18 @@
 #include <utf8proc.h>
 
 #include "cli/cli.h"
+#include "core/drafts_csv.h"
 #include "core/legal.h"
 #include "core/project.h"
 #include "core/text.h"
 #include "core/termsafe.h"
+#include "core/timeutil.h"
 
 #define PREVIEW_COLUMNS 60
 
 struct drafts_tally {
-	int	over_some;	/* drafts over the limit on at least one front */
-	int	over_all;	/* drafts over the limit on every front */
+	int	over_some;	/* drafts illegal on at least one front */
+	int	over_all;	/* drafts illegal on every front */
 	const char *first_over_all;
 	int	id_width;	/* for aligning the human output */
 };
@@ -57,10 +65,10 @@ preview(const char *text, char *buf, size_t len)
 }
 
 static int
-measure(const struct project *p, const struct draft *d, int f,
+measure(const struct front *f, const struct draft *d, const char *text,
     struct text_measure *m, struct error *err)
 {
-	if (legal_text(&p->fronts[f], d->text, m) == LEGAL_BAD_TEXT)
+	if (legal_text(f, text, m) == LEGAL_BAD_TEXT)
 		return error_set(err, EXIT_ERROR, "draft %s: text is not valid "
 		    "UTF-8", d->id);
 	return 0;
@@ -82,65 +90,204 @@ cap_note(const struct limits *l, const struct text_measure *m, char *buf,
 		    l->max_hashtags);
 }
 
+/* One part's line: the front's id on the first, "part N" after it. */
 static void
-print_front(const struct project *p, int f, const struct text_measure *m)
+print_part(const struct front *f, int part, const struct text_measure *m)
 {
-	char note[128], len[48];
+	char note[128], len[48], who[32];
 
-	cap_note(&p->fronts[f].limits, m, note, sizeof note);
+	cap_note(&f->limits, m, note, sizeof note);
 	snprintf(len, sizeof len, "%d / %d %s", m->length, m->limit,
 	    text_unit_name(m->unit));
-	if (m->ok)
-		printf("    %-12s %-24s ok%s\n", p->fronts[f].id, len, note);
-	else if (m->length > m->limit)
-		printf("    %-12s %-24s OVER by %d%s\n", p->fronts[f].id, len,
-		    m->length - m->limit, note);
+	if (part == 0)
+		snprintf(who, sizeof who, "%s", f->id);
 	else
-		printf("    %-12s %-24s OVER: %d / %d bytes%s\n",
-		    p->fronts[f].id, len, m->bytes, m->byte_limit, note);
+		snprintf(who, sizeof who, "  part %d", part + 1);
+	if (m->ok)
+		termsafe_fprintf(stdout, "    %-12s %-24s ok%s\n", who, len, note);
+	else if (m->length > m->limit)
+		termsafe_fprintf(stdout, "    %-12s %-24s OVER by %d%s\n", who,
+		    len, m->length - m->limit, note);
+	else
+		termsafe_fprintf(stdout, "    %-12s %-24s OVER: %d / %d bytes%s\n",
+		    who, len, m->bytes, m->byte_limit, note);
 }
 
-/* Measures one draft on each of its fronts; prints or adds to json. */
+/* "image media/a.png (PNG 1200×800, 84211 bytes), alt: …: ok". */
+static void
+print_image(const struct front *f, const struct media *m)
+{
+	static const char *types[IMAGE_NTYPES] = { "?", "JPEG", "PNG", "GIF",
+	    "WebP" };
+	const struct image_facts *x = &m->facts;
+	enum legal_verdict v;
+	char why[256], facts[80], alt[256];
+
+	v = legal_image(f, m, why, sizeof why);
+	if (m->alt != NULL)
+		preview(m->alt, alt, sizeof alt);
+	if (x->probed && x->problem == NULL)
+		snprintf(facts, sizeof facts, " (%s %d×%d, %ld bytes)",
+		    types[(unsigned)x->type < IMAGE_NTYPES ? x->type : 0],
+		    x->width, x->height, x->bytes);
+	else
+		facts[0] = '\0';
+	termsafe_fprintf(stdout, "        image %s%s, %s%s%s: %s%s%s\n", m->path,
+	    facts, m->alt != NULL ? "alt \"" : "no alt text",
+	    m->alt != NULL ? alt : "", m->alt != NULL ? "\"" : "",
+	    v == LEGAL_OK ? "ok" : "ILLEGAL: ", v == LEGAL_OK ? "" : why, "");
+}
+
+static cJSON *
+image_json(const struct front *f, const struct media *m)
+{
+	cJSON *o = cJSON_CreateObject();
+	enum legal_verdict v;
+	char why[256];
+
+	v = legal_image(f, m, why, sizeof why);
+	cJSON_AddStringToObject(o, "path", m->path);
+	if (m->alt != NULL)
+		cJSON_AddStringToObject(o, "alt", m->alt);
+	else
+		cJSON_AddNullToObject(o, "alt");
+	if (m->facts.probed && m->facts.problem == NULL) {
+		cJSON_AddNumberToObject(o, "bytes", (double)m->facts.bytes);
+		cJSON_AddNumberToObject(o, "width", m->facts.width);
+		cJSON_AddNumberToObject(o, "height", m->facts.height);
+	}
+	cJSON_AddStringToObject(o, "verdict", legal_verdict_name(v));
+	if (v != LEGAL_OK)
+		cJSON_AddStringToObject(o, "why", why);
+	return o;
+}
+
+static void
+measure_json(cJSON *e, const struct front *f, const struct text_measure *m)
+{
+	cJSON_AddNumberToObject(e, "length", m->length);
+	cJSON_AddNumberToObject(e, "limit", m->limit);
+	cJSON_AddStringToObject(e, "unit", text_unit_name(m->unit));
+	cJSON_AddBoolToObject(e, "ok", m->ok);
+	cJSON_AddNumberToObject(e, "links", m->links);
+	cJSON_AddNumberToObject(e, "hashtags", m->hashtags);
+	cJSON_AddBoolToObject(e, "caps_ok",
+	    legal_caps(&f->limits, m) == LEGAL_OK);
+}
+
+/* Every part and image of what front f gets of draft d: printed, or
+ * into e (the first part's measure at the top, as ever). */
+static int
+front_report(const struct project *p, int d, int f, cJSON *e,
+    enum legal_verdict *verdict, struct error *err)
+{
+	const struct front *fr = &p->fronts[f];
+	const struct body *b = project_draft_body(p, d, f);
+	int vi = project_draft_variant(p, d, f), i, j;
+	struct text_measure m;
+	cJSON *parts = NULL, *pe, *ims;
+	char why[256];
+
+	*verdict = legal_body(fr, b, why, sizeof why);
+	if (e != NULL) {
+		cJSON_AddStringToObject(e, "verdict", legal_verdict_name(*verdict));
+		cJSON_AddStringToObject(e, "why", why);
+		if (vi >= 0)
+			cJSON_AddStringToObject(e, "variant",
+			    p->drafts[d].variants[vi].key);
+		else
+			cJSON_AddNullToObject(e, "variant");
+		parts = cJSON_AddArrayToObject(e, "parts");
+	}
+	for (i = 0; i < b->nparts; i++) {
+		if (measure(fr, &p->drafts[d], b->parts[i].text, &m, err) != 0)
+			return -1;
+		if (e == NULL) {
+			print_part(fr, i, &m);
+			if (i == 0 && vi >= 0)
+				termsafe_fprintf(stdout, "      (variant \"%s\")\n",
+				    p->drafts[d].variants[vi].key);
+			for (j = 0; j < b->parts[i].nmedia; j++)
+				print_image(fr, &b->parts[i].media[j]);
+			continue;
+		}
+		if (i == 0)
+			measure_json(e, fr, &m);
+		pe = cJSON_CreateObject();
+		measure_json(pe, fr, &m);
+		ims = cJSON_AddArrayToObject(pe, "images");
+		for (j = 0; j < b->parts[i].nmedia; j++)
+			cJSON_AddItemToArray(ims, image_json(fr,
+			    &b->parts[i].media[j]));
+		cJSON_AddItemToArray(parts, pe);
+	}
+	if (e == NULL && *verdict != LEGAL_OK && *verdict != LEGAL_TOO_LONG &&
+	    *verdict != LEGAL_TOO_MANY_LINKS &&
+	    *verdict != LEGAL_TOO_MANY_HASHTAGS)
+		termsafe_fprintf(stdout, "      ILLEGAL here (%s): %s\n",
+		    legal_verdict_name(*verdict), why);
+	return 0;
+}
+
+/* The draft's window, in the project's zone, into o or printed. */
+static void
+window_report(const struct draft *d, cJSON *o)
+{
+	char a[40] = "", b[40] = "";
+
+	if (!d->has_not_before && !d->has_not_after)
+		return;
+	if (d->has_not_before)
+		time_format_local(d->not_before, a, sizeof a);
+	if (d->has_not_after)
+		time_format_local(d->not_after, b, sizeof b);
+	if (o != NULL) {
+		cJSON *w = cJSON_AddObjectToObject(o, "window");
+
+		if (d->has_not_before)
+			cJSON_AddStringToObject(w, "not_before", a);
+		if (d->has_not_after)
+			cJSON_AddStringToObject(w, "not_after", b);
+		return;
+	}
+	printf("    window       %s%s%s%s%s\n", a[0] ? "not before " : "", a,
+	    a[0] && b[0] ? ", " : "", b[0] ? "not after " : "", b);
+}
+
+/* Judges one draft on each of its fronts; prints or adds to json. */
 static int
 draft_report(const struct project *p, const struct draft *d, cJSON *json,
     struct drafts_tally *t, struct error *err)
 {
-	struct text_measure m;
-	cJSON *o = NULL, *fa = NULL, *e;
+	enum legal_verdict v;
+	cJSON *o = NULL, *fa = NULL, *e = NULL;
 	char pv[256];
 	int f, nfronts = 0, nok = 0;
 
 	if (json != NULL) {
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "id", d->id);
+		cJSON_AddNumberToObject(o, "parts", d->body.nparts);
+		window_report(d, o);
 		fa = cJSON_AddArrayToObject(o, "fronts");
 		cJSON_AddItemToArray(json, o);
 	} else {
 		preview(d->text, pv, sizeof pv);
 		termsafe_fprintf(stdout, "%-*s  %s\n", t->id_width, d->id, pv);
+		window_report(d, NULL);
 	}
 	for (f = 0; f < p->nfronts; f++) {
 		if (!project_draft_allows(p, (int)(d - p->drafts), f))
 			continue;
-		if (measure(p, d, f, &m, err) != 0)
+		if (fa != NULL) {
+			e = cJSON_CreateObject();
+			cJSON_AddStringToObject(e, "front", p->fronts[f].id);
+			cJSON_AddItemToArray(fa, e);
+		}
+		if (front_report(p, (int)(d - p->drafts), f, e, &v, err) != 0)
 			return -1;
 		nfronts++;
-		nok += m.ok;
-		if (fa == NULL) {
-			print_front(p, f, &m);
-			continue;
-		}
-		e = cJSON_CreateObject();
-		cJSON_AddStringToObject(e, "front", p->fronts[f].id);
-		cJSON_AddNumberToObject(e, "length", m.length);
-		cJSON_AddNumberToObject(e, "limit", m.limit);
-		cJSON_AddStringToObject(e, "unit", text_unit_name(m.unit));
-		cJSON_AddBoolToObject(e, "ok", m.ok);
-		cJSON_AddNumberToObject(e, "links", m.links);
-		cJSON_AddNumberToObject(e, "hashtags", m.hashtags);
-		cJSON_AddBoolToObject(e, "caps_ok",
-		    legal_caps(&p->fronts[f].limits, &m) == LEGAL_OK);
-		cJSON_AddItemToArray(fa, e);
+		nok += v == LEGAL_OK;
 	}
 	if (nok < nfronts)
 		t->over_some++;
@@ -150,6 +297,73 @@ draft_report(const struct project *p, const struct draft *d, cJSON *json,
 			t->first_over_all = d->id;
 	}
 	return 0;
+}
+
+static void
+import_report(const char *file, const struct drafts_import *im, bool dry_run)
+{
+	int i;
+
+	printf("%s%d draft%s from %s added to drafts.jsonl; %d already there, "
+	    "%d rows without text\n", dry_run ? "dry run, nothing written: " :
+	    "", im->added, im->added == 1 ? "" : "s", file, im->nexisting,
+	    im->nskipped);
+	for (i = 0; i < im->nexisting; i++)
+		termsafe_fprintf(stdout, "  kept out: %s\n", im->existing[i]);
+	for (i = 0; i < im->nskipped; i++)
+		termsafe_fprintf(stdout, "  skipped: %s\n", im->skipped[i]);
+}
+
+/* `fronts drafts import FILE.csv --map text=COL[,…] [--dry-run]`. */
+static int
+drafts_import(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "map", required_argument, NULL, 'm' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct drafts_csv_map map;
+	struct drafts_import im;
+	struct error err = { 0 };
+	struct project *p = NULL;
+	bool dry_run = false, has_map = false;
+	char *data = NULL;
+	size_t len;
+	int c, rc = -1;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
+		if (c == 'C')
+			cli->dir = optarg;
+		else if (c == 'n')
+			dry_run = true;
+		else if (c == 'm' && drafts_csv_map_parse(optarg, &map) == 0)
+			has_map = true;
+		else if (c == 'm')
+			return cli_usage_error("drafts", "--map takes text=COL"
+			    "[,id=COL][,topics=COL][,fronts=COL]"
+			    "[,not_before=COL][,not_after=COL]");
+		else
+			return cli_usage_error("drafts", "unknown option");
+	}
+	if (optind + 1 != argc || !has_map)
+		return cli_usage_error("drafts", "expected `import FILE.csv "
+		    "--map text=COL[,…]`");
+	if (project_load(cli->dir, &p, &err) != 0 ||
+	    file_read(argv[optind], &data, &len, &err) != 0 ||
+	    drafts_csv_read(p, argv[optind], data, len, &map, &im, &err) != 0)
+		goto out;
+	rc = 0;
+	if (!dry_run && im.added > 0)
+		rc = drafts_append(cli->dir, &im, &err);
+	if (rc == 0)
+		import_report(argv[optind], &im, dry_run);
+	drafts_import_free(&im);
+out:
+	free(data);
+	project_free(p);
+	return rc == 0 ? EXIT_OK : cli_report("drafts", &err);
 }
 
 static int
@@ -173,6 +387,8 @@ cmd_drafts_exec(struct cli *cli, int argc, char **argv)
 	char *out;
 	int c, i, rc = EXIT_OK;
 
+	if (argc > 1 && strcmp(argv[1], "import") == 0)
+		return drafts_import(cli, argc - 1, argv + 1);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+C:", opts, NULL)) != -1) {
 		if (c == 'j')
@@ -208,11 +424,11 @@ cmd_drafts_exec(struct cli *cli, int argc, char **argv)
 		termsafe_json_puts(out, stdout);
 		free(out);
 	} else
-		printf("\n%d drafts; %d over the limit on some front, %d on every "
+		printf("\n%d drafts; %d illegal on some front, %d on every "
 		    "front they may go to\n", p->ndrafts, t.over_some, t.over_all);
 	if (t.over_all > 0) {
-		fprintf(stderr, "fronts drafts: %d draft%s (%s%s) over the limit "
-		    "on every front %s may go to\n", t.over_all,
+		fprintf(stderr, "fronts drafts: %d draft%s (%s%s) illegal on "
+		    "every front %s may go to\n", t.over_all,
 		    t.over_all == 1 ? "" : "s", t.first_over_all,
 		    t.over_all > 1 ? ", …" : "", t.over_all == 1 ? "it" : "they");
 		rc = EXIT_REFUSED;
@@ -225,7 +441,27 @@ out:
 
 const struct cmd_entry cmd_drafts_entry = {
 	.name = "drafts",
-	.summary = "each draft's length per front against its limit",
-	.usage = "[-C DIR] [--json]",
+	.summary = "each draft's parts, images and lengths per front, with "
+	    "their verdicts",
+	.usage = "[-C DIR] [--json]\n"
+	    "       fronts drafts import FILE.csv --map text=COL[,id=COL]"
+	    "[,topics=COL][,fronts=COL][,not_before=COL][,not_after=COL] "
+	    "[-C DIR] [--dry-run]",
 	.exec = cmd_drafts_exec,
+	.details =
+	    "drafts.jsonl, one draft per line:\n"
+	    "  id, text (the first post), topics, fronts (default: all)\n"
+	    "  thread      the posts after the first: each a text or\n"
+	    "              {\"text\", \"media\"}\n"
+	    "  media       images of the first post: [{\"path\", \"alt\"}], the path\n"
+	    "              relative to the project directory and inside it\n"
+	    "  variants    {\"FRONT-ID or PLATFORM\": \"text\" or {\"text\", \"thread\",\n"
+	    "              \"media\"}}: what that front gets instead (whole; a\n"
+	    "              front id wins over its platform)\n"
+	    "  not_before, not_after   ISO-8601 with offset: posted only inside\n"
+	    "\n"
+	    "drafts import: each CSV row becomes a draft; topics and fronts\n"
+	    "cells list items separated by , or ;. A bad row refuses the file\n"
+	    "by line and column; ids already in drafts.jsonl are reported and\n"
+	    "left out; a row without an id gets csv-HASH of its text.\n",
 };

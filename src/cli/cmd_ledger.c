@@ -4,9 +4,11 @@
  * word on a post whose outcome is unknown, which is what lets publishing
  * continue after a crash or a broken connection. A resolve holds the
  * project lock (core/lock.h) from reading the ledger to its settle record;
- * --wait waits for another holder instead of exiting 1.
+ * --wait waits for another holder instead of exiting 1. A thread is listed
+ * as one entry (its part 1's) with a line per part.
  */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -43,15 +45,71 @@ ledger_print_entry(const struct ledger_entry *e)
 		termsafe_fprintf(stdout, "    %s\n", e->reason);
 }
 
+/* Do a and b belong to one thread (one post of one plan)? */
+static bool
+ledger_same_thread(const struct ledger_entry *a, const struct ledger_entry *b)
+{
+	return a->nparts > 1 && b->nparts > 1 && a->slot == b->slot &&
+	    strcmp(a->plan, b->plan) == 0 && strcmp(a->front, b->front) == 0 &&
+	    strcmp(a->draft, b->draft) == 0;
+}
+
+/* The entry of part 1 of e's thread; NULL: none (e is not a thread's). */
+static const struct ledger_entry *
+ledger_thread_head(const struct ledger *l, const struct ledger_entry *e)
+{
+	int i;
+
+	for (i = 0; i < l->nentries; i++)
+		if (l->entries[i].part == 1 && ledger_same_thread(&l->entries[i],
+		    e))
+			return &l->entries[i];
+	return NULL;
+}
+
+/* Part 1 (the entry itself, printed above), then a line per part. */
+static void
+ledger_print_parts(const struct ledger *l, const struct ledger_entry *head)
+{
+	const struct ledger_entry *e;
+	int k, i, sent = 0;
+
+	for (k = 1; k <= head->nparts; k++) {
+		for (i = 0, e = NULL; i < l->nentries && e == NULL; i++)
+			if (l->entries[i].part == k &&
+			    ledger_same_thread(&l->entries[i], head))
+				e = &l->entries[i];
+		if (e == NULL) {
+			printf("    part %d/%d  not attempted\n", k, head->nparts);
+			continue;
+		}
+		sent += e->state == LEDGER_SENT;
+		termsafe_fprintf(stdout, "    part %d/%d  %s  %-7s  %s\n", k,
+		    head->nparts, e->id, ledger_state_name(e->state),
+		    e->state == LEDGER_SENT ? (e->url != NULL ? e->url :
+		    e->post_id != NULL ? e->post_id : "") : e->state ==
+		    LEDGER_PENDING ? "no outcome recorded" : e->reason != NULL ?
+		    e->reason : "");
+	}
+	printf("    thread: %d of %d parts sent\n", sent, head->nparts);
+}
+
 static int
 ledger_list(struct ledger *l)
 {
+	const struct ledger_entry *e;
 	int i;
 
 	if (l->nentries == 0 && l->nproblems == 0)
 		termsafe_fprintf(stdout, "the ledger is empty (%s)\n", l->path);
-	for (i = 0; i < l->nentries; i++)
-		ledger_print_entry(&l->entries[i]);
+	for (i = 0; i < l->nentries; i++) {
+		e = &l->entries[i];
+		if (e->part > 1 && ledger_thread_head(l, e) != NULL)
+			continue;	/* listed under its part 1 */
+		ledger_print_entry(e);
+		if (e->part == 1)
+			ledger_print_parts(l, e);
+	}
 	for (i = 0; i < l->nproblems; i++)
 		termsafe_fprintf(stderr, "fronts ledger: %s\n",
 		    l->problems[i]);

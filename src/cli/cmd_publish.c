@@ -94,6 +94,11 @@ publish_show(struct publish *pub, int i, const struct publish_item *it)
 		termsafe_fprintf(stdout, "-- edited from draft %s: this text is "
 		    "not the draft's, and is what is sent\n",
 		    pub->project->drafts[post->draft].id);
+	if (it->nparts > 1)
+		printf("-- a thread of %d parts, each a reply to the one before "
+		    "(one ledger entry per part)\n", it->nparts);
+	if (it->status == PUBLISH_READY && it->next_part > 0)
+		termsafe_fprintf(stdout, "-- %s\n", it->why);
 }
 
 static void

@@ -20,6 +20,7 @@ DEMO_SYM(demo_rules_md);
 DEMO_SYM(demo_history_jsonl);
 DEMO_SYM(demo_drafts_jsonl);
 DEMO_SYM(demo_model_py);
+DEMO_SYM(demo_harbour_png);
 
 #define DEMO_ENTRY(name, s) { name, s##_start, 0 }
 struct demo_file {
@@ -34,6 +35,7 @@ static struct demo_file files[] = {
 	DEMO_ENTRY("history.jsonl", demo_history_jsonl),
 	DEMO_ENTRY("drafts.jsonl", demo_drafts_jsonl),
 	DEMO_ENTRY("model.py", demo_model_py),
+	DEMO_ENTRY("media/harbour.png", demo_harbour_png),
 };
 #define NFILES ((int)(sizeof files / sizeof files[0]))
 
@@ -43,7 +45,7 @@ demo_files(const struct demo_file **out)
 {
 	const unsigned char *ends[NFILES] = { demo_fronts_json_end,
 	    demo_rules_md_end, demo_history_jsonl_end, demo_drafts_jsonl_end,
-	    demo_model_py_end };
+	    demo_model_py_end, demo_harbour_png_end };
 	int i;
 
 	for (i = 0; i < NFILES; i++)
@@ -70,9 +72,14 @@ static int
 place(const char *dir, const struct demo_file *f, struct error *err)
 {
 	char *path = path_join(dir, f->name), *tmp;
+	const char *base;
 	int rc = 0;
 
-	xasprintf(&tmp, "%s/.%s.init-%ld", dir, f->name, (long)getpid());
+	/* The temporary name sits beside the file ("media/.x.png.init-N"). */
+	base = strrchr(f->name, '/');
+	xasprintf(&tmp, "%s/%.*s.%s.init-%ld", dir,
+	    base != NULL ? (int)(base - f->name + 1) : 0, f->name,
+	    base != NULL ? base + 1 : f->name, (long)getpid());
 	if (file_write_atomic(tmp, f->data, f->len, err) != 0) {
 		free(tmp);
 		free(path);
@@ -108,6 +115,13 @@ demo_scaffold(const char *dir, struct error *err)
 	}
 	if (dir_ensure(dir, err) != 0)
 		return -1;
+	/* The demo's images (drafts.jsonl names them). */
+	path = path_join(dir, "media");
+	if (dir_ensure(path, err) != 0) {
+		free(path);
+		return -1;
+	}
+	free(path);
 	for (i = 0; i < n; i++)
 		if (place(dir, &f[i], err) != 0) {
 			remove_written(dir, i);

@@ -18,5 +18,6 @@ DEMO_FILE(demo_rules_md, "fixtures/demo/rules.md")
 DEMO_FILE(demo_history_jsonl, "fixtures/demo/history.jsonl")
 DEMO_FILE(demo_drafts_jsonl, "fixtures/demo/drafts.jsonl")
 DEMO_FILE(demo_model_py, "fixtures/demo/model.py")
+DEMO_FILE(demo_harbour_png, "fixtures/demo/media/harbour.png")
 
 	.section .note.GNU-stack, "", @progbits

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/csv.h"
 #include "core/history_int.h"
 #include "core/timeutil.h"
 
@@ -122,16 +123,7 @@ hist_batch_move(struct hist_batch *dst, struct hist_batch *src)
 void
 hist_position(const char *data, size_t off, char *buf, size_t size)
 {
-	size_t i, line = 1, col = 1;
-
-	for (i = 0; i < off; i++) {
-		if (data[i] == '\n') {
-			line++;
-			col = 1;
-		} else
-			col++;
-	}
-	snprintf(buf, size, "line %zu, column %zu", line, col);
+	csv_position(data, off, buf, size);
 }
 
 void

@@ -13,10 +13,13 @@
 
 enum hook_var {
 	HOOK_NOW,		/* FRONTS_TEST_NOW: the clock (clock.c) */
-	HOOK_PAUSE_AT,		/* FRONTS_TEST_PAUSE_AT: publish's pause point */
+	HOOK_PAUSE_AT,		/* FRONTS_TEST_PAUSE_AT: publish's pause point
+				   (before-intent, after-intent,
+				   after-response, between-parts) */
 	HOOK_RESUME_FILE,	/* FRONTS_TEST_RESUME_FILE: ... until it exists */
 	HOOK_RETRY_SCALE,	/* FRONTS_RETRY_SCALE: provider backoff factor */
-	HOOK_WAIT_SCALE,	/* FRONTS_TEST_WAIT_SCALE: pull's waits factor */
+	HOOK_WAIT_SCALE,	/* FRONTS_TEST_WAIT_SCALE: pull's waits and
+				   the Mastodon upload polls, factor */
 	HOOK_NVARS
 };
 

@@ -2,7 +2,12 @@
  * instlimits — the cache of Mastodon instances' own limits (see
  * instlimits.h). The file is one JSON object:
  *   {"instances": {"https://m.example": {"max_characters": 5000,
- *    "characters_reserved_per_url": 23, "read_at": "2026-12-01T09:00:00Z"}}}
+ *    "characters_reserved_per_url": 23, "read_at": "2026-12-01T09:00:00Z",
+ *    "max_media_attachments": 4, "image_size_limit": 16777216,
+ *    "image_matrix_limit": 33177600, "description_limit": 1500,
+ *    "image_types": ["image/jpeg", "image/png"]}}}
+ * (the media fields optional: an older cache, or an instance that does
+ * not announce them, keeps Mastodon's defaults).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +68,47 @@ instlimits_int(const cJSON *o, const char *name, int *out)
 	return true;
 }
 
+static const char *const media_keys[] = { "max_media_attachments",
+    "image_size_limit", "image_matrix_limit", "description_limit" };
+
+unsigned
+instlimits_mime_bit(const char *mime)
+{
+	static const char *const names[IMAGE_NTYPES] = { NULL, "image/jpeg",
+	    "image/png", "image/gif", "image/webp" };
+	int i;
+
+	for (i = 1; i < IMAGE_NTYPES; i++)
+		if (strcmp(mime, names[i]) == 0)
+			return 1u << i;
+	return 0;
+}
+
+/* The optional media fields of an entry; one that is absent or not a
+ * whole positive number stays 0 (the defaults). */
+static void
+instlimits_media(const cJSON *e, struct instlimits *out)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "image_types"), *s;
+	long v[4] = { 0, 0, 0, 0 };
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (!json_int_in(cJSON_GetObjectItemCaseSensitive(e,
+		    media_keys[i]), 1, 1L << 40, &v[i]))
+			v[i] = 0;
+	out->max_media = (int)(v[0] > 1000 ? 1000 : v[0]);
+	out->image_bytes = v[1];
+	out->image_pixels = v[2];
+	out->alt_length = (int)(v[3] > 1000000 ? 1000000 : v[3]);
+	out->image_types = 0;
+	if (!cJSON_IsArray(t))
+		t = NULL;
+	cJSON_ArrayForEach(s, t)
+		if (cJSON_IsString(s))
+			out->image_types |= instlimits_mime_bit(s->valuestring);
+}
+
 /* One instance's entry; -1 with err naming the field when it is bad. */
 static int
 instlimits_entry(const char *dir, const cJSON *e, const char *key,
@@ -79,6 +125,7 @@ instlimits_entry(const char *dir, const cJSON *e, const char *key,
 		    "expected max_characters and characters_reserved_per_url "
 		    "(whole numbers >= 1) and read_at (UTC ISO-8601)", dir,
 		    INSTLIMITS_FILE, key);
+	instlimits_media(e, out);
 	return 0;
 }
 
@@ -104,6 +151,27 @@ instlimits_find(const char *dir, const char *instance,
 	return rc;
 }
 
+static void
+instlimits_put_media(cJSON *e, const struct instlimits *l)
+{
+	static const char *const mimes[IMAGE_NTYPES] = { NULL, "image/jpeg",
+	    "image/png", "image/gif", "image/webp" };
+	double v[4] = { l->max_media, (double)l->image_bytes,
+	    (double)l->image_pixels, l->alt_length };
+	cJSON *t;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (v[i] > 0)
+			cJSON_AddNumberToObject(e, media_keys[i], v[i]);
+	if (l->image_types == 0)
+		return;
+	t = cJSON_AddArrayToObject(e, "image_types");
+	for (i = 1; i < IMAGE_NTYPES; i++)
+		if (l->image_types & (1u << i))
+			cJSON_AddItemToArray(t, cJSON_CreateString(mimes[i]));
+}
+
 int
 instlimits_store(const char *dir, const char *instance,
     const struct instlimits *l, struct error *err)
@@ -124,6 +192,7 @@ instlimits_store(const char *dir, const char *instance,
 	    l->url_characters);
 	time_format_utc(l->read_at, t, sizeof t);
 	cJSON_AddStringToObject(e, "read_at", t);
+	instlimits_put_media(e, l);
 	text = cJSON_Print(j);
 	cJSON_Delete(j);
 	rc = statedir_write(dir, INSTLIMITS_NAME, text, strlen(text), err);
@@ -150,6 +219,11 @@ instlimits_apply(struct project *p, char **warning)
 		if (instlimits_find(p->dir, inst, &l, &err) == 0) {
 			f->limits.instance_length = l.max_characters;
 			f->limits.url_weight = l.url_characters;
+			f->limits.instance_max_media = l.max_media;
+			f->limits.instance_image_bytes = l.image_bytes;
+			f->limits.instance_image_pixels = l.image_pixels;
+			f->limits.instance_alt_length = l.alt_length;
+			f->limits.instance_image_types = l.image_types;
 		} else if (err.code != 0) {
 			xasprintf(warning, "%s; Mastodon's defaults (500, URLs 23) "
 			    "are used", err.msg);

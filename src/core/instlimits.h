@@ -1,7 +1,7 @@
 /*
  * instlimits — the limits a Mastodon instance itself announces
  * (/api/v2/instance: configuration.statuses.max_characters and
- * characters_reserved_per_url), cached in .fronts/instance-limits.json
+ * characters_reserved_per_url, and its media limits), cached in .fronts/instance-limits.json
  * with the time they were read, so that drafts, the legality engine and
  * publishing count against the instance's real limits instead of
  * Mastodon's defaults (500 and 23). `fronts check` reads and stores them;
@@ -20,7 +20,21 @@ struct instlimits {
 	int	max_characters;
 	int	url_characters;
 	time_t	read_at;
+	/* Media, where the instance announces them (0: it did not, and
+	 * Mastodon's defaults hold): statuses.max_media_attachments,
+	 * media_attachments.image_size_limit, image_matrix_limit,
+	 * description_limit, and the image types of supported_mime_types
+	 * (a bit per enum image_type). */
+	int		max_media;
+	long		image_bytes;
+	long		image_pixels;
+	int		alt_length;
+	unsigned	image_types;
 };
+
+/* The bit of enum image_type a MIME type names ("image/png"); 0 for
+ * one the legality engine does not know. */
+unsigned	instlimits_mime_bit(const char *mime);
 
 /* Records instance's limits (read at l->read_at) in DIR/.fronts/
  * instance-limits.json, keeping the other instances' entries (a cache

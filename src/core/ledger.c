@@ -53,6 +53,21 @@ ledger_entry_id(const char *plan, int slot, const char *front,
 	out[LEDGER_ID_LEN - 1] = '\0';
 }
 
+void
+ledger_part_id(const char *plan, int slot, const char *front,
+    const char *draft, int part, const char *text, char out[LEDGER_ID_LEN])
+{
+	char *d;
+
+	if (part <= 1) {
+		ledger_entry_id(plan, slot, front, draft, text, out);
+		return;
+	}
+	xasprintf(&d, "%s#%d", draft, part);
+	ledger_entry_id(plan, slot, front, d, text, out);
+	free(d);
+}
+
 struct ledger_entry *
 ledger_find(const struct ledger *l, const char *id)
 {
@@ -93,6 +108,25 @@ ledger_slot_ok(const cJSON *v)
 	return json_int_in(v, 0, 1000000000L, &n);
 }
 
+/* A thread's "part" of "parts": both or neither, 1 <= part <= parts. */
+static bool
+ledger_part_ok(const cJSON *rec, int *part, int *nparts)
+{
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(rec, "part");
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(rec, "parts");
+	long a, b;
+
+	*part = *nparts = 0;
+	if (p == NULL && n == NULL)
+		return true;
+	if (!json_int_in(p, 1, 1000, &a) || !json_int_in(n, 2, 1000, &b) ||
+	    a > b)
+		return false;
+	*part = (int)a;
+	*nparts = (int)b;
+	return true;
+}
+
 /* Applies an intent record; returns a message on a malformed one. */
 static const char *
 ledger_apply_intent(struct ledger *l, const cJSON *rec, int line)
@@ -102,6 +136,7 @@ ledger_apply_intent(struct ledger *l, const cJSON *rec, int line)
 	const cJSON *slot = cJSON_GetObjectItemCaseSensitive(rec, "slot");
 	struct ledger_entry *e;
 	time_t tat, tnow;
+	int part, nparts;
 
 	sha = json_str(rec, "text_sha256");
 	if (id == NULL || strlen(id) != LEDGER_ID_LEN - 1)
@@ -114,6 +149,9 @@ ledger_apply_intent(struct ledger *l, const cJSON *rec, int line)
 	if (at == NULL || time_parse_iso(at, &tat) != 0 || time == NULL ||
 	    time_parse_iso(time, &tnow) != 0)
 		return "intent: missing or malformed \"at\" or \"time\"";
+	if (!ledger_part_ok(rec, &part, &nparts))
+		return "intent: \"part\" and \"parts\" must be whole numbers, "
+		    "1 <= part <= parts";
 	if ((e = ledger_find(l, id)) == NULL) {
 		l->entries = xrealloc(l->entries,
 		    (size_t)(l->nentries + 1) * sizeof *l->entries);
@@ -127,7 +165,10 @@ ledger_apply_intent(struct ledger *l, const cJSON *rec, int line)
 	entry_set(&e->channel, json_str(rec, "channel"));
 	entry_set(&e->key, json_str(rec, "key"));
 	entry_set(&e->post_id, NULL);
+	entry_set(&e->cid, NULL);
 	entry_set(&e->url, NULL);
+	e->part = part;
+	e->nparts = nparts;
 	entry_set(&e->reason, NULL);
 	memcpy(e->text_sha256, sha, 65);
 	e->slot = slot->valueint;
@@ -170,6 +211,8 @@ ledger_apply_outcome(struct ledger *l, const cJSON *rec, const char *kind,
 		e->state = LEDGER_UNKNOWN;
 	if (json_str(rec, "post_id") != NULL)
 		entry_set(&e->post_id, json_str(rec, "post_id"));
+	if (json_str(rec, "cid") != NULL)
+		entry_set(&e->cid, json_str(rec, "cid"));
 	if (json_str(rec, "url") != NULL)
 		entry_set(&e->url, json_str(rec, "url"));
 	if (json_str(rec, "reason") != NULL)
@@ -351,6 +394,7 @@ entry_free(struct ledger_entry *e)
 	free(e->channel);
 	free(e->key);
 	free(e->post_id);
+	free(e->cid);
 	free(e->url);
 	free(e->reason);
 }
@@ -424,7 +468,8 @@ ledger_open_record(struct ledger *l, const char *kind,
 
 	if (ledger_writable(l, err) != 0)
 		return NULL;
-	ledger_entry_id(in->plan, in->slot, in->front, in->draft, in->text, id);
+	ledger_part_id(in->plan, in->slot, in->front, in->draft, in->part,
+	    in->text, id);
 	if ((e = ledger_find(l, id)) != NULL && e->state != LEDGER_FAILED) {
 		error_set(err, EXIT_REFUSED, "entry %s is %s already", id,
 		    ledger_state_name(e->state));
@@ -439,6 +484,10 @@ ledger_open_record(struct ledger *l, const char *kind,
 	cJSON_AddStringToObject(rec, "draft", in->draft);
 	cJSON_AddStringToObject(rec, "at", at);
 	cJSON_AddStringToObject(rec, "text_sha256", sha);
+	if (in->nparts > 1) {
+		cJSON_AddNumberToObject(rec, "part", in->part);
+		cJSON_AddNumberToObject(rec, "parts", in->nparts);
+	}
 	return rec;
 }
 
@@ -486,6 +535,15 @@ ledger_outcome(struct ledger *l, struct ledger_entry *e,
     enum ledger_state state, const char *post_id, const char *url,
     const char *reason, time_t now, struct error *err)
 {
+	return ledger_outcome_cid(l, e, state, post_id, NULL, url, reason, now,
+	    err);
+}
+
+int
+ledger_outcome_cid(struct ledger *l, struct ledger_entry *e,
+    enum ledger_state state, const char *post_id, const char *cid,
+    const char *url, const char *reason, time_t now, struct error *err)
+{
 	char id[LEDGER_ID_LEN];
 	cJSON *rec;
 	int rc;
@@ -499,6 +557,8 @@ ledger_outcome(struct ledger *l, struct ledger_entry *e,
 	rec = record_new(ledger_state_name(state), id, now);
 	if (post_id != NULL)
 		cJSON_AddStringToObject(rec, "post_id", post_id);
+	if (cid != NULL)
+		cJSON_AddStringToObject(rec, "cid", cid);
 	if (url != NULL)
 		cJSON_AddStringToObject(rec, "url", url);
 	if (reason != NULL)
@@ -552,7 +612,8 @@ ledger_sent_posts(const struct ledger *l, bool unresolved,
 
 	*out = xcalloc((size_t)l->nentries + 1, sizeof **out);
 	for (i = 0; i < l->nentries; i++) {
-		if (l->entries[i].state == LEDGER_FAILED ||
+		if (l->entries[i].part > 1 ||
+		    l->entries[i].state == LEDGER_FAILED ||
 		    l->entries[i].state == LEDGER_SKIPPED ||
 		    (l->entries[i].state != LEDGER_SENT && !unresolved))
 			continue;

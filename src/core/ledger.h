@@ -22,6 +22,13 @@
  * entries, and the idempotency key a platform sees is the same for every
  * attempt at that post.
  *
+ * A thread is one entry per part: its intent says "part" (1-based) of
+ * "parts"; part 1's entry id is the one a single post of that draft
+ * would have, part k's is derived with "DRAFT#k" in the draft's place.
+ * An outcome may carry the post's "cid" (Bluesky's content hash, which a
+ * reply names with its uri), so a later run can reply to a part sent by
+ * an earlier one.
+ *
  * `fronts run` also writes `skipped` records: a post it will never send,
  * with the reason ("late": its window closed unsent; "operator": the
  * operator skipped it for good). A skipped entry takes no intent.
@@ -60,7 +67,10 @@ struct ledger_entry {
 	enum ledger_state state;
 	bool		 settled;	/* the state came from the operator */
 	char		*post_id;	/* sent: the platform's id, if known */
+	char		*cid;		/* sent on Bluesky: the record's cid */
 	char		*url;		/* sent: the post's URL, if known */
+	int		 part;		/* of a thread, 1-based; 0: a post */
+	int		 nparts;	/* of a thread; 0: a post */
 	char		*reason;	/* failed / unknown: why */
 	bool		 edited;	/* the text sent was edited from the draft's */
 	int		 line;		/* line of the entry's latest record */
@@ -90,6 +100,8 @@ struct ledger_intent {
 	time_t		 at;
 	time_t		 now;
 	bool		 edited;	/* the text is not the draft's */
+	int		 part, nparts;	/* a thread's part k (1-based) of n;
+					   0, 0: a post on its own */
 };
 
 /* A post the ledger says went out, for the legality engine's history. */
@@ -110,6 +122,11 @@ void	ledger_free(struct ledger *);
  * slot, front, draft and the text's sha256. */
 void	ledger_entry_id(const char *plan, int slot, const char *front,
 	    const char *draft, const char *text, char out[LEDGER_ID_LEN]);
+/* The entry id of part (1-based) of a thread; part 0 or 1: the draft's
+ * own, as ledger_entry_id(). */
+void	ledger_part_id(const char *plan, int slot, const char *front,
+	    const char *draft, int part, const char *text,
+	    char out[LEDGER_ID_LEN]);
 struct ledger_entry *ledger_find(const struct ledger *, const char *id);
 
 /* Appends an intent (synced) and returns its entry in *out. Refuses while
@@ -122,6 +139,11 @@ int	ledger_intent(struct ledger *, const struct ledger_intent *,
 int	ledger_outcome(struct ledger *, struct ledger_entry *,
 	    enum ledger_state state, const char *post_id, const char *url,
 	    const char *reason, time_t now, struct error *err);
+/* The same with the post's cid (NULL: none). */
+int	ledger_outcome_cid(struct ledger *, struct ledger_entry *,
+	    enum ledger_state state, const char *post_id, const char *cid,
+	    const char *url, const char *reason, time_t now,
+	    struct error *err);
 /* The operator's word on an unresolved entry: sent (with url) or failed. */
 int	ledger_settle(struct ledger *, struct ledger_entry *, bool sent,
 	    const char *url, time_t now, struct error *err);
@@ -135,7 +157,7 @@ int	ledger_skip(struct ledger *, const struct ledger_intent *in,
 /* Entries whose state is pending or unknown. */
 int	ledger_unresolved(const struct ledger *);
 /* Every sent entry (settled ones included), and with unresolved also every
- * entry whose outcome is unknown; *out is the caller's to free, its strings
+ * entry whose outcome is unknown; a thread counts once, by its part 1; *out is the caller's to free, its strings
  * are borrowed from the ledger. Returns the count. */
 int	ledger_sent_posts(const struct ledger *, bool unresolved,
 	    struct ledger_sent **out);

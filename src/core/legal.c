@@ -17,7 +17,10 @@
 static const char *legal_names[] = {
 	"ok", "bad-kind", "unknown-draft", "unknown-front", "not-allowed",
 	"too-long", "too-many-links", "too-many-hashtags", "bad-text",
-	"horizon", "posted", "cap", "gap", "quiet", "dropped", "pinned"
+	"no-thread", "no-images", "too-many-images", "image-type",
+	"image-size", "image-unreadable", "alt-missing", "alt-too-long",
+	"horizon", "posted", "cap", "gap", "quiet", "window", "dropped",
+	"pinned"
 };
 
 const char *
@@ -79,7 +82,9 @@ legal_measure(const struct project *p, int d, int f)
 
 	if ((p->drafts[d].front_mask & ((uint64_t)1 << f)) == 0)
 		return LEGAL_NOT_ALLOWED;
-	return legal_text(&p->fronts[f], p->drafts[d].text, &m);
+	if (p->drafts[d].body.nparts == 0)	/* built in memory: its text */
+		return legal_text(&p->fronts[f], p->drafts[d].text, &m);
+	return legal_body(&p->fronts[f], project_draft_body(p, d, f), NULL, 0);
 }
 
 /* The effect of one past post on every slot of its front. */
@@ -111,6 +116,29 @@ legal_add_past(struct legal *lg, const struct legal_past *pp)
 			dt = -dt;
 		if (gap > 0 && dt < gap)
 			lg->pastgap[i] = 1;
+	}
+}
+
+/* The slots of each draft's window. */
+static void
+legal_windows(struct legal *lg, const struct project *p)
+{
+	const struct draft *d;
+	int i, lo, hi;
+
+	lg->win_lo = xcalloc(lg->ndrafts + 1, sizeof *lg->win_lo);
+	lg->win_hi = xcalloc(lg->ndrafts + 1, sizeof *lg->win_hi);
+	for (i = 0; i < lg->ndrafts; i++) {
+		d = &p->drafts[i];
+		lo = 0;
+		hi = lg->horizon - 1;
+		while (lo < lg->horizon && !legal_in_window(d,
+		    legal_slot_time(lg, lo)))
+			lo++;
+		while (hi >= lo && !legal_in_window(d, legal_slot_time(lg, hi)))
+			hi--;
+		lg->win_lo[i] = lo;
+		lg->win_hi[i] = hi;
 	}
 }
 
@@ -155,6 +183,7 @@ legal_new(const struct project *p, const struct legal_past *past, int npast,
 			lg->quiet[(size_t)f * lg->horizon + k] =
 			    legal_is_quiet(&lg->limits[f], hour);
 	}
+	legal_windows(lg, p);
 	lg->postedbytes = ((size_t)p->ndrafts * p->nfronts + 7) / 8 + 1;
 	lg->preposted = xcalloc(lg->postedbytes, 1);
 	for (i = 0; i < npast; i++)
@@ -175,6 +204,8 @@ legal_free(struct legal *lg)
 	free(lg->pastgap);
 	free(lg->pastcount);
 	legal_pins_free(lg);
+	free(lg->win_lo);
+	free(lg->win_hi);
 	free(lg->preposted);
 	free(lg);
 }
@@ -371,6 +402,8 @@ legal_check_post(const struct legal *lg, const struct legal_path *lp,
 
 	if (legal_is_posted(lg, lp, a))
 		return LEGAL_POSTED;
+	if (lp->slot < lg->win_lo[a->draft] || lp->slot > lg->win_hi[a->draft])
+		return LEGAL_WINDOW;
 	if ((v = legal_pins_post(lg, lp, a, &pinned)) != LEGAL_OK)
 		return v;
 	if (lg->quiet[i])
@@ -491,6 +524,10 @@ legal_tables_json(const struct legal *lg)
 	cJSON_AddNumberToObject(o, "ndrafts", lg->ndrafts);
 	cJSON_AddItemToObject(o, "verdict", legal_ints(lg->verdict,
 	    lg->ndrafts * lg->nfronts, 1));
+	cJSON_AddItemToObject(o, "window_lo", legal_ints(lg->win_lo,
+	    lg->ndrafts, sizeof(int)));
+	cJSON_AddItemToObject(o, "window_hi", legal_ints(lg->win_hi,
+	    lg->ndrafts, sizeof(int)));
 	cJSON_AddItemToObject(o, "day", legal_ints(lg->day, lg->horizon,
 	    sizeof(long)));
 	cJSON_AddItemToObject(o, "quiet", legal_ints(lg->quiet, nfh, 1));

@@ -46,12 +46,21 @@ enum legal_verdict {
 	LEGAL_TOO_MANY_LINKS,
 	LEGAL_TOO_MANY_HASHTAGS,
 	LEGAL_BAD_TEXT,		/* not valid UTF-8 */
+	LEGAL_NO_THREAD,	/* a thread, where the platform takes one post */
+	LEGAL_NO_IMAGES,	/* an image, where none can go */
+	LEGAL_TOO_MANY_IMAGES,	/* more images on a part than allowed */
+	LEGAL_IMAGE_TYPE,	/* a type the platform does not take */
+	LEGAL_IMAGE_SIZE,	/* over the platform's bytes or pixels */
+	LEGAL_IMAGE_BAD,	/* not read: missing, corrupt, not an image */
+	LEGAL_ALT_MISSING,	/* the front's limits require alt text */
+	LEGAL_ALT_TOO_LONG,
 	/* Blocked at this moment only: filtered without counting. */
 	LEGAL_HORIZON,		/* the path reached horizon_slots */
 	LEGAL_POSTED,		/* this draft is already posted on that front */
 	LEGAL_CAP,		/* daily cap of the front reached */
 	LEGAL_GAP,		/* too soon after another post on the front */
 	LEGAL_QUIET,		/* inside the front's quiet hours */
+	LEGAL_WINDOW,		/* outside the draft's not_before/not_after */
 	/* The operator's pins (pins.jsonl), filtered without counting. */
 	LEGAL_DROPPED,		/* the draft is dropped from every plan */
 	LEGAL_PINNED		/* a pin puts it (or its slot) elsewhere */
@@ -104,6 +113,32 @@ bool			legal_over_hashtags(const struct limits *l,
  * the text is not UTF-8. */
 enum legal_verdict	legal_text(const struct front *f, const char *text,
 			    struct text_measure *m);
+
+/*
+ * Bodies and images (legal_media.c): what each platform can carry, as its
+ * own documentation, lexicon or server source says (README "Threads,
+ * images and variants"), narrowed by a Mastodon instance's announced
+ * limits and the front's limits.
+ */
+/* The verdict on one image of a part (facts as reading it found them):
+ * LEGAL_IMAGE_BAD, LEGAL_IMAGE_TYPE, LEGAL_IMAGE_SIZE, LEGAL_ALT_MISSING,
+ * LEGAL_ALT_TOO_LONG or LEGAL_OK; why (may be NULL) says what in words. */
+enum legal_verdict	legal_image(const struct front *f,
+			    const struct media *m, char *why, size_t len);
+/* The verdict on what front f gets of a draft, whatever the slot: the
+ * thread, then each part's text (legal_text), its number of images and
+ * each image; why names the part and the image of the first rule
+ * broken ("part 2: …"). */
+enum legal_verdict	legal_body(const struct front *f,
+			    const struct body *b, char *why, size_t len);
+/* How many images one post on f may carry (0: none) and whether f's
+ * platform can carry a thread. */
+int			legal_max_images(const struct front *f);
+bool			legal_threads(const struct front *f);
+/* The longest alt text f takes, in characters (0: no limit). */
+int			legal_max_alt(const struct front *f);
+/* Is time t inside draft d's window (not_before <= t <= not_after)? */
+bool			legal_in_window(const struct draft *d, time_t t);
 
 /* The verdict of an action regardless of any path (never-legal reasons). */
 enum legal_verdict	legal_static(const struct legal *, const struct action *);

@@ -37,6 +37,9 @@ struct legal {
 	int		*pastcount;	/* nfronts × horizon: past posts that day */
 	size_t		 postedbytes;
 	uint8_t		*preposted;	/* posted bits every path starts with */
+	/* Each draft's window as slots: it may be posted at win_lo ..
+	 * win_hi (win_lo > win_hi: never inside the horizon). */
+	int		*win_lo, *win_hi;	/* ndrafts */
 	/* Pins (legal_pins.c): the slot of each pinned draft × front (-1:
 	 * none), the pinned posts by slot, and what they hold back from
 	 * the other posts of their front: the slots too near one, and the

@@ -150,7 +150,9 @@ legal_pins_build(struct legal *lg, const struct project *p)
 		 * refuses the others first (legal_pins_check). */
 		if (slot < 0 || lg->verdict[(size_t)pin->draft * lg->nfronts +
 		    pin->front] != LEGAL_OK ||
-		    lg->quiet[(size_t)pin->front * lg->horizon + slot])
+		    lg->quiet[(size_t)pin->front * lg->horizon + slot] ||
+		    slot < lg->win_lo[pin->draft] ||
+		    slot > lg->win_hi[pin->draft])
 			continue;
 		lg->pinslot[(size_t)pin->draft * lg->nfronts + pin->front] =
 		    slot;
@@ -261,9 +263,29 @@ pins_static_why(enum legal_verdict v)
 	case LEGAL_TOO_MANY_HASHTAGS:
 		return "the text has more hashtags than the front allows "
 		    "(max_hashtags)";
-	default:
+	case LEGAL_BAD_TEXT:
 		return "the text is not valid UTF-8";
+	default:
+		return "its thread or images cannot go there (see `fronts "
+		    "drafts`)";
 	}
+}
+
+/* "outside the draft's window (not_before …, not_after …)". */
+static void
+pins_window_why(const struct draft *d, char *why, size_t len)
+{
+	char a[40], b[40];
+
+	a[0] = b[0] = '\0';
+	if (d->has_not_before)
+		time_format_local(d->not_before, a, sizeof a);
+	if (d->has_not_after)
+		time_format_local(d->not_after, b, sizeof b);
+	snprintf(why, len, "outside the draft's window (%s%s%s%s%s)",
+	    a[0] != '\0' ? "not_before " : "", a,
+	    a[0] != '\0' && b[0] != '\0' ? ", " : "",
+	    b[0] != '\0' ? "not_after " : "", b);
 }
 
 /* The rule a timed pin at slot k breaks on its own ("" if none). */
@@ -359,8 +381,17 @@ legal_pins_check(const struct project *p, const struct legal_past *past,
 			snprintf(why, sizeof why, "%s", pins_static_why(v));
 		else if (pin->has_at) {
 			pins_time_why(lg, pin, why, sizeof why);
+			if (why[0] == '\0' && pin_slot(lg, pin) != PIN_PASSED &&
+			    !legal_in_window(&p->drafts[pin->draft], pin->at))
+				pins_window_why(&p->drafts[pin->draft], why,
+				    sizeof why);
 			if (why[0] == '\0' && (k = pin_slot(lg, pin)) >= 0)
 				pins_slot_why(lg, p, pin, k, why, sizeof why);
+		} else if (lg->win_lo[pin->draft] > lg->win_hi[pin->draft] &&
+		    lg->horizon > 0) {
+			pins_window_why(&p->drafts[pin->draft], why, sizeof why);
+			snprintf(why + strlen(why), sizeof why - strlen(why),
+			    ": no slot of the plan's horizon is inside it");
 		}
 		if (why[0] == '\0')
 			continue;

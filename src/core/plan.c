@@ -99,10 +99,14 @@ plan_project_hashes(const struct project *p, char fronts[PLAN_HASH_LEN + 1],
 	len = 0;
 	if ((f = open_memstream(&buf, &len)) == NULL)
 		abort();
-	for (i = 0; i < p->ndrafts; i++)
+	for (i = 0; i < p->ndrafts; i++) {
 		fprintf(f, "%s\n%llx\n%zu\n%s\n", p->drafts[i].id,
 		    (unsigned long long)p->drafts[i].front_mask,
 		    strlen(p->drafts[i].text), p->drafts[i].text);
+		/* A thread, images, variants or a window: a plain draft's
+		 * fingerprint stays what older plans recorded. */
+		project_draft_shape_print(f, &p->drafts[i]);
+	}
 	plan_stream_sha(f, &buf, &len, hex);
 	snprintf(drafts, PLAN_HASH_LEN + 1, "%s", hex);
 }
@@ -139,7 +143,8 @@ plan_identity_check(const struct project *p, const struct plan *pl,
 bool
 plan_post_edited(const struct project *p, const struct plan_post *pp)
 {
-	return strcmp(pp->text, p->drafts[pp->draft].text) != 0;
+	return strcmp(pp->text, project_draft_text(p, pp->draft,
+	    pp->front)) != 0;
 }
 
 static double
@@ -611,7 +616,8 @@ plan_add_pins(const struct project *p, const struct legal *lg,
 			pp->at = project_slot_time(p, pp->slot);
 			pp->front = due[i].front;
 			pp->draft = due[i].draft;
-			pp->text = xstrdup(p->drafts[pp->draft].text);
+			pp->text = xstrdup(project_draft_text(p, pp->draft,
+			    pp->front));
 			legal_apply(lg, lp, &due[i]);
 		}
 	}
@@ -662,7 +668,8 @@ plan_build(const struct project *p, const struct legal *lg,
 			pp->at = project_slot_time(p, pp->slot);
 			pp->front = e->action.front;
 			pp->draft = e->action.draft;
-			pp->text = xstrdup(p->drafts[pp->draft].text);
+			pp->text = xstrdup(project_draft_text(p, pp->draft,
+			    pp->front));
 			pp->expected_reward = e->reward_mean;
 			pp->reward_known = true;
 			pp->ci_lo = e->ci_lo;

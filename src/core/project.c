@@ -153,6 +153,7 @@ load_all(struct project *p, struct error *err)
 	tag_drafts(p);
 	objective_derive(p);
 	instlimits_apply(p, &warning);
+	project_probe_media(p);
 	if (warning != NULL) {
 		p->warnings = xrealloc(p->warnings,
 		    (p->nwarnings + 1) * sizeof *p->warnings);

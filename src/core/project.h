@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include <cjson/cJSON.h>
@@ -53,13 +54,33 @@ struct limits {
 	 * instance_length. */
 	int	instance_length;
 	int	url_weight;
+	/* limits.alt_required: every image needs alt text (0: optional). */
+	int	alt_required;
+	/* Not from fronts.json either: a Mastodon instance's media limits
+	 * (statuses.max_media_attachments, media_attachments.
+	 * image_size_limit, image_matrix_limit, description_limit and the
+	 * image types of supported_mime_types, a bit per enum image_type);
+	 * 0 means the platform's defaults. */
+	int	instance_max_media;
+	long	instance_image_bytes;
+	long	instance_image_pixels;
+	int	instance_alt_length;
+	unsigned instance_image_types;
 };
+
+/* Limits with nothing set: the platform's defaults everywhere. */
+#define LIMITS_UNSET { .max_length = LIMIT_UNSET,			\
+	.max_posts_per_day = LIMIT_UNSET, .min_gap_minutes = LIMIT_UNSET,	\
+	.quiet_start = LIMIT_UNSET, .quiet_end = LIMIT_UNSET,		\
+	.max_links = LIMIT_UNSET, .max_hashtags = LIMIT_UNSET,		\
+	.instance_length = LIMIT_UNSET, .url_weight = LIMIT_UNSET }
 
 struct front {
 	char		*id;
 	enum platform	 platform;
 	char		*account;
 	struct limits	 limits;
+	bool		 keep_metadata;	/* images keep EXIF and XMP */
 	cJSON		*raw;	/* the front's whole object (composio, instance…) */
 };
 
@@ -82,13 +103,71 @@ struct history_post {
 	int	 line;		/* in history.jsonl */
 };
 
+/* The image types the legality engine knows (a file's own bytes say
+ * which, see core/media.h). */
+enum image_type {
+	IMAGE_UNKNOWN,
+	IMAGE_JPEG,
+	IMAGE_PNG,
+	IMAGE_GIF,
+	IMAGE_WEBP,
+	IMAGE_NTYPES
+};
+
+/* What reading an image found; the legality engine judges these. */
+struct image_facts {
+	bool		 probed;	/* false: not read (yet) */
+	char		*problem;	/* why it could not be read; NULL */
+	enum image_type	 type;
+	long		 bytes;
+	int		 width, height;
+	int		 frames;	/* > 1: animated */
+};
+
+/* One image of a part. */
+struct media {
+	char			*path;	/* as written, relative to the project dir */
+	char			*alt;	/* NULL: no alt text */
+	struct image_facts	 facts;	/* filled by project_probe_media() */
+};
+
+/* One post of a thread. */
+struct part {
+	char		*text;
+	struct media	*media;
+	int		 nmedia;
+};
+
+/* What one front gets of a draft: a post, or a thread of posts. */
+struct body {
+	struct part	*parts;	/* parts[0]: the first post; nparts >= 1 */
+	int		 nparts;
+};
+
+/* A body used instead of the default on the fronts its key names. It is
+ * whole: a variant inherits no part or image of the default. */
+struct variant {
+	char		*key;	/* a front id or a platform name */
+	struct body	 body;
+};
+
+/* The caps drafts.jsonl enforces whatever the platforms allow (the
+ * platforms' own limits are legality's, see legal.h). */
+#define DRAFT_MAX_PARTS	100
+#define DRAFT_MAX_MEDIA	20
+
 struct draft {
 	char		*id;
-	char		*text;
+	char		*text;		/* a copy of body.parts[0].text */
 	char		**topics;
 	int		 ntopics;
 	uint64_t	 front_mask;	/* bit i: may go to project.fronts[i] */
 	int		 line;		/* in drafts.jsonl */
+	struct body	 body;		/* the default */
+	struct variant	*variants;
+	int		 nvariants;
+	bool		 has_not_before, has_not_after;
+	time_t		 not_before, not_after;	/* may be posted only inside */
 };
 
 /* A line of pins.jsonl: the operator's fixed decisions, which every plan
@@ -142,6 +221,27 @@ void	project_free(struct project *);
 
 int	project_front_index(const struct project *, const char *id);
 int	project_draft_index(const struct project *, const char *id);
+/* What front f gets of draft d: the variant keyed by the front's id,
+ * else by its platform, else the default. Never NULL. */
+const struct body *project_draft_body(const struct project *, int d, int f);
+/* The first post front f gets of draft d (its variant's, or the
+ * default's): the text a plan carries for that post. */
+const char *project_draft_text(const struct project *, int d, int f);
+/* The variant of draft d front f gets; -1: the default. */
+int	project_draft_variant(const struct project *, int d, int f);
+/* Sets a draft's default body to one part of text (no images), and its
+ * text to a copy: for drafts built in memory. */
+void	project_draft_set_text(struct draft *, const char *text);
+/* Writes what a draft holds beyond its text (parts, images, variants,
+ * window) in a fixed form, for a plan's fingerprint of the drafts;
+ * nothing for a draft that is one text. */
+void	project_draft_shape_print(FILE *, const struct draft *);
+/* Checks one drafts.jsonl object by every rule the loader applies (its
+ * fronts against p's); errors name file and line as given. */
+int	project_draft_check(const struct project *, const char *file,
+	    int line, const cJSON *obj, struct error *err);
+/* Frees what a body owns (not the body itself). */
+void	project_body_free(struct body *);
 /* May draft d go to front f (indices)? */
 bool	project_draft_allows(const struct project *, int d, int f);
 /* A plan's start that lies before now moves to the first slot of its grid

@@ -67,19 +67,88 @@ history_json(const struct history_post *h, const struct project *p)
 	return o;
 }
 
+/* A body's parts: each text and its images, of which the model sees the
+ * alt text only (never the file, its path or its bytes). */
 static cJSON *
-draft_json(const struct draft *d, const struct project *p)
+parts_json(const struct body *b)
 {
+	cJSON *a = cJSON_CreateArray(), *pt, *ims, *im;
+	int i, j;
+
+	for (i = 0; i < b->nparts; i++) {
+		pt = cJSON_CreateObject();
+		cJSON_AddStringToObject(pt, "text", b->parts[i].text);
+		ims = cJSON_AddArrayToObject(pt, "images");
+		for (j = 0; j < b->parts[i].nmedia; j++) {
+			im = cJSON_CreateObject();
+			if (b->parts[i].media[j].alt != NULL)
+				cJSON_AddStringToObject(im, "alt",
+				    b->parts[i].media[j].alt);
+			else
+				cJSON_AddNullToObject(im, "alt");
+			cJSON_AddItemToArray(ims, im);
+		}
+		cJSON_AddItemToArray(a, pt);
+	}
+	return a;
+}
+
+/* "variants": what each front that does not get the default gets, by
+ * front id (a platform key already resolved), so the model reads the
+ * parts a front is given without knowing the rule. */
+static void
+variants_json(cJSON *o, const struct project *p, int d)
+{
+	cJSON *v = NULL, *e;
+	int f, vi;
+
+	for (f = 0; f < p->nfronts; f++) {
+		if (!project_draft_allows(p, d, f) ||
+		    (vi = project_draft_variant(p, d, f)) < 0)
+			continue;
+		if (v == NULL)
+			v = cJSON_AddObjectToObject(o, "variants");
+		e = cJSON_AddObjectToObject(v, p->fronts[f].id);
+		cJSON_AddStringToObject(e, "key", p->drafts[d].variants[vi].key);
+		cJSON_AddItemToObject(e, "parts",
+		    parts_json(&p->drafts[d].variants[vi].body));
+	}
+}
+
+static void
+window_json(cJSON *o, const struct draft *d)
+{
+	char t[64];
+
+	if (d->has_not_before) {
+		time_format_local(d->not_before, t, sizeof t);
+		cJSON_AddStringToObject(o, "not_before", t);
+	}
+	if (d->has_not_after) {
+		time_format_local(d->not_after, t, sizeof t);
+		cJSON_AddStringToObject(o, "not_after", t);
+	}
+}
+
+static cJSON *
+draft_json(const struct project *p, int d)
+{
+	const struct draft *dr = &p->drafts[d];
 	cJSON *o = cJSON_CreateObject(), *f;
 	int i;
 
-	cJSON_AddStringToObject(o, "id", d->id);
-	cJSON_AddStringToObject(o, "text", d->text);
-	cJSON_AddItemToObject(o, "topics", strings_json(d->topics, d->ntopics));
+	cJSON_AddStringToObject(o, "id", dr->id);
+	cJSON_AddStringToObject(o, "text", dr->text);
+	cJSON_AddItemToObject(o, "topics", strings_json(dr->topics,
+	    dr->ntopics));
 	f = cJSON_AddArrayToObject(o, "fronts");
 	for (i = 0; i < p->nfronts; i++)
-		if (d->front_mask & (UINT64_C(1) << i))
+		if (dr->front_mask & (UINT64_C(1) << i))
 			cJSON_AddItemToArray(f, cJSON_CreateString(p->fronts[i].id));
+	if (dr->body.nparts > 0)
+		cJSON_AddItemToObject(o, "parts", parts_json(&dr->body));
+	variants_json(o, p, d);
+	window_json(o, dr);
 	return o;
 }
 
@@ -125,7 +194,7 @@ project_ctx_json(const struct project *p)
 	}
 	a = cJSON_AddArrayToObject(ctx, "drafts");
 	for (i = 0; i < p->ndrafts; i++)
-		cJSON_AddItemToArray(a, draft_json(&p->drafts[i], p));
+		cJSON_AddItemToArray(a, draft_json(p, i));
 	a = cJSON_AddArrayToObject(ctx, "history");
 	for (i = 0; i < p->nhistory; i++)
 		cJSON_AddItemToArray(a, history_json(&p->history[i], p));

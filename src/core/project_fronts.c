@@ -19,7 +19,8 @@ load_limits(const struct json_loc *l, const cJSON *obj, const char *prefix,
     struct limits *lim)
 {
 	static const char *known[] = { "max_length", "max_posts_per_day",
-	    "min_gap_minutes", "quiet_hours", "max_links", "max_hashtags", NULL };
+	    "min_gap_minutes", "quiet_hours", "max_links", "max_hashtags",
+	    "alt_required", NULL };
 	const cJSON *q;
 	char f[256];
 	long a, b;
@@ -53,6 +54,12 @@ load_limits(const struct json_loc *l, const cJSON *obj, const char *prefix,
 		lim->quiet_start = (int)a;
 		lim->quiet_end = (int)b;
 	}
+	if ((q = cJSON_GetObjectItemCaseSensitive(obj, "alt_required")) != NULL) {
+		json_path(f, sizeof f, prefix, "alt_required");
+		if (!cJSON_IsBool(q))
+			return json_fail(l, f, q, "expected true or false");
+		lim->alt_required = cJSON_IsTrue(q);
+	}
 	json_warn_unknown(l, obj, prefix, known);
 	return 0;
 }
@@ -77,12 +84,32 @@ load_composio(const struct json_loc *l, const cJSON *obj, const char *prefix)
 	return 0;
 }
 
+/* keep_metadata: true sends images with their EXIF and XMP (media.h);
+ * by default they are removed. */
+static int
+load_keep_metadata(const struct json_loc *l, const cJSON *obj,
+    const char *prefix, struct front *fr)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, "keep_metadata");
+	char f[128];
+
+	if (v == NULL)
+		return 0;
+	if (!cJSON_IsBool(v)) {
+		json_path(f, sizeof f, prefix, "keep_metadata");
+		return json_fail(l, f, v, "expected true or false");
+	}
+	fr->keep_metadata = cJSON_IsTrue(v);
+	return 0;
+}
+
 static int
 load_front(const struct json_loc *l, const cJSON *obj, int i, struct front *fr)
 {
 	static const char *known[] = { "id", "platform", "account", "composio",
 	    "limits", "instance", "handle", "service", "visibility",
-	    "token_env", "password_env", "api_key_env", "appview", NULL };
+	    "token_env", "password_env", "api_key_env", "appview",
+	    "keep_metadata", NULL };
 	char prefix[64], f[128], *platform = NULL, *s = NULL;
 	int pl;
 
@@ -124,6 +151,8 @@ load_front(const struct json_loc *l, const cJSON *obj, int i, struct front *fr)
 	free(s);
 	if (load_composio(l, cJSON_GetObjectItemCaseSensitive(obj, "composio"),
 	    prefix) != 0)
+		return -1;
+	if (load_keep_metadata(l, obj, prefix, fr) != 0)
 		return -1;
 	json_path(f, sizeof f, prefix, "limits");
 	if (load_limits(l, cJSON_GetObjectItemCaseSensitive(obj, "limits"), f,

@@ -1,6 +1,7 @@
 /*
  * project_int — what the loaders of a project directory share
- * (project.c, project_fronts.c, project_jsonl.c, project_ctx.c).
+ * (project.c, project_fronts.c, project_jsonl.c, project_draft.c,
+ * project_ctx.c).
  */
 #ifndef FRONTS_PROJECT_INT_H
 #define FRONTS_PROJECT_INT_H
@@ -29,6 +30,15 @@ int	project_load_drafts(struct project *, const char *path,
 
 int	project_load_pins(struct project *, const char *path,
 	    struct error *);
+
+/* A draft's body, variants and window from its drafts.jsonl object
+ * (after its fronts: a variant no front of it uses is warned about). */
+int	project_draft_load_shape(const struct json_loc *,
+	    const struct project *, const cJSON *obj, struct draft *);
+
+/* Reads every image the drafts name into its facts (never fails: an
+ * image that cannot be read keeps its problem). */
+void	project_probe_media(struct project *);
 
 void	project_history_free(struct history_post *);
 void	project_draft_free(struct draft *);

@@ -163,14 +163,6 @@ load_history_line(const struct json_loc *l, const cJSON *obj, void *arg)
 	return 0;
 }
 
-void
-project_draft_free(struct draft *d)
-{
-	free(d->id);
-	free(d->text);
-	json_strings_free(d->topics, d->ntopics);
-}
-
 static int
 load_draft_fronts(const struct json_loc *l, const struct project *p,
     const cJSON *arr, struct draft *d)
@@ -202,23 +194,46 @@ load_draft_fronts(const struct json_loc *l, const struct project *p,
 }
 
 static int
+load_draft_fields(const struct json_loc *l, const struct project *p,
+    const cJSON *obj, struct draft *d)
+{
+	memset(d, 0, sizeof *d);
+	d->line = l->line;
+	if (json_get_string(l, obj, "", "id", JSON_FILLED, &d->id) != 0 ||
+	    project_check_id(l, "id", d->id, false) != 0 ||
+	    json_get_strings(l, obj, "topics", &d->topics, &d->ntopics) != 0 ||
+	    load_draft_fronts(l, p,
+	    cJSON_GetObjectItemCaseSensitive(obj, "fronts"), d) != 0 ||
+	    project_draft_load_shape(l, p, obj, d) != 0) {
+		project_draft_free(d);
+		return -1;
+	}
+	return 0;
+}
+
+int
+project_draft_check(const struct project *p, const char *file, int line,
+    const cJSON *obj, struct error *err)
+{
+	struct json_loc l = { file, line, err, NULL, NULL };
+	struct draft d;
+
+	if (load_draft_fields(&l, p, obj, &d) != 0)
+		return -1;
+	project_draft_free(&d);
+	return 0;
+}
+
+static int
 load_draft_line(const struct json_loc *l, const cJSON *obj, void *arg)
 {
-	static const char *known[] = { "id", "text", "topics", "fronts", NULL };
+	static const char *known[] = { "id", "text", "topics", "fronts",
+	    "thread", "media", "variants", "not_before", "not_after", NULL };
 	struct project *p = arg;
 	struct draft d;
 
-	memset(&d, 0, sizeof d);
-	d.line = l->line;
-	if (json_get_string(l, obj, "", "id", JSON_FILLED, &d.id) != 0 ||
-	    project_check_id(l, "id", d.id, false) != 0 ||
-	    json_get_string(l, obj, "", "text", JSON_FILLED, &d.text) != 0 ||
-	    json_get_strings(l, obj, "topics", &d.topics, &d.ntopics) != 0 ||
-	    load_draft_fronts(l, p,
-	    cJSON_GetObjectItemCaseSensitive(obj, "fronts"), &d) != 0) {
-		project_draft_free(&d);
+	if (load_draft_fields(l, p, obj, &d) != 0)
 		return -1;
-	}
 	json_warn_unknown(l, obj, "", known);
 	p->drafts = xrealloc(p->drafts, (p->ndrafts + 1) * sizeof *p->drafts);
 	p->drafts[p->ndrafts++] = d;

@@ -72,9 +72,12 @@ channel_url_check(const char *url, const char *what, struct error *err)
 	    "the request", what, url);
 }
 
-void
-channel_req_set(struct channel_req *r, const char *url, char *body,
-    const char *auth_name, char *auth, long timeout_ms)
+/* A POST of len bytes of body under content_type (not owned), with the
+ * secret header auth_name: auth when auth is given. */
+static void
+channel_req_post(struct channel_req *r, const char *url, char *body,
+    size_t len, const char *content_type, const char *auth_name, char *auth,
+    long timeout_ms)
 {
 	r->url = xstrdup(url);
 	r->body = body;
@@ -83,13 +86,70 @@ channel_req_set(struct channel_req *r, const char *url, char *body,
 	r->http.url = r->url;
 	r->http.headers = r->headers;
 	r->http.body = body;
-	r->http.body_len = strlen(body);
+	r->http.body_len = len;
 	r->http.connect_timeout_ms = CHANNEL_CONNECT_MS;
 	r->http.timeout_ms = timeout_ms;
 	r->http.max_response = 1 << 20;
-	channel_req_add(r, "Content-Type", "application/json", false);
+	channel_req_add(r, "Content-Type", content_type, false);
 	if (auth_name != NULL)
 		channel_req_add(r, auth_name, auth != NULL ? auth : "", true);
+}
+
+void
+channel_req_set(struct channel_req *r, const char *url, char *body,
+    const char *auth_name, char *auth, long timeout_ms)
+{
+	channel_req_post(r, url, body, strlen(body), "application/json",
+	    auth_name, auth, timeout_ms);
+}
+
+void
+channel_req_upload(struct channel_req *r, const char *url,
+    char *content_type, char *body, size_t len, char *shown,
+    const char *auth_name, char *auth, long timeout_ms)
+{
+	r->content_type = content_type;
+	r->shown_body = shown;
+	channel_req_post(r, url, body, len, content_type, auth_name, auth,
+	    timeout_ms);
+}
+
+char *
+channel_image_shown(const struct channel_image *im)
+{
+	char h[65], *out;
+
+	sha256_hex(im->data, im->len, h);
+	xasprintf(&out, "<%zu bytes of %s, %dx%d, sha256 %.16s…>", im->len,
+	    im->mime, im->width, im->height, h);
+	return out;
+}
+
+char *
+channel_why(const struct http_response *r, int rc, const struct error *err,
+    long ok, long also_ok)
+{
+	char *t, *why;
+
+	if (rc != 0)
+		return xstrdup(err->msg);
+	if (r->status == ok || (also_ok != 0 && r->status == also_ok))
+		return NULL;
+	t = channel_error_text(r);
+	xasprintf(&why, "HTTP %ld: %s", r->status, t);
+	free(t);
+	return why;
+}
+
+void
+channel_post_rebody(struct channel_call *c)
+{
+	char *body = cJSON_PrintUnformatted(c->post_json);
+
+	free(c->post.body);
+	c->post.body = body;
+	c->post.http.body = body;
+	c->post.http.body_len = strlen(body);
 }
 
 void
@@ -110,6 +170,7 @@ channel_req_free(struct channel_req *r)
 	free(r->url);
 	free(r->body);
 	free(r->shown_body);
+	free(r->content_type);
 	if (r->auth != NULL) {
 		explicit_bzero(r->auth, strlen(r->auth));
 		free(r->auth);
@@ -173,6 +234,17 @@ channel_open(const struct front *f, const char *text, const char *entry_id,
     time_t at, time_t now, long timeout_ms, struct channel_call *c,
     struct error *err)
 {
+	struct channel_post post = { .text = text };
+
+	return channel_open_post(f, &post, entry_id, at, now, timeout_ms, c,
+	    err);
+}
+
+int
+channel_open_post(const struct front *f, const struct channel_post *p,
+    const char *entry_id, time_t at, time_t now, long timeout_ms,
+    struct channel_call *c, struct error *err)
+{
 	const char *kind;
 	int rc;
 
@@ -188,20 +260,20 @@ channel_open(const struct front *f, const char *text, const char *entry_id,
 		    channel_front_str(f, "composio", "tool"));
 		c->key = xstrdup(entry_id);
 		channel_secret(c);
-		rc = channel_composio_build(c, text, err);
+		rc = channel_composio_build(c, p, err);
 		break;
 	case CHANNEL_MASTODON:
 		c->name = xstrdup(kind);
 		xasprintf(&c->key, "fronts-%s", entry_id);
 		channel_secret(c);
-		rc = channel_mastodon_build(c, text, err);
+		rc = channel_mastodon_build(c, p, err);
 		break;
 	default:
 		c->name = xstrdup(kind);
 		c->key = xmalloc(14);
 		channel_tid(at, entry_id, c->key);
 		channel_secret(c);
-		rc = channel_bluesky_build(c, text, now, err);
+		rc = channel_bluesky_build(c, p, now, err);
 		break;
 	}
 	if (rc != 0)
@@ -212,8 +284,15 @@ channel_open(const struct front *f, const char *text, const char *entry_id,
 void
 channel_close(struct channel_call *c)
 {
+	int i;
+
 	channel_req_free(&c->session);
 	channel_req_free(&c->post);
+	for (i = 0; i < c->nuploads; i++) {
+		channel_req_free(&c->uploads[i]);
+		free(c->upload_ids[i]);
+	}
+	cJSON_Delete(c->post_json);
 	free(c->name);
 	free(c->key);
 	free(c->secret_env);
@@ -239,18 +318,42 @@ channel_req_describe(const struct channel_req *r)
 	return http_request_describe(&shown);
 }
 
+/* Appends request r to the description, after a line saying what it
+ * waits for. */
+static void
+channel_describe_add(FILE *f, const struct channel_req *r, const char *then)
+{
+	char *d = channel_req_describe(r);
+
+	if (then != NULL)
+		fprintf(f, "\n(then, %s)\n", then);
+	fputs(d, f);
+	free(d);
+}
+
 char *
 channel_describe(const struct channel_call *c)
 {
-	char *post = channel_req_describe(&c->post), *session, *out;
+	const char *then = NULL;
+	char *out;
+	size_t len;
+	FILE *f = xmemstream(&out, &len);
+	int i;
 
-	if (!c->has_session)
-		return post;
-	session = channel_req_describe(&c->session);
-	xasprintf(&out, "%s%s\n(then, with the session's token)\n%s",
-	    c->notes != NULL ? c->notes : "", session, post);
-	free(session);
-	free(post);
+	if (c->notes != NULL)
+		fputs(c->notes, f);
+	if (c->has_session) {
+		channel_describe_add(f, &c->session, NULL);
+		then = "with the session's token";
+	}
+	for (i = 0; i < c->nuploads; i++) {
+		channel_describe_add(f, &c->uploads[i], then);
+		then = c->kind == CHANNEL_MASTODON ? "once the upload is "
+		    "processed (GET /api/v1/media/ID until it is)" :
+		    "with the upload's answer";
+	}
+	channel_describe_add(f, &c->post, then);
+	fclose(f);
 	return out;
 }
 
@@ -365,13 +468,13 @@ channel_send(struct channel_call *c, struct channel_result *out)
 		channel_bluesky_send(c, out);
 		return;
 	}
-	rc = http_perform(&c->post.http, &resp, &err);
-	if (!channel_transport(&resp, rc, &err, out)) {
-		if (c->kind == CHANNEL_COMPOSIO)
-			channel_composio_result(c, &resp, out);
-		else
-			channel_mastodon_result(c, &resp, out);
+	if (c->kind == CHANNEL_MASTODON) {
+		channel_mastodon_send(c, out);
+		return;
 	}
+	rc = http_perform(&c->post.http, &resp, &err);
+	if (!channel_transport(&resp, rc, &err, out))
+		channel_composio_result(c, &resp, out);
 	http_response_free(&resp);
 }
 
@@ -379,6 +482,7 @@ void
 channel_result_free(struct channel_result *r)
 {
 	free(r->post_id);
+	free(r->cid);
 	free(r->url);
 	free(r->message);
 	memset(r, 0, sizeof *r);

@@ -27,6 +27,34 @@
 enum channel_kind { CHANNEL_COMPOSIO, CHANNEL_MASTODON, CHANNEL_BLUESKY };
 
 #define CHANNEL_MAX_HEADERS	4
+#define CHANNEL_MAX_IMAGES	4	/* per post, on every platform fronts
+					   uploads to directly */
+
+/* One image of a post: the bytes to upload (already read and cleaned by
+ * core/media.h) and what the platform is told about them. */
+struct channel_image {
+	const unsigned char	*data;
+	size_t			 len;
+	const char		*mime;		/* "image/jpeg", … */
+	const char		*alt;		/* NULL: none */
+	int			 width, height;	/* as shown */
+};
+
+/* What a later part of a thread replies to: the thread's first post and
+ * the part just before (Bluesky wants both as strong references, uri and
+ * cid; Mastodon the parent's id). */
+struct channel_reply {
+	const char	*root_id, *root_cid;
+	const char	*parent_id, *parent_cid;
+};
+
+/* One post: its text, its images, and what it replies to (NULL: none). */
+struct channel_post {
+	const char			*text;
+	const struct channel_image	*images;
+	int				 nimages;
+	const struct channel_reply	*reply;
+};
 
 /* One HTTP request of a call, with the storage it points into. */
 struct channel_req {
@@ -36,6 +64,7 @@ struct channel_req {
 	char			*body;
 	char			*shown_body;	/* body with secrets as ***; NULL: body */
 	char			*auth;		/* secret header value, owned */
+	char			*content_type;	/* owned; NULL: JSON */
 };
 
 struct channel_call {
@@ -51,12 +80,20 @@ struct channel_call {
 						   operator (unresolved mentions) */
 	bool			 has_session;	/* bluesky: session request first */
 	struct channel_req	 session;
+	/* One upload per image, sent before the post; the post's body names
+	 * what they answer (media ids, blobs), so it is built again with
+	 * their answers before it is sent. */
+	struct channel_req	 uploads[CHANNEL_MAX_IMAGES];
+	int			 nuploads;
+	char			*upload_ids[CHANNEL_MAX_IMAGES];
+	void			*post_json;	/* cJSON of the post's body */
 	struct channel_req	 post;
 };
 
 struct channel_result {
 	enum ledger_state	 state;		/* SENT, FAILED or UNKNOWN */
 	char			*post_id;
+	char			*cid;		/* bluesky: the record's cid */
 	char			*url;
 	char			*message;	/* why, for failed and unknown */
 	long			 status;	/* HTTP status of the post request */
@@ -70,11 +107,17 @@ int	channel_open(const struct front *f, const char *text,
 	    const char *entry_id, time_t at, time_t now, long timeout_ms,
 	    struct channel_call *out, struct error *err);
 void	channel_close(struct channel_call *);
-/* The requests as they would be sent, secrets shown as ***. */
+/* The same for a post with images or replying to an earlier one. */
+int	channel_open_post(const struct front *f, const struct channel_post *,
+	    const char *entry_id, time_t at, time_t now, long timeout_ms,
+	    struct channel_call *out, struct error *err);
+/* The requests as they would be sent, in order (uploads first), secrets
+ * shown as ***, an image's bytes as their size and sha256. */
 char	*channel_describe(const struct channel_call *);
 /* Refuses (EXIT_USAGE) when the secret's variable is not set. */
 int	channel_ready(const struct channel_call *, struct error *err);
-/* Sends; never retries. Always fills out. */
+/* Sends the uploads, then the post; never retries. Always fills out:
+ * an upload that fails leaves the post failed (it was never sent). */
 void	channel_send(struct channel_call *, struct channel_result *out);
 void	channel_result_free(struct channel_result *);
 

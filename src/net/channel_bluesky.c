@@ -7,6 +7,13 @@
  * the record is looked up (com.atproto.repo.getRecord), and a record under
  * our key with our text is the post (an earlier attempt's, or this one's
  * when the PDS failed after writing it).
+ *
+ * Images go first, each with com.atproto.repo.uploadBlob (the bytes as
+ * the body, under the session's token); the blob it answers is what the
+ * record's app.bsky.embed.images embed names, with the alt text and the
+ * aspect ratio. A later part of a thread is a reply: strong references
+ * (uri and cid) to the thread's first post (root) and the part before
+ * (parent).
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -249,26 +256,92 @@ bluesky_facets(struct channel_call *c, cJSON *rec, const char *text)
 		cJSON_Delete(facets);
 }
 
-int
-channel_bluesky_build(struct channel_call *c, const char *text, time_t now,
+static cJSON *
+bluesky_ref(const char *uri, const char *cid)
+{
+	cJSON *r = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(r, "uri", uri != NULL ? uri : "");
+	cJSON_AddStringToObject(r, "cid", cid != NULL ? cid : "");
+	return r;
+}
+
+/* A copy of the image's bytes, for the upload request to own. */
+static char *
+bluesky_bytes(const struct channel_image *im)
+{
+	char *b = xmalloc(im->len > 0 ? im->len : 1);
+
+	memcpy(b, im->data, im->len);
+	return b;
+}
+
+/* The embed of the post's images, each blob a placeholder until its
+ * upload answers, and one upload request per image. */
+static void
+bluesky_images(struct channel_call *c, cJSON *rec, const char *service,
+    const struct channel_post *p)
+{
+	const struct channel_image *im;
+	cJSON *embed, *arr, *one, *ar;
+	char *url, ph[32];
+	int i;
+
+	if (p->nimages == 0)
+		return;
+	embed = cJSON_AddObjectToObject(rec, "embed");
+	cJSON_AddStringToObject(embed, "$type", "app.bsky.embed.images");
+	arr = cJSON_AddArrayToObject(embed, "images");
+	xasprintf(&url, "%s/xrpc/com.atproto.repo.uploadBlob", service);
+	for (i = 0; i < p->nimages && i < CHANNEL_MAX_IMAGES; i++) {
+		im = &p->images[i];
+		one = cJSON_CreateObject();
+		/* The lexicon requires alt; "" is an image without it. */
+		cJSON_AddStringToObject(one, "alt", im->alt != NULL ? im->alt :
+		    "");
+		snprintf(ph, sizeof ph, "<blob of upload %d>", i + 1);
+		cJSON_AddStringToObject(one, "image", ph);
+		ar = cJSON_AddObjectToObject(one, "aspectRatio");
+		cJSON_AddNumberToObject(ar, "width", im->width);
+		cJSON_AddNumberToObject(ar, "height", im->height);
+		cJSON_AddItemToArray(arr, one);
+		channel_req_upload(&c->uploads[i], url, xstrdup(im->mime),
+		    bluesky_bytes(im), im->len,
+		    channel_image_shown(im), "Authorization", NULL,
+		    c->post.http.timeout_ms);
+		c->nuploads++;
+	}
+	free(url);
+}
+
+static void
+bluesky_reply(cJSON *rec, const struct channel_reply *r)
+{
+	cJSON *reply;
+
+	if (r == NULL)
+		return;
+	reply = cJSON_AddObjectToObject(rec, "reply");
+	cJSON_AddItemToObject(reply, "root", bluesky_ref(r->root_id,
+	    r->root_cid));
+	cJSON_AddItemToObject(reply, "parent", bluesky_ref(r->parent_id,
+	    r->parent_cid));
+}
+
+static int
+bluesky_session_req(struct channel_call *c, const char *service,
     struct error *err)
 {
-	const struct front *f = c->front;
-	const char *handle = channel_bluesky_handle(f);
-	char *service, *url, created[40];
-	cJSON *body, *rec;
-	struct tm tm;
+	const char *handle = channel_bluesky_handle(c->front);
+	char *url;
 
 	if (handle == NULL)
 		return error_set(err, EXIT_ERROR, "fronts.json: front \"%s\": "
-		    "\"handle\" is missing", f->id);
+		    "\"handle\" is missing", c->front->id);
 	c->handle = xstrdup(handle);
-	service = channel_bluesky_service(f);
 	if (channel_url_check(service, "fronts.json: bluesky \"service\"",
-	    err) != 0) {
-		free(service);
+	    err) != 0)
 		return -1;
-	}
 	c->has_session = true;
 	xasprintf(&url, "%s/xrpc/com.atproto.server.createSession", service);
 	channel_req_set(&c->session, url, bluesky_session_body(c->handle,
@@ -276,7 +349,26 @@ channel_bluesky_build(struct channel_call *c, const char *text, time_t now,
 	    c->post.http.timeout_ms);
 	c->session.shown_body = bluesky_session_body(c->handle, "***");
 	free(url);
+	return 0;
+}
 
+int
+channel_bluesky_build(struct channel_call *c, const struct channel_post *p,
+    time_t now, struct error *err)
+{
+	char *service, *url, created[40];
+	cJSON *body, *rec;
+	struct tm tm;
+
+	if (p->nimages > CHANNEL_MAX_IMAGES)
+		return error_set(err, EXIT_REFUSED, "front \"%s\": %d images; a "
+		    "Bluesky post takes at most %d", c->front->id, p->nimages,
+		    CHANNEL_MAX_IMAGES);
+	service = channel_bluesky_service(c->front);
+	if (bluesky_session_req(c, service, err) != 0) {
+		free(service);
+		return -1;
+	}
 	gmtime_r(&now, &tm);
 	strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%S.000Z", &tm);
 	body = cJSON_CreateObject();
@@ -285,17 +377,31 @@ channel_bluesky_build(struct channel_call *c, const char *text, time_t now,
 	cJSON_AddStringToObject(body, "rkey", c->key);
 	rec = cJSON_AddObjectToObject(body, "record");
 	cJSON_AddStringToObject(rec, "$type", BLUESKY_COLLECTION);
-	cJSON_AddStringToObject(rec, "text", text);
+	cJSON_AddStringToObject(rec, "text", p->text);
 	cJSON_AddStringToObject(rec, "createdAt", created);
-	bluesky_facets(c, rec, text);
+	bluesky_facets(c, rec, p->text);
+	bluesky_reply(rec, p->reply);
+	bluesky_images(c, rec, service, p);
 	xasprintf(&url, "%s/xrpc/com.atproto.repo.createRecord", service);
 	/* The bearer token exists only after the session request. */
 	channel_req_set(&c->post, url, cJSON_PrintUnformatted(body),
 	    "Authorization", NULL, c->post.http.timeout_ms);
+	c->post_json = body;
 	free(url);
 	free(service);
-	cJSON_Delete(body);
 	return 0;
+}
+
+/* The session's token on every upload request too. */
+static void
+bluesky_upload_auth(struct channel_call *c, const char *token)
+{
+	int i;
+
+	for (i = 0; i < c->nuploads; i++) {
+		xasprintf(&c->uploads[i].auth, "Bearer %s", token);
+		c->uploads[i].headers[1].value = c->uploads[i].auth;
+	}
 }
 
 /* Reads the session's access token (and DID) into the post request. */
@@ -337,6 +443,7 @@ bluesky_session(struct channel_call *c, struct channel_result *out)
 			c->did = xstrdup(did);
 		xasprintf(&c->post.auth, "Bearer %s", tok->valuestring);
 		c->post.headers[1].value = c->post.auth;
+		bluesky_upload_auth(c, tok->valuestring);
 	}
 	cJSON_Delete(j);
 	http_response_free(&resp);
@@ -344,11 +451,13 @@ bluesky_session(struct channel_call *c, struct channel_result *out)
 }
 
 static void
-bluesky_sent(struct channel_call *c, const char *uri,
+bluesky_sent(struct channel_call *c, const char *uri, const char *cid,
     struct channel_result *out)
 {
 	out->state = LEDGER_SENT;
 	out->post_id = xstrdup(uri);
+	if (cid != NULL)
+		out->cid = xstrdup(cid);
 	xasprintf(&out->url, "https://bsky.app/profile/%s/post/%s", c->handle,
 	    c->key);
 }
@@ -373,7 +482,7 @@ bluesky_record_text(const cJSON *j, const char *field)
  * record under our key (com.atproto.repo.getRecord, which needs no
  * session), and is it the one we sent? why gets what the lookup saw. */
 static enum bluesky_found
-bluesky_lookup(struct channel_call *c, char **uri, char **why)
+bluesky_lookup(struct channel_call *c, char **uri, char **rcid, char **why)
 {
 	struct http_request q = { 0 };
 	struct http_response resp;
@@ -393,6 +502,7 @@ bluesky_lookup(struct channel_call *c, char **uri, char **why)
 	q.timeout_ms = c->post.http.timeout_ms;
 	q.max_response = c->post.http.max_response;
 	*uri = NULL;
+	*rcid = NULL;
 	if (http_perform(&q, &resp, &err) != 0) {
 		xasprintf(why, "the lookup failed: %s", err.msg);
 		goto out;
@@ -408,6 +518,8 @@ bluesky_lookup(struct channel_call *c, char **uri, char **why)
 	    want != NULL) {
 		found = strcmp(have, want) == 0 ? BLUESKY_FOUND : BLUESKY_OTHER;
 		*uri = xstrdup(u->valuestring);
+		if (cJSON_IsString(cid))
+			*rcid = xstrdup(cid->valuestring);
 		xasprintf(why, "%s (cid %s)", u->valuestring,
 		    cJSON_IsString(cid) ? cid->valuestring : "-");
 	} else if (resp.status == 400 && cJSON_IsString(e) &&
@@ -437,12 +549,12 @@ static void
 bluesky_refused(struct channel_call *c, const struct http_response *r,
     struct channel_result *out)
 {
-	char *uri, *why, *said = channel_error_text(r);
+	char *uri, *cid, *why, *said = channel_error_text(r);
 
 	out->status = r->status;
-	switch (bluesky_lookup(c, &uri, &why)) {
+	switch (bluesky_lookup(c, &uri, &cid, &why)) {
 	case BLUESKY_FOUND:
-		bluesky_sent(c, uri, out);
+		bluesky_sent(c, uri, cid, out);
 		xasprintf(&out->message, "createRecord answered HTTP %ld, but "
 		    "the record under this key is this post: %s", r->status,
 		    why);
@@ -469,6 +581,7 @@ bluesky_refused(struct channel_call *c, const struct http_response *r,
 		break;
 	}
 	free(uri);
+	free(cid);
 	free(why);
 	free(said);
 }
@@ -480,10 +593,10 @@ static void
 bluesky_broken(struct channel_call *c, const struct error *err,
     struct channel_result *out)
 {
-	char *uri, *why;
+	char *uri, *cid, *why;
 
-	if (bluesky_lookup(c, &uri, &why) == BLUESKY_FOUND) {
-		bluesky_sent(c, uri, out);
+	if (bluesky_lookup(c, &uri, &cid, &why) == BLUESKY_FOUND) {
+		bluesky_sent(c, uri, cid, out);
 		xasprintf(&out->message, "the answer was lost (%s), but the "
 		    "record under this key is this post: %s", err->msg, why);
 	} else {
@@ -493,7 +606,44 @@ bluesky_broken(struct channel_call *c, const struct error *err,
 		    err->msg, why);
 	}
 	free(uri);
+	free(cid);
 	free(why);
+}
+
+/* Uploads image i and puts the blob it answers into the record. */
+static int
+bluesky_upload(struct channel_call *c, int i, char **why)
+{
+	struct http_response resp;
+	struct error err = { 0 };
+	cJSON *j, *blob, *images;
+	int rc;
+
+	*why = NULL;
+	rc = http_perform(&c->uploads[i].http, &resp, &err);
+	if ((*why = channel_why(&resp, rc, &err, 200, 0)) == NULL) {
+		j = cJSON_Parse(resp.body);
+		blob = cJSON_DetachItemFromObjectCaseSensitive(j, "blob");
+		if (!cJSON_IsObject(blob)) {
+			xasprintf(why, "HTTP 200 without a blob");
+			cJSON_Delete(blob);
+		} else {
+			images = cJSON_GetObjectItemCaseSensitive(
+			    cJSON_GetObjectItemCaseSensitive(
+			    cJSON_GetObjectItemCaseSensitive(c->post_json,
+			    "record"), "embed"), "images");
+			c->upload_ids[i] = xstrdup(json_str(
+			    cJSON_GetObjectItemCaseSensitive(blob, "ref"),
+			    "$link") != NULL ? json_str(
+			    cJSON_GetObjectItemCaseSensitive(blob, "ref"),
+			    "$link") : "blob");
+			cJSON_ReplaceItemInObjectCaseSensitive(
+			    cJSON_GetArrayItem(images, i), "image", blob);
+		}
+		cJSON_Delete(j);
+	}
+	http_response_free(&resp);
+	return *why == NULL ? 0 : -1;
 }
 
 void
@@ -501,12 +651,22 @@ channel_bluesky_send(struct channel_call *c, struct channel_result *out)
 {
 	struct http_response resp;
 	struct error err = { 0 };
-	const char *uri;
+	char *why;
 	cJSON *j;
-	int rc;
+	int i, rc;
 
 	if (bluesky_session(c, out) != 0)
 		return;
+	for (i = 0; i < c->nuploads; i++)
+		if (bluesky_upload(c, i, &why) != 0) {
+			out->state = LEDGER_FAILED;
+			xasprintf(&out->message, "no post was sent: image %d of "
+			    "%d did not upload: %s", i + 1, c->nuploads, why);
+			free(why);
+			return;
+		}
+	if (c->nuploads > 0)
+		channel_post_rebody(c);
 	rc = http_perform(&c->post.http, &resp, &err);
 	if (rc == 0 && (resp.status < 200 || resp.status >= 300))
 		bluesky_refused(c, &resp, out);
@@ -514,8 +674,9 @@ channel_bluesky_send(struct channel_call *c, struct channel_result *out)
 		bluesky_broken(c, &err, out);
 	else if (!channel_transport(&resp, rc, &err, out)) {
 		j = cJSON_Parse(resp.body);
-		if ((uri = json_str(j, "uri")) != NULL)
-			bluesky_sent(c, uri, out);
+		if (json_str(j, "uri") != NULL)
+			bluesky_sent(c, json_str(j, "uri"), json_str(j, "cid"),
+			    out);
 		else {
 			out->state = LEDGER_UNKNOWN;
 			xasprintf(&out->message, "HTTP %ld but no record uri in "

@@ -6,6 +6,11 @@
  * tool expects. The version is always sent: the front's composio.version,
  * else "latest" (Composio's changelog and its versioning guide disagree on
  * what an execute without one runs: the latest, or 00000000_00).
+ *
+ * A later part of a thread on X is a reply: TWITTER_CREATION_OF_A_POST's
+ * reply__in_reply_to_tweet_id (the X API's reply.in_reply_to_tweet_id,
+ * flattened as Composio lists its input parameters) names the part
+ * before. LinkedIn and Reddit posts take no replies.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -110,10 +115,27 @@ composio_arguments(const struct front *f, const char *text, cJSON *args,
 	}
 }
 
+/* The reply argument of a later part; only X takes one. */
+static int
+composio_reply(const struct front *f, const struct channel_reply *r,
+    cJSON *args, struct error *err)
+{
+	if (r == NULL)
+		return 0;
+	if (f->platform != PLATFORM_X)
+		return error_set(err, EXIT_REFUSED, "front \"%s\": a %s post "
+		    "takes no thread of replies", f->id,
+		    platform_name(f->platform));
+	cJSON_AddStringToObject(args, "reply__in_reply_to_tweet_id",
+	    r->parent_id != NULL ? r->parent_id : "");
+	return 0;
+}
+
 int
-channel_composio_build(struct channel_call *c, const char *text,
+channel_composio_build(struct channel_call *c, const struct channel_post *p,
     struct error *err)
 {
+	const char *text = p->text;
 	static const char *top[] = { "user_id", "connected_account_id" };
 	const char *version = channel_front_str(c->front, "composio",
 	    "version");
@@ -123,8 +145,16 @@ channel_composio_build(struct channel_call *c, const char *text,
 	size_t i;
 
 	args = cJSON_AddObjectToObject(body, "arguments");
+	if (p->nimages > 0) {
+		cJSON_Delete(body);
+		free(base);
+		return error_set(err, EXIT_REFUSED, "front \"%s\": fronts "
+		    "sends no images through Composio (X, LinkedIn, Reddit) yet",
+		    f->id);
+	}
 	if (channel_url_check(base, "COMPOSIO_BASE_URL", err) != 0 ||
-	    composio_arguments(f, text, args, err) != 0) {
+	    composio_arguments(f, text, args, err) != 0 ||
+	    composio_reply(f, p->reply, args, err) != 0) {
 		cJSON_Delete(body);
 		free(base);
 		return -1;

@@ -15,12 +15,13 @@
  * the entry id, so each attempt at one post uses the same key. */
 void	channel_tid(time_t at, const char *entry_id, char out[14]);
 
-int	channel_composio_build(struct channel_call *, const char *text,
-	    struct error *err);
-int	channel_mastodon_build(struct channel_call *, const char *text,
-	    struct error *err);
-int	channel_bluesky_build(struct channel_call *, const char *text,
-	    time_t now, struct error *err);
+int	channel_composio_build(struct channel_call *,
+	    const struct channel_post *, struct error *err);
+int	channel_mastodon_build(struct channel_call *,
+	    const struct channel_post *, struct error *err);
+int	channel_bluesky_build(struct channel_call *,
+	    const struct channel_post *, time_t now, struct error *err);
+void	channel_mastodon_send(struct channel_call *, struct channel_result *);
 void	channel_composio_result(const struct channel_call *,
 	    const struct http_response *, struct channel_result *);
 void	channel_mastodon_result(const struct channel_call *,
@@ -30,6 +31,20 @@ void	channel_req_set(struct channel_req *, const char *url, char *body,
 	    const char *auth_name, char *auth, long timeout_ms);
 void	channel_req_add(struct channel_req *, const char *name,
 	    const char *value, bool secret);
+/* An upload: a binary body of len bytes under content_type, shown in a
+ * dry run as shown (all three owned by the request from here). */
+void	channel_req_upload(struct channel_req *, const char *url,
+	    char *content_type, char *body, size_t len, char *shown,
+	    const char *auth_name, char *auth, long timeout_ms);
+/* "<N bytes of image/jpeg, sha256 …>": how an image's bytes are shown. */
+char	*channel_image_shown(const struct channel_image *);
+/* Why an exchange gave no answer to go on with: the transport error, or
+ * a status other than ok and also_ok (0: none) with what the body says;
+ * NULL when the answer is one of them. */
+char	*channel_why(const struct http_response *, int rc,
+	    const struct error *, long ok, long also_ok);
+/* The post's body again from c->post_json (after the uploads answered). */
+void	channel_post_rebody(struct channel_call *);
 /* Outcome of a request that did not get a readable answer: never reached
  * the server (failed) or may have (unknown). Returns true when handled. */
 bool	channel_transport(const struct http_response *, int rc,

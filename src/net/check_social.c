@@ -161,6 +161,10 @@ composio_param_list(const cJSON *tool)
 static char **
 composio_post_args(const struct front *f)
 {
+	/* On X a thread's later parts are replies: that argument too. */
+	struct channel_reply reply = { "1", NULL, "1", NULL };
+	struct channel_post post = { "check", NULL, 0,
+	    f->platform == PLATFORM_X ? &reply : NULL };
 	struct channel_call c;
 	struct error err = { 0 };
 	const cJSON *a;
@@ -168,7 +172,7 @@ composio_post_args(const struct front *f)
 	cJSON *body;
 	int n = 0;
 
-	if (channel_open(f, "check", "check", 0, 0, 0, &c, &err) != 0)
+	if (channel_open_post(f, &post, "check", 0, 0, 0, &c, &err) != 0)
 		return NULL;
 	body = cJSON_Parse(c.post.body);
 	channel_close(&c);
@@ -460,6 +464,47 @@ limit_ok(struct check_target *t, const cJSON *st, const char *name, int max,
 	return false;
 }
 
+/* The media limits an instance announces, where it does (a value that
+ * is absent or not a whole positive number keeps Mastodon's default). */
+static void
+mastodon_media_limits(const cJSON *conf, struct instlimits *l)
+{
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(conf, "statuses");
+	const cJSON *ma = cJSON_GetObjectItemCaseSensitive(conf,
+	    "media_attachments"), *s;
+	long v;
+
+	if (json_int_in(cJSON_GetObjectItemCaseSensitive(st,
+	    "max_media_attachments"), 1, 1000, &v))
+		l->max_media = (int)v;
+	if (json_int_in(cJSON_GetObjectItemCaseSensitive(ma,
+	    "image_size_limit"), 1, 1L << 40, &v))
+		l->image_bytes = v;
+	if (json_int_in(cJSON_GetObjectItemCaseSensitive(ma,
+	    "image_matrix_limit"), 1, 1L << 40, &v))
+		l->image_pixels = v;
+	if (json_int_in(cJSON_GetObjectItemCaseSensitive(ma,
+	    "description_limit"), 1, 1000000, &v))
+		l->alt_length = (int)v;
+	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(ma,
+	    "supported_mime_types"))
+		if (cJSON_IsString(s))
+			l->image_types |= instlimits_mime_bit(s->valuestring);
+}
+
+/* "images: 4 per post, 16777216 bytes, …" as the instance said them. */
+static const char *
+mastodon_media_text(const struct instlimits *l, char *buf, size_t len)
+{
+	if (l->max_media == 0 && l->image_bytes == 0 && l->image_pixels == 0 &&
+	    l->alt_length == 0)
+		return "no media limits announced (Mastodon's defaults hold)";
+	snprintf(buf, len, "images: %d per post, %ld bytes, %ld pixels, alt "
+	    "text %d characters (0: Mastodon's default)", l->max_media,
+	    l->image_bytes, l->image_pixels, l->alt_length);
+	return buf;
+}
+
 static void
 mastodon_limits(struct check_target *t, const char *base, const char *dir,
     const struct front *f)
@@ -468,8 +513,9 @@ mastodon_limits(struct check_target *t, const char *base, const char *dir,
 	struct error err = { 0 };
 	const cJSON *st;
 	cJSON *j;
-	char *url, *why, at[32];
+	char *url, *why, at[32], media[160];
 
+	memset(&l, 0, sizeof l);
 	xasprintf(&url, "%s/api/v2/instance", base);
 	social_get(url, NULL, NULL, &j, &why);
 	free(url);
@@ -496,6 +542,8 @@ mastodon_limits(struct check_target *t, const char *base, const char *dir,
 		return;
 	}
 	l.read_at = clock_now();
+	mastodon_media_limits(cJSON_GetObjectItemCaseSensitive(j,
+	    "configuration"), &l);
 	cJSON_Delete(j);
 	time_format_utc(l.read_at, at, sizeof at);
 	if (instlimits_store(dir, base, &l, &err) != 0)
@@ -504,11 +552,12 @@ mastodon_limits(struct check_target *t, const char *base, const char *dir,
 		    l.max_characters, l.url_characters, err.msg);
 	else
 		check_add(t, true, "instance_limits", NULL, "%d characters, "
-		    "URLs count %d%s; cached in .fronts/instance-limits.json "
+		    "URLs count %d%s; %s; cached in .fronts/instance-limits.json "
 		    "(read %s)%s", l.max_characters, l.url_characters,
 		    l.max_characters != MASTODON_DEFAULT_CHARS ||
 		    l.url_characters != MASTODON_DEFAULT_URL ?
-		    " (not Mastodon's defaults, 500 and 23)" : "", at,
+		    " (not Mastodon's defaults, 500 and 23)" : "",
+		    mastodon_media_text(&l, media, sizeof media), at,
 		    f->limits.max_length != LIMIT_UNSET ? "; the front's own "
 		    "limits.max_length wins" : "");
 }

@@ -20,6 +20,7 @@
 #include "core/statedir.h"
 #include "core/timeutil.h"
 #include "net/publish.h"
+#include "net/publish_int.h"
 
 int
 publish_open(struct publish *pub, const struct project *p,
@@ -168,6 +169,22 @@ publish_legal(const struct publish *pub, const struct plan_post *post,
 	return v == LEGAL_OK;
 }
 
+/* "now (T) is outside draft d's window (not_before …, not_after …)". */
+static void
+publish_window_why(const struct draft *d, time_t now, char *why, size_t len)
+{
+	char t[40], a[40] = "", b[40] = "";
+
+	time_format_local(now, t, sizeof t);
+	if (d->has_not_before)
+		time_format_local(d->not_before, a, sizeof a);
+	if (d->has_not_after)
+		time_format_local(d->not_after, b, sizeof b);
+	snprintf(why, len, "now (%s) is outside draft %s's window (%s%s%s%s%s)",
+	    t, d->id, a[0] ? "not_before " : "", a, a[0] && b[0] ? ", " : "",
+	    b[0] ? "not_after " : "", b);
+}
+
 /* A draft the ledger already sent on this front, from any plan. */
 static const struct ledger_entry *
 publish_sent_before(const struct publish *pub, const struct front *f,
@@ -184,6 +201,37 @@ publish_sent_before(const struct publish *pub, const struct front *f,
 	return NULL;
 }
 
+/* Part 1 went out: the whole post is sent, or a thread continues at its
+ * first part not sent (unless one has no known outcome). */
+static void
+publish_assess_sent(struct publish *pub, int i, const struct ledger_entry *e,
+    struct publish_item *out)
+{
+	int sent, stuck;
+	char id[LEDGER_ID_LEN];
+
+	sent = publish_parts_sent(pub, i, &stuck);
+	if (sent >= out->nparts) {
+		out->status = PUBLISH_SENT;
+		snprintf(out->why, sizeof out->why, "already sent (ledger entry "
+		    "%s%s%s%s)", e->id, out->nparts > 1 ? ", every part" : "",
+		    e->url != NULL ? ", " : "", e->url != NULL ? e->url : "");
+	} else if (stuck >= 0) {
+		publish_part_entry(pub, i, stuck, id);
+		out->status = PUBLISH_UNRESOLVED;
+		snprintf(out->why, sizeof out->why, "part %d of %d (ledger "
+		    "entry %s) has no known outcome: it may be online; check, "
+		    "then `fronts ledger resolve %s --sent URL` or `--failed`",
+		    stuck + 1, out->nparts, id, id);
+	} else {
+		out->status = PUBLISH_READY;
+		out->next_part = sent;
+		snprintf(out->why, sizeof out->why, "parts 1-%d of %d were "
+		    "sent; it goes on at part %d, a reply to part %d", sent,
+		    out->nparts, sent + 1, sent);
+	}
+}
+
 void
 publish_assess(struct publish *pub, int i, time_t now, bool future,
     struct publish_item *out)
@@ -198,6 +246,7 @@ publish_assess(struct publish *pub, int i, time_t now, bool future,
 	memset(out, 0, sizeof *out);
 	out->post = post;
 	out->front = &p->fronts[post->front];
+	out->nparts = publish_body(pub, i)->nparts;
 	ledger_entry_id(pub->plan_id, post->slot, out->front->id, d->id,
 	    post->text, out->entry);
 	offered = post->at <= now || future;
@@ -206,12 +255,9 @@ publish_assess(struct publish *pub, int i, time_t now, bool future,
 		out->status = PUBLISH_REFUSED;
 		snprintf(out->why, sizeof out->why, "the text is not valid UTF-8");
 	} else if ((e = ledger_find(&pub->ledger, out->entry)) != NULL &&
-	    e->state == LEDGER_SENT) {
-		out->status = PUBLISH_SENT;
-		snprintf(out->why, sizeof out->why, "already sent (ledger entry "
-		    "%s%s%s)", e->id, e->url != NULL ? ", " : "",
-		    e->url != NULL ? e->url : "");
-	} else if (e != NULL && e->state == LEDGER_SKIPPED) {
+	    e->state == LEDGER_SENT)
+		publish_assess_sent(pub, i, e, out);
+	else if (e != NULL && e->state == LEDGER_SKIPPED) {
 		out->status = PUBLISH_REFUSED;
 		snprintf(out->why, sizeof out->why, "skipped (%s): never sent "
 		    "(ledger entry %s)", e->reason != NULL ? e->reason : "-",
@@ -226,6 +272,11 @@ publish_assess(struct publish *pub, int i, time_t now, bool future,
 		snprintf(out->why, sizeof out->why, "draft %s was already sent "
 		    "on front %s (ledger entry %s)", d->id, out->front->id,
 		    e->id);
+	} else if (offered && !legal_in_window(d, now)) {
+		/* Late (or early, when asked) past the draft's window: the
+		 * slot was inside it, the moment of sending is not. */
+		out->status = PUBLISH_REFUSED;
+		publish_window_why(d, now, out->why, sizeof out->why);
 	} else if (!publish_legal(pub, post, tv, &out->measure,
 	    publish_check_slot(pub, post, now, offered), out->why,
 	    sizeof out->why))
@@ -234,22 +285,23 @@ publish_assess(struct publish *pub, int i, time_t now, bool future,
 		out->status = offered ? PUBLISH_READY : PUBLISH_FUTURE;
 }
 
+bool
+publish_resumable(const struct publish *pub, int i)
+{
+	int stuck, sent = publish_parts_sent(pub, i, &stuck);
+
+	return sent > 0 && stuck < 0 && sent < publish_body(pub, i)->nparts;
+}
+
 char *
 publish_describe(struct publish *pub, int i, time_t now, struct error *err)
 {
-	const struct project *p = pub->project;
-	const struct plan_post *post = &pub->plan->posts[i];
-	struct channel_call c;
-	char entry[LEDGER_ID_LEN], *out;
+	int stuck, sent = publish_parts_sent(pub, i, &stuck);
 
-	ledger_entry_id(pub->plan_id, post->slot, p->fronts[post->front].id,
-	    p->drafts[post->draft].id, post->text, entry);
-	if (channel_open(&p->fronts[post->front], post->text, entry, post->at,
-	    now, pub->timeout_ms, &c, err) != 0)
-		return NULL;
-	out = channel_describe(&c);
-	channel_close(&c);
-	return out;
+	/* A thread begun shows what is left of it; anything else, all. */
+	if (sent >= publish_body(pub, i)->nparts)
+		sent = 0;
+	return publish_parts_describe(pub, i, sent, now, err);
 }
 
 /* The test-only pause points, FRONTS_TEST_PAUSE_AT=before-intent (the
@@ -367,66 +419,108 @@ publish_precheck(struct publish *pub, int i, time_t now, bool future,
 	return 0;
 }
 
-/* publish_send with the project lock held. */
+/* The trajectory line of each upload a part made: an upload whose post
+ * never came to be is recorded here, and is harmless (the platform drops
+ * media no post names). */
+static void
+publish_uploads_noted(const struct publish *pub, const struct channel_call *c,
+    const struct ledger_entry *e, time_t now)
+{
+	struct channel_result r = { 0 };
+	struct error terr = { 0 };
+	int k;
+
+	for (k = 0; k < c->nuploads; k++) {
+		if (c->upload_ids[k] == NULL)
+			continue;
+		r.state = LEDGER_SENT;
+		r.post_id = c->upload_ids[k];
+		r.message = (char *)"an upload (an image, not a post)";
+		publish_trajectory(pub, "publish-upload", e, &r, now, &terr);
+	}
+}
+
+/* The reply part k (> 0) makes: to part 1 (root) and part k (parent),
+ * as the ledger recorded them. */
+static void
+publish_reply_of(const struct publish *pub, int i, int k,
+    struct channel_reply *r)
+{
+	const struct ledger_entry *root, *parent;
+	char id[LEDGER_ID_LEN];
+
+	memset(r, 0, sizeof *r);
+	publish_part_entry(pub, i, 0, id);
+	root = ledger_find(&pub->ledger, id);
+	publish_part_entry(pub, i, k - 1, id);
+	parent = ledger_find(&pub->ledger, id);
+	r->root_id = xstrdup(root->post_id != NULL ? root->post_id : "");
+	r->root_cid = root->cid != NULL ? xstrdup(root->cid) : NULL;
+	r->parent_id = xstrdup(parent->post_id != NULL ? parent->post_id : "");
+	r->parent_cid = parent->cid != NULL ? xstrdup(parent->cid) : NULL;
+}
+
+static void
+publish_reply_free(struct channel_reply *r)
+{
+	free((char *)r->root_id);
+	free((char *)r->root_cid);
+	free((char *)r->parent_id);
+	free((char *)r->parent_cid);
+}
+
+/* Every file the attempt appends to is the project's own, and the
+ * credential is there, or nothing is sent. */
 static int
-publish_send_locked(struct publish *pub, int i, time_t now, bool future,
-    struct channel_result *out, struct error *err)
+publish_part_ready(const struct publish *pub, const struct channel_call *c,
+    struct error *err)
+{
+	const char *dir = pub->project->dir;
+
+	if (channel_ready(c, err) != 0 ||
+	    statedir_probe(dir, "ledger.jsonl", err) != 0 ||
+	    statedir_probe(dir, "predictions.jsonl", err) != 0 ||
+	    statedir_probe(dir, "trajectories/publish.jsonl", err) != 0)
+		return -1;
+	return 0;
+}
+
+static void
+publish_part_intent(const struct publish *pub, int i, int k, int n,
+    const struct channel_call *c, time_t now, struct ledger_intent *in)
 {
 	const struct plan_post *post = &pub->plan->posts[i];
-	struct publish_item item;
-	struct ledger_intent in;
-	struct ledger_entry *e;
-	struct channel_call c;
-	struct hist_prediction pr;
+
+	memset(in, 0, sizeof *in);
+	in->plan = pub->plan_id;
+	in->slot = post->slot;
+	in->front = pub->project->fronts[post->front].id;
+	in->draft = pub->project->drafts[post->draft].id;
+	in->text = publish_part_text(pub, i, k);
+	in->edited = k == 0 && plan_post_edited(pub->project, post);
+	in->channel = c->name;
+	in->key = c->key;
+	in->at = post->at;
+	in->now = now;
+	in->part = n > 1 ? k + 1 : 0;
+	in->nparts = n > 1 ? n : 0;
+}
+
+/* The outcome of a part, in the ledger and the trajectory. */
+static int
+publish_part_outcome(struct publish *pub, struct ledger_entry *e,
+    const char *entry, struct channel_result *out, struct error *err)
+{
 	struct error terr = { 0 };
 	char *note;
 
-	memset(out, 0, sizeof *out);
-	if (publish_precheck(pub, i, now, future, &item, err) != 0)
-		return -1;
-	if (channel_open(item.front, post->text, item.entry, post->at, now,
-	    pub->timeout_ms, &c, err) != 0)
-		return -1;
-	/* Every file the attempt appends to is the project's own, or
-	 * nothing is sent. */
-	if (channel_ready(&c, err) != 0 ||
-	    statedir_probe(pub->project->dir, "ledger.jsonl", err) != 0 ||
-	    statedir_probe(pub->project->dir, "predictions.jsonl", err) != 0 ||
-	    statedir_probe(pub->project->dir, "trajectories/publish.jsonl",
-	    err) != 0) {
-		channel_close(&c);
-		return -1;
-	}
-	memset(&in, 0, sizeof in);
-	in.plan = pub->plan_id;
-	in.slot = post->slot;
-	in.front = item.front->id;
-	in.draft = pub->project->drafts[post->draft].id;
-	in.text = post->text;
-	in.edited = plan_post_edited(pub->project, post);
-	in.channel = c.name;
-	in.key = c.key;
-	in.at = post->at;
-	in.now = now;
-	publish_test_pause("before-intent");
-	if (ledger_intent(&pub->ledger, &in, &e, err) != 0) {
-		channel_close(&c);
-		return -1;
-	}
-	publish_trajectory(pub, "publish-intent", e, NULL, now, &terr);
-	hist_prediction_of(post, &pr);
-	hist_prediction_save(pub->project->dir, e->id, &pr, &terr);
-	publish_test_pause("after-intent");
-	channel_send(&c, out);
-	channel_close(&c);
-	publish_test_pause("after-response");
-	if (ledger_outcome(&pub->ledger, e, out->state, out->post_id, out->url,
-	    out->message, clock_now(), err) != 0) {
+	if (ledger_outcome_cid(&pub->ledger, e, out->state, out->post_id,
+	    out->cid, out->url, out->message, clock_now(), err) != 0) {
 		/* The trajectory keeps what the platform said, for the
 		 * operator who settles the entry. */
 		publish_trajectory(pub, "publish-outcome-unrecorded", e, out,
 		    clock_now(), &terr);
-		publish_unrecorded(item.entry, out, err);
+		publish_unrecorded(entry, out, err);
 		return PUBLISH_UNRECORDED;
 	}
 	if (publish_trajectory(pub, "publish-outcome", e, out, clock_now(),
@@ -437,6 +531,122 @@ publish_send_locked(struct publish *pub, int i, time_t now, bool future,
 		free(out->message);
 		out->message = note;
 	}
+	return 0;
+}
+
+/* Sends part k of post i: intent, uploads and post, outcome. */
+static int
+publish_send_part(struct publish *pub, int i, int k, int n, time_t now,
+    struct channel_result *out, struct error *err)
+{
+	const struct plan_post *post = &pub->plan->posts[i];
+	struct channel_reply reply;
+	struct publish_images imgs;
+	struct ledger_intent in;
+	struct ledger_entry *e;
+	struct channel_call c;
+	struct hist_prediction pr;
+	struct error terr = { 0 };
+	char entry[LEDGER_ID_LEN];
+	int rc;
+
+	if (k > 0)
+		publish_reply_of(pub, i, k, &reply);
+	rc = publish_part_open(pub, i, k, k > 0 ? &reply : NULL, now, &imgs,
+	    &c, err);
+	if (k > 0)
+		publish_reply_free(&reply);
+	if (rc != 0)
+		return -1;
+	if (publish_part_ready(pub, &c, err) != 0) {
+		channel_close(&c);
+		publish_images_free(&imgs);
+		return -1;
+	}
+	publish_part_intent(pub, i, k, n, &c, now, &in);
+	publish_test_pause("before-intent");
+	if (ledger_intent(&pub->ledger, &in, &e, err) != 0) {
+		channel_close(&c);
+		publish_images_free(&imgs);
+		return -1;
+	}
+	memcpy(entry, e->id, sizeof entry);
+	publish_trajectory(pub, "publish-intent", e, NULL, now, &terr);
+	if (k == 0) {
+		hist_prediction_of(post, &pr);
+		hist_prediction_save(pub->project->dir, e->id, &pr, &terr);
+	}
+	publish_test_pause("after-intent");
+	channel_send(&c, out);
+	publish_uploads_noted(pub, &c, e, clock_now());
+	channel_close(&c);
+	publish_images_free(&imgs);
+	publish_test_pause("after-response");
+	return publish_part_outcome(pub, e, entry, out, err);
+}
+
+/* Says which part of a thread the outcome is about. */
+static void
+publish_thread_note(const struct publish_item *item, int k,
+    struct channel_result *out)
+{
+	char *m;
+
+	if (item->nparts < 2)
+		return;
+	if (out->state == LEDGER_SENT)
+		xasprintf(&m, "all %d parts sent%s%s", item->nparts,
+		    out->message != NULL ? "; " : "",
+		    out->message != NULL ? out->message : "");
+	else
+		xasprintf(&m, "part %d of %d: %s", k + 1, item->nparts,
+		    out->message != NULL ? out->message : "");
+	free(out->message);
+	out->message = m;
+}
+
+/* publish_send with the project lock held: every part not sent yet, in
+ * order, each replying to the one before; it stops at the first part
+ * that does not go out. */
+static int
+publish_send_locked(struct publish *pub, int i, time_t now, bool future,
+    struct channel_result *out, struct error *err)
+{
+	struct publish_item item;
+	char *all;
+	int k, rc;
+
+	memset(out, 0, sizeof *out);
+	if (publish_precheck(pub, i, now, future, &item, err) != 0)
+		return -1;
+	/* Every part is built (its images read and cleaned) before the
+	 * first intent: a bad image in part 3 stops the thread at part 1. */
+	if ((all = publish_parts_describe(pub, i, item.next_part, now,
+	    err)) == NULL)
+		return -1;
+	free(all);
+	for (k = item.next_part; k < item.nparts; k++) {
+		if (k > item.next_part) {
+			channel_result_free(out);
+			publish_test_pause("between-parts");
+		}
+		rc = publish_send_part(pub, i, k, item.nparts, now, out, err);
+		if (rc == -1 && k > item.next_part) {
+			/* The parts before went out: that is the outcome. */
+			out->state = LEDGER_FAILED;
+			xasprintf(&out->message, "part %d of %d was not sent "
+			    "(parts %d-%d were; a later run goes on from here): "
+			    "%s", k + 1, item.nparts, item.next_part + 1, k,
+			    err->msg);
+			memset(err, 0, sizeof *err);
+			return 0;
+		}
+		if (rc != 0)
+			return rc;
+		if (out->state != LEDGER_SENT)
+			break;
+	}
+	publish_thread_note(&item, k, out);
 	return 0;
 }
 

@@ -9,6 +9,13 @@
  * legality engine against the project's history and every post the ledger
  * says was sent, right before the intent record, so nothing a caller holds
  * can be stale.
+ *
+ * A draft whose body is a thread is sent part by part, each part its own
+ * ledger entry (intent, request, outcome) replying to the part before;
+ * its images are read, checked and cleaned (core/media.h) before the
+ * part's intent. A thread stopped between parts (a refusal, a crash)
+ * continues at the first part not sent, replying to the last one that
+ * was; part 1 is never sent again.
  */
 #ifndef FRONTS_PUBLISH_H
 #define FRONTS_PUBLISH_H
@@ -39,6 +46,8 @@ struct publish_item {
 	struct text_measure	 measure;
 	enum publish_status	 status;
 	char			 why[512];	/* for SENT, UNRESOLVED, REFUSED */
+	int			 nparts;	/* of the body the front gets */
+	int			 next_part;	/* 0-based: the first not sent */
 };
 
 struct publish {
@@ -63,6 +72,9 @@ void	publish_close(struct publish *);
 /* Where post i stands at time now. future: offer posts planned later. */
 void	publish_assess(struct publish *, int i, time_t now, bool future,
 	    struct publish_item *out);
+/* Is post i a thread begun and not finished (part 1 sent, a later part
+ * not attempted or failed), which a later run goes on with? */
+bool	publish_resumable(const struct publish *, int i);
 /* The exact request(s) post i sends, secrets as ***. */
 char	*publish_describe(struct publish *, int i, time_t now,
 	    struct error *err);

@@ -95,6 +95,9 @@ run_post_settled(struct run *r, int i)
 
 	if (r->done[i])
 		return true;
+	/* A thread stopped between parts is offered again, to go on. */
+	if (publish_resumable(&r->pub, i))
+		return false;
 	run_entry(r, i, id);
 	if (ledger_find(l, id) != NULL)
 		return true;

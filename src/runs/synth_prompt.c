@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/timeutil.h"
 #include "runs/synth.h"
 #include "sandbox/namespace.h"
 
@@ -202,6 +203,51 @@ synth_topics(struct sbuf *b, char *const *topics, int n)
 	sb_printf(b, "]");
 }
 
+/* " (3 parts, 1 image; bluesky: own version; until …)": what a draft
+ * holds beyond its first text, for the model to weigh. */
+static void
+synth_draft_shape(struct sbuf *b, const struct project *p, int d)
+{
+	const struct draft *dr = &p->drafts[d];
+	char t[64];
+	int i, n = 0, f, sep = 0;
+
+	for (i = 0; i < dr->body.nparts; i++)
+		n += dr->body.parts[i].nmedia;
+	if (dr->body.nparts <= 1 && n == 0 && dr->nvariants == 0 &&
+	    !dr->has_not_before && !dr->has_not_after)
+		return;
+	sb_printf(b, " (");
+	if (dr->body.nparts > 1) {
+		sb_printf(b, "%d parts", dr->body.nparts);
+		sep = 1;
+	}
+	if (n > 0) {
+		sb_printf(b, "%s%d image%s", sep ? ", " : "", n, n == 1 ? "" :
+		    "s");
+		sep = 1;
+	}
+	for (f = 0; f < p->nfronts; f++)
+		if (project_draft_allows(p, d, f) &&
+		    project_draft_variant(p, d, f) >= 0) {
+			sb_printf(b, "%s%s: own version of %d part%s",
+			    sep ? "; " : "", p->fronts[f].id,
+			    project_draft_body(p, d, f)->nparts,
+			    project_draft_body(p, d, f)->nparts == 1 ? "" : "s");
+			sep = 1;
+		}
+	if (dr->has_not_before) {
+		time_format_local(dr->not_before, t, sizeof t);
+		sb_printf(b, "%snot before %s", sep ? "; " : "", t);
+		sep = 1;
+	}
+	if (dr->has_not_after) {
+		time_format_local(dr->not_after, t, sizeof t);
+		sb_printf(b, "%snot after %s", sep ? "; " : "", t);
+	}
+	sb_printf(b, ")");
+}
+
 static char *
 synth_drafts(const struct project *p)
 {
@@ -219,6 +265,7 @@ synth_drafts(const struct project *p)
 				    p->fronts[f].id);
 				first = 0;
 			}
+		synth_draft_shape(&b, p, i);
 		sb_printf(&b, ": ");
 		synth_snippet(&b, p->drafts[i].text, 100);
 		if (i + 1 < p->ndrafts)

@@ -1,8 +1,10 @@
 /*
  * pane_candidates — the plan's posts (local time, front, length against
- * the front's limit, expected reward and interval, text, publish outcome),
- * and under them the selected post in full with the alternatives the
- * search weighed at that decision. Editing (e) and publishing (P) act on
+ * the front's limit, expected reward and interval, what it carries beyond
+ * one text, its text, publish outcome), and under them the selected post
+ * in full — every part of a thread with its length, every image with its
+ * verdict and, on i, its alt text — with the alternatives the search
+ * weighed at that decision. Editing (e) and publishing (P) act on
  * the selected post of this plan copy.
  */
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/legal.h"
 #include "core/text.h"
 #include "ui/textw.h"
 #include "ui/view.h"
@@ -51,6 +54,29 @@ cand_state_role(enum ui_post_state s)
 	}
 }
 
+/* What a post carries beyond one text, for its row: "3 parts · 1 img ·
+ * variant bluesky" ("" for a plain post). */
+static void
+cand_shape(struct ui *ui, const struct plan_post *pp, char *buf, size_t len)
+{
+	const struct body *b = project_draft_body(ui->proj, pp->draft,
+	    pp->front);
+	int v = project_draft_variant(ui->proj, pp->draft, pp->front);
+	int i, n = 0;
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < b->nparts; i++)
+		n += b->parts[i].nmedia;
+	if (b->nparts > 1)
+		o += snprintf(buf + o, len - o, "%d parts", b->nparts);
+	if (n > 0 && o < len)
+		o += snprintf(buf + o, len - o, "%s%d img", o ? " · " : "", n);
+	if (v >= 0 && o < len)
+		snprintf(buf + o, len - o, "%svariant %s", o ? " · " : "",
+		    ui->proj->drafts[pp->draft].variants[v].key);
+}
+
 static void
 cand_row(struct ui *ui, WINDOW *w, int y, int cw, int i, bool sel)
 {
@@ -73,11 +99,82 @@ cand_row(struct ui *ui, WINDOW *w, int y, int cw, int i, bool sel)
 	    "%9s ", len);
 	x += ui_putf(ui, w, y, x, cw - x + 1, role, "%7.2f ",
 	    pp->expected_reward);
+	cand_shape(ui, pp, head, sizeof head);
+	if (head[0] != '\0')
+		x += ui_putf(ui, w, y, x, cw - x + 1, sel ? role : THEME_DIM,
+		    "[%s] ", head);
 	if (st->state != UI_POST_NEW)
 		x += ui_putf(ui, w, y, x, cw - x + 1, cand_state_role(st->state),
 		    "[%s] ", cand_states[st->state]);
 	ui_put(ui, w, y, x, cw - x + 1, pp->text, strcspn(pp->text, "\n"),
 	    role);
+}
+
+/* Text t wrapped from row y; returns the next row. */
+static int
+cand_text(struct ui *ui, WINDOW *w, int y, int h, int cw, const char *t)
+{
+	size_t n = strlen(t), next, l;
+
+	while (n > 0 && y < h - 1) {
+		l = textw_wrap(t, n, cw, &next);
+		ui_put(ui, w, y++, 1, cw, t, l, THEME_NORMAL);
+		if (next == 0)
+			break;
+		t += next;
+		n -= next;
+	}
+	return y;
+}
+
+/* A part's images: each with its verdict on the front, and its alt text
+ * when i shows them. */
+static int
+cand_images(struct ui *ui, WINDOW *w, int y, int h, int cw,
+    const struct front *f, const struct part *pt)
+{
+	char why[256];
+	int j;
+
+	for (j = 0; j < pt->nmedia && y < h - 1; j++) {
+		bool ok = legal_image(f, &pt->media[j], why, sizeof why) ==
+		    LEGAL_OK;
+
+		ui_putf(ui, w, y++, 1, cw, ok ? THEME_DIM : THEME_ERROR,
+		    "  [image %s%s] %s", pt->media[j].path,
+		    pt->media[j].alt != NULL ? ", alt" : ", no alt text",
+		    ok ? "" : why);
+		if (ui->show_alt && pt->media[j].alt != NULL && y < h - 1)
+			y = cand_text(ui, w, y, h, cw, pt->media[j].alt);
+	}
+	return y;
+}
+
+/* The images of the first part, then every later part of a thread with
+ * its length on the post's front. */
+static int
+cand_parts(struct ui *ui, WINDOW *w, int y, int h, int cw,
+    const struct plan_post *pp)
+{
+	const struct body *b = project_draft_body(ui->proj, pp->draft,
+	    pp->front);
+	const struct front *f = &ui->proj->fronts[pp->front];
+	char len[32];
+	int k;
+	bool ok;
+
+	if (b->nparts == 0)
+		return y;
+	y = cand_images(ui, w, y, h, cw, f, &b->parts[0]);
+	for (k = 1; k < b->nparts && y < h - 1; k++) {
+		pane_post_length(ui, b->parts[k].text, pp->front, len,
+		    sizeof len, &ok);
+		ui_putf(ui, w, y++, 1, cw, ok ? THEME_HEADING : THEME_ERROR,
+		    "part %d/%d · %s", k + 1, b->nparts, len);
+		y = cand_text(ui, w, y, h, cw, b->parts[k].text);
+		y = cand_images(ui, w, y, h, cw, f, &b->parts[k]);
+	}
+	return y;
 }
 
 /* The selected post in full, its outcome, and the alternatives. */
@@ -89,7 +186,6 @@ cand_detail(struct ui *ui, WINDOW *w, int y, int h, int cw, int i)
 	const struct plan_alt *a;
 	const char *t = pp->text;
 	char len[32], label[160];
-	size_t n = strlen(t), next, l;
 	int k;
 	bool ok;
 
@@ -105,14 +201,8 @@ cand_detail(struct ui *ui, WINDOW *w, int y, int h, int cw, int i)
 		ui_put(ui, w, y++, 1, cw, ui->posts[i].note,
 		    strlen(ui->posts[i].note),
 		    cand_state_role(ui->posts[i].state));
-	while (n > 0 && y < h - 1) {
-		l = textw_wrap(t, n, cw, &next);
-		ui_put(ui, w, y++, 1, cw, t, l, THEME_NORMAL);
-		if (next == 0)
-			break;
-		t += next;
-		n -= next;
-	}
+	y = cand_text(ui, w, y, h, cw, t);
+	y = cand_parts(ui, w, y, h, cw, pp);
 	for (k = 0; k < ui->plan.nalts && y < h - 1; k++) {
 		a = &ui->plan.alts[k];
 		if (a->decision != i)

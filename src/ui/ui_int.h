@@ -159,6 +159,7 @@ struct ui {
 	WINDOW			*view_win;
 	int			 focus;
 	bool			 zoom;
+	bool			 show_alt;	/* i: images' alt text shown */
 	bool			 dirty;
 	bool			 quit;
 	char			 msg[512];

@@ -11,6 +11,9 @@
       a PLAN.json (the `fronts plan --json` object) with those posts.
   publish_fixture.py both DIR PORT CAP FRONT:DRAFT:SLOT ...
       the project, and DIR/plan.json.
+With FIXTURE_THREAD=1 in the environment the project also has draft d8,
+a thread of three parts whose first and last carry an image
+(tests/data/media/gps.jpg, which holds a GPS position and a camera make).
 """
 import calendar
 import json
@@ -30,6 +33,20 @@ DRAFTS = [
     ("d6", "#" + "a" * 64 + " fits, #" + "b" * 65 + " does not"),
     ("d7", "(@alice.bsky.social) mail me@alice.bsky.social, or @alice.bsky.social."),
 ]
+THREAD = ("d8", "Tides, part one: why field sync is hard.")
+THREAD_REST = ["Part two: conflicts are the normal case.",
+               {"text": "Part three: what we ship.",
+                "media": [{"path": "gps.jpg", "alt": "A tide chart"}]}]
+MEDIA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data",
+                     "media", "gps.jpg")
+
+
+def thread_draft(d):
+    with open(MEDIA, "rb") as f, open(os.path.join(d, "gps.jpg"), "wb") as g:
+        g.write(f.read())
+    return {"id": THREAD[0], "text": THREAD[1], "topics": ["launch"],
+            "media": [{"path": "gps.jpg", "alt": "Harbour at low tide"}],
+            "thread": THREAD_REST}
 
 
 def project(d, port, cap=5):
@@ -77,6 +94,8 @@ def project(d, port, cap=5):
     with open(os.path.join(d, "drafts.jsonl"), "w") as f:
         for i, t in DRAFTS:
             f.write(json.dumps({"id": i, "text": t, "topics": ["launch"]}) + "\n")
+        if os.environ.get("FIXTURE_THREAD"):
+            f.write(json.dumps(thread_draft(d)) + "\n")
     with open(os.path.join(d, "history.jsonl"), "w") as f:
         f.write(json.dumps({"id": "h1", "front": "x",
                             "posted_at": "2026-01-05T09:00:00Z",
@@ -92,7 +111,7 @@ def plan(d, out, posts):
     with open(os.path.join(d, "fronts.json")) as f:
         fr = json.load(f)
     start = calendar.timegm(time.strptime(fr["start"], "%Y-%m-%dT%H:%M:%SZ"))
-    texts = dict(DRAFTS)
+    texts = dict(DRAFTS + [THREAD])
     items = []
     for p in posts:
         front, draft, slot = p.split(":")

@@ -61,13 +61,15 @@ expect_grep "composio: the connected account by user_id" 'PASS  connected accoun
 check "composio: the account lookup filters by user and toolkit" "$(grep '"path": "/api/v3.1/connected_accounts"' "$LOG" | grep -c '"toolkit_slugs": "linkedin", "user_ids": "tidewater"')" 1
 expect_grep "mastodon: verify_credentials" 'PASS  the token is @tidewater' "$O"
 expect_grep "mastodon: the app may post" 'PASS  the token.s app may post \(write:statuses\)' "$O"
-expect_grep "mastodon: the instance's own limits" 'PASS  5000 characters, URLs count 30 \(not Mastodon.s defaults, 500 and 23\); cached in .fronts/instance-limits.json \(read 20[0-9-]+T[0-9:]+Z\)' "$O"
+expect_grep "mastodon: the instance's own limits" 'PASS  5000 characters, URLs count 30 \(not Mastodon.s defaults, 500 and 23\); images: 4 per post, 16777216 bytes, 33177600 pixels, alt text 1500 characters \(0: Mastodon.s default\); cached in .fronts/instance-limits.json \(read 20[0-9-]+T[0-9:]+Z\)' "$O"
 expect_grep "bluesky: a session" 'PASS  session for tidewater.dev \(did:plc:fakefakefake\)' "$O"
 expect_grep "bluesky: the profile" 'PASS  profile @tidewater.dev read' "$O"
 check "nothing is posted" "$(posts)" 0
 check "only createSession is a POST" "$(grep '"ev": "request"' "$LOG" | grep '"method": "POST"' | grep -vc createSession)" 0
 expect_grep "the cache holds the instance's limits" '"max_characters":[[:space:]]*5000' "$P/.fronts/instance-limits.json"
 expect_grep "the cache holds the URL weight" '"characters_reserved_per_url":[[:space:]]*30' "$P/.fronts/instance-limits.json"
+expect_grep "the cache holds the image size limit" '"image_size_limit":[[:space:]]*16777216' "$P/.fronts/instance-limits.json"
+expect_grep "the cache holds the image types fronts knows" '"image_types":[[:space:]]*\[' "$P/.fronts/instance-limits.json"
 check "nothing else is written" "$(ls "$P/.fronts")" "instance-limits.json"
 
 # The cached limits are the ones drafts, the legality engine and publish use.
@@ -118,7 +120,7 @@ expect_grep "missing variable: names it" 'FAIL  MASTODON_ACCESS_TOKEN is not set
 expect_grep "missing variable: says what to do" 'to do: export the credential in that variable' "$O"
 expect_grep "missing variable: bluesky too" 'FAIL  BLUESKY_APP_PASSWORD is not set' "$O"
 check "missing variable: no session without the password" "$(grep -c createSession "$LOG")" 0
-expect_grep "missing variable: the public instance limits are still read" 'PASS  500 characters, URLs count 23; cached' "$O"
+expect_grep "missing variable: the public instance limits are still read" 'PASS  500 characters, URLs count 23; images: 4 per post, [0-9]+ bytes, [0-9]+ pixels, alt text 1500 characters \(0: Mastodon.s default\); cached' "$O"
 expect_grep "missing variable: the summary" '2 of 6 failing' "$O"
 
 # --- expired or revoked credentials -------------------------------------------
@@ -190,6 +192,11 @@ expect_grep "parameters: the read tool's missing parameter named" \
     'FAIL  tool TWITTER_POST_LOOKUP_BY_POST_ID has no input parameter "tweet__fields", which fronts sends \(it takes: expansions, id, media__fields' "$TMPD/params.out"
 expect_grep "parameters: a fixed argument the post tool lacks" \
     'FAIL  tool REDDIT_CREATE_REDDIT_POST has no input parameter "sendreplies"' "$TMPD/params.out"
+start_fake replyparam ok --drop-param reply__in_reply_to_tweet_id
+proj replyparam
+run_check "X without the reply parameter a thread needs: exit 1" 1 "" replyparam
+expect_grep "parameters: the reply argument of a thread's later parts is checked" \
+    'FAIL  tool TWITTER_CREATION_OF_A_POST has no input parameter "reply__in_reply_to_tweet_id"' "$TMPD/replyparam.out"
 start_fake accounts ok --mastodon-max-characters 5000
 proj accounts 'fr("mastodon")["account"] = "@ledgerline@mastodon.example"; fr("bluesky")["account"] = "ledgerline.dev"; fr("x")["composio"]["user_id"] = "ledgerline"'
 run_check "another account's credentials: exit 1" 1 "" accounts

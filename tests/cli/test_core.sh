@@ -64,10 +64,15 @@ cmp -s "$TOP/fixtures/demo/history.jsonl" "$TMPD/elsewhere/proj/history.jsonl" &
 expect_exit "drafts on the demo exits 0" 0 "$FRONTS" -C "$TMPD/p/../empty" drafts
 expect_grep "drafts shows weighted length on x" '^    x +149 / 280 weighted +ok' "$TMPD/out"
 expect_grep "drafts flags an over-limit draft" '^    x +314 / 280 weighted +OVER by 34' "$TMPD/out"
-expect_grep "drafts counts graphemes on bluesky" '^    bluesky +408 / 300 graphemes +OVER by 108' "$TMPD/out"
+expect_grep "drafts counts graphemes on mastodon" '^    mastodon +408 / 500 graphemes +ok' "$TMPD/out"
+expect_grep "drafts counts graphemes on bluesky" '^    bluesky +335 / 300 graphemes +OVER by 35' "$TMPD/out"
+expect_grep "drafts shows the variant a front gets" '^      \(variant "bluesky"\)' "$TMPD/out"
+expect_grep "drafts counts every part of a thread" '^      part 3 +206 / 300 graphemes +ok' "$TMPD/out"
+expect_grep "drafts shows an image with its verdict" '^        image media/harbour.png \(PNG 96×64, 839 bytes\), alt "A small boat.*": ok' "$TMPD/out"
+expect_grep "drafts shows a window" '^    window +not after 2026-12-03T19:00:00\+01:00' "$TMPD/out"
 expect_grep "drafts honours a max_length override" '^    linkedin +1275 / 1300 chars +ok' "$TMPD/out"
 expect_grep "drafts notes hashtag caps" '4 hashtags > 2' "$TMPD/out"
-expect_grep "drafts sums up" '^24 drafts; 5 over the limit on some front, 0 on every' "$TMPD/out"
+expect_grep "drafts sums up" '^24 drafts; 6 illegal on some front, 0 on every' "$TMPD/out"
 expect_exit "drafts takes -C after the command" 0 "$FRONTS" drafts -C "$TMPD/empty"
 
 # drafts, JSON
@@ -79,8 +84,10 @@ assert list(doc) == ["drafts"]
 d = {x["id"]: x for x in doc["drafts"]}
 assert len(d) == 24
 f = {e["front"]: e for e in d["d1"]["fronts"]}
-assert f["x"] == {"front": "x", "length": 149, "limit": 280, "unit": "weighted", "ok": True,
-                  "links": 1, "hashtags": 1, "caps_ok": True}, f["x"]
+assert {k: f["x"][k] for k in ("front", "length", "limit", "unit", "ok", "links",
+        "hashtags", "caps_ok", "verdict", "variant")} == {
+        "front": "x", "length": 149, "limit": 280, "unit": "weighted", "ok": True,
+        "links": 1, "hashtags": 1, "caps_ok": True, "verdict": "ok", "variant": None}, f["x"]
 assert [e["front"] for e in d["d2"]["fronts"]] == ["linkedin", "mastodon"]
 m = {e["front"]: e for e in d["d2"]["fronts"]}
 assert m["mastodon"]["ok"] is False and m["linkedin"]["ok"] is True
@@ -89,8 +96,20 @@ assert [e["front"] for e in d["d24"]["fronts"]] == ["linkedin"]
 for x in doc["drafts"]:
     for e in x["fronts"]:
         assert set(e) == {"front", "length", "limit", "unit", "ok", "links",
-                          "hashtags", "caps_ok"}
+                          "hashtags", "caps_ok", "verdict", "why", "variant",
+                          "parts"}, set(e)
         assert e["ok"] == (e["length"] <= e["limit"]), e
+        assert e["ok"] == e["parts"][0]["ok"], e
+        assert e["verdict"] == "ok" or not all(
+            p["ok"] and p["caps_ok"] for p in e["parts"]) or e["why"], e
+b = {e["front"]: e for e in d["d18"]["fronts"]}["bluesky"]
+assert b["variant"] == "bluesky" and len(b["parts"]) == 3, b
+assert b["verdict"] == "ok" and d["d18"]["parts"] == 1, b
+i = {e["front"]: e for e in d["d1"]["fronts"]}["x"]["parts"][0]["images"]
+assert i == [{"path": "media/harbour.png", "alt": i[0]["alt"], "bytes": 839,
+              "width": 96, "height": 64, "verdict": "ok"}], i
+assert i[0]["alt"].startswith("A small boat"), i
+assert d["d10"]["window"] == {"not_after": "2026-12-03T19:00:00+01:00"}, d["d10"]
 EOF
 then pass "drafts --json matches the contract"; else fail "drafts --json matches the contract"; fi
 
@@ -135,9 +154,9 @@ expect_exit "duplicate draft id exits 1" 1 "$FRONTS" -C "$TMPD/bad4" drafts
 expect_grep "duplicate id names both lines" 'drafts\.jsonl:25: field "id": duplicate id "d1" \(first on line 1\)' "$TMPD/err"
 
 new_demo "$TMPD/warn"
-echo '{"id":"d99","text":"hello","media":["a.png"]}' >>"$TMPD/warn/drafts.jsonl"
+echo '{"id":"d99","text":"hello","poll":["a", "b"]}' >>"$TMPD/warn/drafts.jsonl"
 expect_exit "an unknown field still loads" 0 "$FRONTS" -C "$TMPD/warn" drafts
-expect_grep "an unknown field is a warning" 'warning: .*drafts\.jsonl:25: field "media": unknown field' "$TMPD/err"
+expect_grep "an unknown field is a warning" 'warning: .*drafts\.jsonl:25: field "poll": unknown field' "$TMPD/err"
 
 # The bundled model proposes nothing the rules refuse (over-long drafts,
 # link or hashtag caps): a short plan on the demo counts no illegal proposal.

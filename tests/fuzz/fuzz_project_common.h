@@ -48,24 +48,30 @@ fuzz_setup(void)
 	fuzz_put("drafts.jsonl", "{\"id\":\"d1\",\"text\":\"hi\"}\n", 24);
 }
 
-static void
+static inline void
 fuzz_load(void)
 {
 	struct error err = { 0 };
 	struct project *p = NULL;
 	cJSON *ctx;
 	char *s;
-	int i;
+	int i, j;
 
 	if (project_load(fuzz_dir, &p, &err) != 0) {
 		if (p != NULL || err.msg[0] == '\0')
 			abort();	/* a failure leaves nothing and says why */
 		return;
 	}
-	for (i = 0; i < p->ndrafts; i++)
+	for (i = 0; i < p->ndrafts; i++) {
 		if (p->drafts[i].front_mask == 0 ||
-		    project_draft_index(p, p->drafts[i].id) > i)
+		    project_draft_index(p, p->drafts[i].id) > i ||
+		    p->drafts[i].body.nparts < 1 ||
+		    strcmp(p->drafts[i].text, p->drafts[i].body.parts[0].text) != 0)
 			abort();
+		for (j = 0; j < p->nfronts; j++)
+			if (project_draft_body(p, i, j)->nparts < 1)
+				abort();
+	}
 	for (i = 0; i < p->nhistory; i++)
 		if (p->history[i].front < 0 || p->history[i].front >= p->nfronts)
 			abort();

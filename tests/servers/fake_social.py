@@ -33,6 +33,26 @@ the latest) and connected accounts (--account-status), Mastodon's
 and verify_credentials (--mastodon-scopes), Bluesky's resolveHandle
 (after --resolve-delay seconds) and getProfile, and the Anthropic and
 OpenAI model lists.
+Images and threads, as the platforms document them:
+  Mastodon  POST /api/v2/media (multipart: "file", an image/* part of at
+            most 16 MiB, optional "description" of at most 1500
+            characters) answers 200 with the attachment, or with
+            --media-async 202 while it "processes": GET /api/v1/media/:id
+            then answers 206 once and 200 after. A status's media_ids
+            (at most 4) must name processed attachments of this account
+            not attached yet (422 otherwise); its in_reply_to_id must name
+            a status (404 otherwise).
+  X         TWITTER_CREATION_OF_A_POST's reply__in_reply_to_tweet_id must
+            name a tweet posted here (unsuccessful otherwise, as X's 403).
+  Bluesky   com.atproto.repo.uploadBlob (the bytes as the body, with their
+            Content-Type, under a session) answers a blob; a record's
+            app.bsky.embed.images embed takes 1-4 images, each with the
+            blob of an upload (image/*, at most 1,000,000 bytes), an alt
+            string and an optional aspectRatio of positive integers; a
+            reply's root and parent are strong refs (uri and cid) of
+            records that exist (400 InvalidRequest otherwise).
+Every upload is logged with its size, type and whether its bytes still
+hold the test images' camera make ("has_camera"), never the bytes.
 The port is written to --port-file once the server listens.
 """
 import argparse
@@ -53,7 +73,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import testclock
 
 LOCK = threading.Lock()
-STATE = {"mastodon": {}, "bluesky": {}, "sessions": {}, "next": 1000}
+STATE = {"mastodon": {}, "bluesky": {}, "sessions": {}, "next": 1000,
+         "media": {}, "statuses": {}, "blobs": {}}
+CAMERA = b"Canikon"     # the make tests/unit/fixture_media.h writes
 BSKY_DID = "did:plc:fakefakefake"
 BSKY_HANDLE = "tidewater.dev"
 # Handles resolveHandle knows (the fake's own account and one other).
@@ -194,7 +216,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self):
         n = int(self.headers.get("Content-Length") or 0)
-        self.handle_any("POST", self.rfile.read(n))
+        raw = self.rfile.read(n)
+        path = self.path.split("?")[0]
+        if path in ("/api/v2/media", "/xrpc/com.atproto.repo.uploadBlob"):
+            return self.upload(path, raw)
+        self.handle_any("POST", raw)
 
     def handle_any(self, method, raw):
         args = self.server.args
@@ -235,6 +261,12 @@ class Handler(BaseHTTPRequestHandler):
                           "none" if not tok else "bad")
             log(args, **ev)
             return self.bluesky_read(path, self.query(), ev["auth"])
+        if method == "GET" and path.startswith("/api/v1/media/"):
+            ev["auth"] = self.auth("Authorization", "FAKE_MASTODON_TOKEN",
+                                   "Bearer ")
+            log(args, **ev)
+            return self.mastodon_media_get(path[len("/api/v1/media/"):],
+                                           ev["auth"])
         if method == "GET" and path.startswith("/api/v1/accounts/"):
             log(args, **ev)
             return self.mastodon_timeline(path)
@@ -387,6 +419,14 @@ class Handler(BaseHTTPRequestHandler):
                                     "log_id": "log_x"})
         if tool == "TWITTER_POST_LOOKUP_BY_POST_ID":
             return self.x_lookup(body)
+        parent = ((body or {}).get("arguments") or {}).get("reply__in_reply_to_tweet_id")
+        if parent is not None and parent not in STATE.get("x", {}):
+            # X answers a reply to a tweet that does not exist with 403
+            # ("you attempted to reply to a Tweet that is deleted or not
+            # visible to you"); Composio passes it on unsuccessful.
+            return self.reply(200, {"data": {}, "successful": False,
+                                    "error": "Twitter API error: 403 reply target %s not found" % parent,
+                                    "log_id": "log_x"})
         pid = next_id()
         log(args, ev="post", platform="composio", tool=tool, id=pid, dup=False,
             arguments=(body or {}).get("arguments"))
@@ -484,7 +524,12 @@ class Handler(BaseHTTPRequestHandler):
                     "statuses": {"max_characters": args.mastodon_max_characters,
                                  "max_media_attachments": 4,
                                  "characters_reserved_per_url": args.mastodon_url_characters},
-                    "media_attachments": {}, "polls": {}, "translation": {"enabled": False}}})
+                    "media_attachments": {
+                        "supported_mime_types": ["image/jpeg", "image/png", "image/gif",
+                                                 "image/webp", "image/heic", "video/mp4"],
+                        "image_size_limit": 16777216, "image_matrix_limit": 33177600,
+                        "video_size_limit": 103809024, "description_limit": 1500},
+                    "polls": {}, "translation": {"enabled": False}}})
         if auth != "ok":
             return self.reply(401, {"error": "The access token is invalid" +
                                     (" \x1b]0;pwned\x07" if args.hostile else "")})
@@ -547,18 +592,30 @@ class Handler(BaseHTTPRequestHandler):
         key = self.headers.get("Idempotency-Key")
         with LOCK:
             status = STATE["mastodon"].get(key) if key else None
+        if status is None:
+            refusal = self.mastodon_refusal(body or {})
+            if refusal is not None:
+                return self.reply(*refusal)
         if status is not None:
             log(args, ev="post", platform="mastodon", id=status["id"], dup=True)
         else:
             pid = next_id()
             status = {"id": pid, "url": "https://mastodon.example/@tidewater/" + pid,
                       "content": (body or {}).get("status"),
+                      "in_reply_to_id": (body or {}).get("in_reply_to_id"),
+                      "media_attachments": [STATE["media"][m] for m in
+                                            (body or {}).get("media_ids") or []],
                       "created_at": time.strftime("%Y-%m-%dT%H:%M:%S.000Z",
                                                   time.gmtime(testclock.now()))}
             with LOCK:
                 if key:
                     STATE["mastodon"][key] = status
-            log(args, ev="post", platform="mastodon", id=pid, dup=False)
+                STATE["statuses"][pid] = status
+                for m in (body or {}).get("media_ids") or []:
+                    STATE["media"][m]["attached"] = pid
+            log(args, ev="post", platform="mastodon", id=pid, dup=False,
+                in_reply_to_id=status["in_reply_to_id"],
+                media=(body or {}).get("media_ids") or [])
         if self.misbehave():
             return
         self.reply(200, status)
@@ -579,6 +636,10 @@ class Handler(BaseHTTPRequestHandler):
                                     "message": "Invalid record key"})
         uri = "at://%s/app.bsky.feed.post/%s" % (BSKY_DID, rkey)
         record = body.get("record")
+        why = self.bluesky_invalid(record if isinstance(record, dict) else {})
+        if why is not None:
+            return self.reply(400, {"error": "InvalidRequest",
+                                    "message": "Invalid app.bsky.feed.post record: " + why})
         if args.mode == "other-record":
             record = dict(record, text="a different post under the same key")
         with LOCK:
@@ -592,7 +653,9 @@ class Handler(BaseHTTPRequestHandler):
             log(args, ev="post-refused", platform="bluesky", id=rkey)
             return self.reply(500, {"error": "InternalServerError",
                                     "message": "Internal Server Error"})
-        log(args, ev="post", platform="bluesky", id=rkey, dup=False)
+        log(args, ev="post", platform="bluesky", id=rkey, dup=False,
+            reply=record.get("reply"),
+            images=len((record.get("embed") or {}).get("images") or []))
         if args.mode == "created-500":
             return self.reply(500, {"error": "InternalServerError",
                                     "message": "Internal Server Error"})
@@ -601,6 +664,152 @@ class Handler(BaseHTTPRequestHandler):
         self.reply(200, {"uri": uri, "cid": "bafyfake" + rkey,
                          "commit": {"cid": "bafycommit" + rkey, "rev": rkey},
                          "validationStatus": "valid"})
+
+    def upload(self, path, raw):
+        """Mastodon's /api/v2/media and Bluesky's uploadBlob."""
+        args = self.server.args
+        ev = {"ev": "request", "method": "POST", "path": path,
+              "bytes": len(raw), "has_camera": CAMERA in raw,
+              "content_type": self.headers.get("Content-Type")}
+        if path == "/api/v2/media":
+            ev["auth"] = self.auth("Authorization", "FAKE_MASTODON_TOKEN",
+                                   "Bearer ")
+            log(args, **ev)
+            return self.mastodon_upload(raw, ev["auth"])
+        tok = (self.headers.get("Authorization") or "")[len("Bearer "):]
+        ev["auth"] = "ok" if tok in STATE["sessions"] else "bad"
+        log(args, **ev)
+        if ev["auth"] != "ok":
+            return self.reply(401, {"error": "AuthMissing",
+                                    "message": "Authentication Required"})
+        ctype = self.headers.get("Content-Type") or ""
+        if not raw or not ctype or ctype.startswith("application/json"):
+            return self.reply(400, {"error": "InvalidRequest",
+                                    "message": "a blob needs its bytes and their Content-Type"})
+        link = "bafkrei" + hashlib.sha256(raw).hexdigest()[:40]
+        blob = {"$type": "blob", "ref": {"$link": link}, "mimeType": ctype,
+                "size": len(raw)}
+        with LOCK:
+            STATE["blobs"][link] = blob
+        log(args, ev="upload", platform="bluesky", id=link)
+        return self.reply(200, {"blob": blob})
+
+    def multipart(self, raw):
+        """{name: (headers, bytes)} of a multipart/form-data body."""
+        m = re.search(r"boundary=([^;]+)", self.headers.get("Content-Type") or "")
+        if m is None:
+            return None
+        parts = {}
+        for chunk in raw.split(b"--" + m.group(1).strip('"').encode())[1:]:
+            if chunk.startswith(b"--"):
+                break
+            head, _, data = chunk.partition(b"\r\n\r\n")
+            name = re.search(rb'name="([^"]*)"', head)
+            if name is None:
+                return None
+            ctype = re.search(rb"Content-Type: *([^\r\n]+)", head)
+            parts[name.group(1).decode()] = (
+                ctype.group(1).decode() if ctype else None,
+                data[:-2] if data.endswith(b"\r\n") else data)
+        return parts
+
+    def mastodon_upload(self, raw, auth):
+        args = self.server.args
+        if auth != "ok":
+            return self.reply(401, {"error": "The access token is invalid"})
+        parts = self.multipart(raw)
+        if not parts or "file" not in parts:
+            return self.reply(422, {"error": "Validation failed: File can't be blank"})
+        ctype, data = parts["file"]
+        if not (ctype or "").startswith("image/"):
+            return self.reply(422, {"error": "Validation failed: File content type is invalid"})
+        if len(data) > 16 * 1024 * 1024:
+            return self.reply(422, {"error": "Validation failed: File file size must be less than 16 MB"})
+        desc = parts.get("description", (None, b""))[1].decode("utf-8", "replace")
+        if len(desc) > 1500:
+            return self.reply(422, {"error": "Validation failed: Description is too long (maximum is 1500 characters)"})
+        mid = next_id()
+        media = {"id": mid, "type": "image", "description": desc or None,
+                 "url": None if args.media_async else
+                 "https://mastodon.example/media/" + mid,
+                 "polls": 0, "attached": None, "has_camera": CAMERA in data}
+        with LOCK:
+            STATE["media"][mid] = media
+        log(args, ev="upload", platform="mastodon", id=mid,
+            has_camera=media["has_camera"], description=desc)
+        shown = {k: v for k, v in media.items()
+                 if k not in ("polls", "attached", "has_camera")}
+        return self.reply(202 if args.media_async else 200, shown)
+
+    def mastodon_media_get(self, mid, auth):
+        if auth != "ok":
+            return self.reply(401, {"error": "The access token is invalid"})
+        with LOCK:
+            media = STATE["media"].get(mid)
+            if media is not None and media["url"] is None:
+                media["polls"] += 1
+                if media["polls"] > 1:
+                    media["url"] = "https://mastodon.example/media/" + mid
+        if media is None:
+            return self.reply(404, {"error": "Record not found"})
+        shown = {k: v for k, v in media.items()
+                 if k not in ("polls", "attached", "has_camera")}
+        return self.reply(200 if media["url"] else 206, shown)
+
+    def mastodon_refusal(self, body):
+        """(status, error) for a status Mastodon would refuse, or None."""
+        ids = body.get("media_ids") or []
+        if not isinstance(ids, list) or len(ids) > 4:
+            return 422, {"error": "Validation failed: Cannot attach more than 4 files"}
+        for m in ids:
+            media = STATE["media"].get(m)
+            if media is None or media["attached"] is not None:
+                return 422, {"error": "Validation failed: Media does not exist"}
+            if media["url"] is None:
+                return 422, {"error": "Cannot attach files that have not "
+                             "finished processing. Try again in a moment!"}
+        parent = body.get("in_reply_to_id")
+        if parent is not None and parent not in STATE["statuses"]:
+            return 404, {"error": "Record not found"}
+        return None
+
+    def bluesky_invalid(self, record):
+        """Why a record breaks app.bsky.feed.post's embed and reply rules."""
+        embed = record.get("embed")
+        if embed is not None:
+            if embed.get("$type") != "app.bsky.embed.images":
+                return "embed: unknown $type"
+            images = embed.get("images")
+            if not isinstance(images, list) or not 1 <= len(images) <= 4:
+                return "embed/images: 1 to 4 images"
+            for i, im in enumerate(images):
+                blob = im.get("image") if isinstance(im, dict) else None
+                link = ((blob or {}).get("ref") or {}).get("$link") \
+                    if isinstance(blob, dict) else None
+                if link not in STATE["blobs"]:
+                    return "embed/images/%d/image: not an uploaded blob" % i
+                if not blob.get("mimeType", "").startswith("image/") or \
+                        blob.get("size", 0) > 1000000:
+                    return "embed/images/%d/image: image/*, at most 1000000 bytes" % i
+                if not isinstance(im.get("alt"), str):
+                    return "embed/images/%d: alt must be a string" % i
+                ar = im.get("aspectRatio")
+                if ar is not None and not (
+                        isinstance(ar.get("width"), int) and ar["width"] >= 1 and
+                        isinstance(ar.get("height"), int) and ar["height"] >= 1):
+                    return "embed/images/%d/aspectRatio: positive integers" % i
+        reply = record.get("reply")
+        if reply is not None:
+            for k in ("root", "parent"):
+                ref = reply.get(k) if isinstance(reply, dict) else None
+                if not isinstance(ref, dict):
+                    return "reply/%s: a strong ref" % k
+                rec = STATE["bluesky"].get(str(ref.get("uri")).rsplit("/", 1)[-1])
+                if rec is None or rec["uri"] != ref.get("uri") or \
+                        rec["cid"] != ref.get("cid"):
+                    return "reply/%s: no record %s with cid %s" % (
+                        k, ref.get("uri"), ref.get("cid"))
+        return None
 
 
 def main():
@@ -628,6 +837,8 @@ def main():
                     help="seconds Bluesky's resolveHandle takes to answer")
     ap.add_argument("--instance-retry-after", default=None,
                     help="/api/v2/instance answers 429 with this Retry-After")
+    ap.add_argument("--media-async", action="store_true",
+                    help="Mastodon answers uploads 202 and processes them later")
     ap.add_argument("--drop-param", action="append", default=[],
                     help="a Composio input parameter no tool lists any more")
     args = ap.parse_args()

@@ -36,9 +36,7 @@ fx_project(const char *tz, const char *start, int slot_minutes, int horizon,
 		p->fronts[i].id = xstrdup(buf);
 		p->fronts[i].platform = PLATFORM_LINKEDIN;
 		p->fronts[i].account = xstrdup(buf);
-		p->fronts[i].limits = (struct limits){ LIMIT_UNSET, LIMIT_UNSET,
-		    LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET,
-		    LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET };
+		p->fronts[i].limits = (struct limits)LIMITS_UNSET;
 	}
 	p->ndrafts = ndrafts;
 	p->drafts = xcalloc(ndrafts, sizeof *p->drafts);
@@ -46,7 +44,7 @@ fx_project(const char *tz, const char *start, int slot_minutes, int horizon,
 		snprintf(buf, sizeof buf, "d%d", i);
 		p->drafts[i].id = xstrdup(buf);
 		snprintf(buf, sizeof buf, "draft number %d", i);
-		p->drafts[i].text = xstrdup(buf);
+		project_draft_set_text(&p->drafts[i], buf);
 		p->drafts[i].front_mask = nfronts >= 64 ? ~0ULL :
 		    ((1ULL << nfronts) - 1);
 	}
@@ -56,8 +54,56 @@ fx_project(const char *tz, const char *start, int slot_minutes, int horizon,
 static inline void
 fx_set_text(struct project *p, int d, const char *text)
 {
-	free(p->drafts[d].text);
-	p->drafts[d].text = xstrdup(text);
+	project_draft_set_text(&p->drafts[d], text);
+}
+
+/* Appends a part of text to body b. */
+static inline struct part *
+fx_part(struct body *b, const char *text)
+{
+	struct part *pt;
+
+	b->parts = xrealloc(b->parts, (b->nparts + 1) * sizeof *b->parts);
+	pt = &b->parts[b->nparts++];
+	memset(pt, 0, sizeof *pt);
+	pt->text = xstrdup(text);
+	return pt;
+}
+
+/* Appends an image, as probing found it, to part pt (alt NULL: none). */
+static inline struct media *
+fx_image(struct part *pt, const char *path, const char *alt,
+    enum image_type type, long bytes, int w, int h)
+{
+	struct media *m;
+
+	pt->media = xrealloc(pt->media, (pt->nmedia + 1) * sizeof *m);
+	m = &pt->media[pt->nmedia++];
+	memset(m, 0, sizeof *m);
+	m->path = xstrdup(path);
+	m->alt = alt != NULL ? xstrdup(alt) : NULL;
+	m->facts.probed = true;
+	m->facts.type = type;
+	m->facts.bytes = bytes;
+	m->facts.width = w;
+	m->facts.height = h;
+	m->facts.frames = 1;
+	return m;
+}
+
+/* Adds a variant of draft d keyed by key, one part of text. */
+static inline struct body *
+fx_variant(struct project *p, int d, const char *key, const char *text)
+{
+	struct draft *dr = &p->drafts[d];
+	struct variant *v;
+
+	dr->variants = xrealloc(dr->variants, (dr->nvariants + 1) * sizeof *v);
+	v = &dr->variants[dr->nvariants++];
+	memset(v, 0, sizeof *v);
+	v->key = xstrdup(key);
+	fx_part(&v->body, text);
+	return &v->body;
 }
 
 /* Adds a history post on front f at the ISO time at. */
@@ -117,6 +163,15 @@ fx_free(struct project *p)
 		free(p->drafts[i].topics);
 		free(p->drafts[i].id);
 		free(p->drafts[i].text);
+		project_body_free(&p->drafts[i].body);
+		while (p->drafts[i].nvariants > 0) {
+			struct variant *v =
+			    &p->drafts[i].variants[--p->drafts[i].nvariants];
+
+			free(v->key);
+			project_body_free(&v->body);
+		}
+		free(p->drafts[i].variants);
 	}
 	for (i = 0; i < p->nhistory; i++) {
 		while (p->history[i].ntopics > 0)

@@ -34,8 +34,9 @@ static void
 test_store_and_find(void **state)
 {
 	char *d = tmpdir();
-	struct instlimits a = { 5000, 30, 1796112000 }, b = { 777, 23,
-	    1796112001 }, got;
+	struct instlimits a = { .max_characters = 5000, .url_characters = 30,
+	    .read_at = 1796112000 }, b = { .max_characters = 777,
+	    .url_characters = 23, .read_at = 1796112001 }, got;
 	struct error err = { 0 };
 
 	assert_int_equal(instlimits_find(d, "https://m.example", &got, &err),
@@ -58,6 +59,42 @@ test_store_and_find(void **state)
 	assert_int_equal(instlimits_find(d, "https://m.example", &got, &err),
 	    0);
 	assert_int_equal(got.max_characters, 6000);
+	rmtree(d);
+	free(d);
+}
+
+/* The media limits an instance announced round-trip through the cache
+ * and reach its Mastodon fronts; an entry without them (an older cache)
+ * keeps Mastodon's defaults (0). */
+static void
+test_media_limits(void **state)
+{
+	char *d = tmpdir();
+	struct instlimits a = { .max_characters = 500, .url_characters = 23,
+	    .read_at = 1796112000, .max_media = 8, .image_bytes = 10485760,
+	    .image_pixels = 8294400, .alt_length = 1000,
+	    .image_types = (1u << IMAGE_JPEG) | (1u << IMAGE_WEBP) }, got;
+	struct instlimits old = { .max_characters = 500, .url_characters = 23,
+	    .read_at = 1796112000 };
+	struct error err = { 0 };
+
+	assert_int_equal(instlimits_store(d, "https://m.example", &a, &err), 0);
+	assert_int_equal(instlimits_find(d, "https://m.example", &got, &err),
+	    0);
+	assert_int_equal(got.max_media, 8);
+	assert_int_equal(got.image_bytes, 10485760);
+	assert_int_equal(got.image_pixels, 8294400);
+	assert_int_equal(got.alt_length, 1000);
+	assert_int_equal(got.image_types, (1u << IMAGE_JPEG) |
+	    (1u << IMAGE_WEBP));
+	assert_int_equal(instlimits_store(d, "https://m.example", &old, &err),
+	    0);
+	assert_int_equal(instlimits_find(d, "https://m.example", &got, &err),
+	    0);
+	assert_int_equal(got.max_media, 0);
+	assert_int_equal(got.image_types, 0);
+	assert_int_equal(instlimits_mime_bit("image/png"), 1u << IMAGE_PNG);
+	assert_int_equal(instlimits_mime_bit("image/heic"), 0);
 	rmtree(d);
 	free(d);
 }
@@ -145,8 +182,7 @@ test_impossible_read_at(void **state)
 static void
 test_cached_limits_count(void **state)
 {
-	struct limits l = { LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET,
-	    LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET };
+	struct limits l = LIMITS_UNSET;
 	struct text_measure m;
 	const char *t = "see https://example.com/a/very/long/path/indeed ok";
 
@@ -168,6 +204,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_store_and_find),
+		cmocka_unit_test(test_media_limits),
 		cmocka_unit_test(test_bad_entry_names_the_field),
 		cmocka_unit_test(test_impossible_read_at),
 		cmocka_unit_test(test_cached_limits_count),

@@ -36,7 +36,7 @@ intent_for(const char *front, const char *draft, int slot, time_t now)
 {
 	struct ledger_intent in = { "plan1", slot, front, draft,
 	    "Launch day: fronts ships.", "composio/TWITTER_CREATION_OF_A_POST",
-	    NULL, 1796112000, now, false };
+	    NULL, 1796112000, now, false, 0, 0 };
 
 	return in;
 }
@@ -503,6 +503,79 @@ test_optional_fields_absent(void **state)
 	rm_project(dir);
 }
 
+/* A thread: one entry per part, part 1 under the draft's own id, each
+ * part's cid kept; only part 1 counts as the draft's post. A malformed
+ * part number is damage. */
+static void
+test_thread_parts(void **state)
+{
+	char *dir = tmp_project();
+	struct ledger l;
+	struct ledger_intent in = intent_for("b", "d1", 3, 1796115600);
+	struct ledger_entry *e;
+	struct ledger_sent *sent;
+	struct error err = { 0 };
+	char id1[LEDGER_ID_LEN], id2[LEDGER_ID_LEN], plain[LEDGER_ID_LEN];
+
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	in.part = 1;
+	in.nparts = 2;
+	assert_int_equal(ledger_intent(&l, &in, &e, &err), 0);
+	memcpy(id1, e->id, sizeof id1);
+	assert_int_equal(ledger_outcome_cid(&l, e, LEDGER_SENT,
+	    "at://did:plc:x/app.bsky.feed.post/a", "bafyA", NULL, NULL,
+	    1796115601, &err), 0);
+	in.part = 2;
+	in.text = "and the second part";
+	assert_int_equal(ledger_intent(&l, &in, &e, &err), 0);
+	memcpy(id2, e->id, sizeof id2);
+	assert_int_equal(ledger_outcome_cid(&l, e, LEDGER_SENT,
+	    "at://did:plc:x/app.bsky.feed.post/b", "bafyB", NULL, NULL,
+	    1796115602, &err), 0);
+	ledger_free(&l);
+
+	ledger_entry_id("plan1", 3, "b", "d1", "Launch day: fronts ships.",
+	    plain);
+	assert_string_equal(id1, plain);
+	assert_string_not_equal(id1, id2);
+	ledger_part_id("plan1", 3, "b", "d1", 2, "and the second part", plain);
+	assert_string_equal(id2, plain);
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	assert_int_equal(l.nproblems, 0);
+	assert_int_equal(l.nentries, 2);
+	assert_int_equal(l.entries[0].part, 1);
+	assert_int_equal(l.entries[0].nparts, 2);
+	assert_string_equal(l.entries[0].cid, "bafyA");
+	assert_int_equal(l.entries[1].part, 2);
+	assert_string_equal(l.entries[1].cid, "bafyB");
+	assert_string_equal(l.entries[1].draft, "d1");
+	assert_int_equal(ledger_sent_posts(&l, true, &sent), 1);
+	free(sent);
+	ledger_free(&l);
+	{
+		/* Sealed as fronts seals a line, so only the part is wrong. */
+		const char *bad = "{\"record\":\"intent\",\"entry\":"
+		    "\"e0123456789abcdef\",\"time\":\"2026-12-01T09:00:00Z\","
+		    "\"plan\":\"p\",\"slot\":0,\"front\":\"b\",\"draft\":"
+		    "\"d9\",\"at\":\"2026-12-01T09:00:00Z\",\"text_sha256\":"
+		    "\"0000000000000000000000000000000000000000000000000000000000000000\","
+		    "\"channel\":\"bluesky\",\"part\":3,\"parts\":2}";
+		char hex[65], *line;
+
+		sha256_hex(bad, strlen(bad), hex);
+		xasprintf(&line, "%.*s,\"sum\":\"%.16s\"}\n",
+		    (int)strlen(bad) - 1, bad, hex);
+		append_raw(dir, line);
+		free(line);
+	}
+	assert_int_equal(ledger_open(dir, &l, &err), 0);
+	assert_int_equal(l.nproblems, 1);
+	assert_non_null(strstr(l.problems[0], "ledger.jsonl:5:"));
+	assert_non_null(strstr(l.problems[0], "\"part\""));
+	ledger_free(&l);
+	rm_project(dir);
+}
+
 int
 main(void)
 {
@@ -520,6 +593,7 @@ main(void)
 		cmocka_unit_test(test_time_roundtrip),
 		cmocka_unit_test(test_impossible_dates_are_reported),
 		cmocka_unit_test(test_optional_fields_absent),
+		cmocka_unit_test(test_thread_parts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

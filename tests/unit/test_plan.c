@@ -33,6 +33,36 @@ edge(int kind, int d, int f, int slot, double r)
 	return e;
 }
 
+/* A front with a variant gets the variant's first post in the plan, and
+ * that text is not an edit; the other front gets the default. */
+static void
+test_build_takes_the_variant(void **state)
+{
+	struct project *p = plan_project();
+	struct legal *lg;
+	struct search_edge pv[2];
+	struct search_result r = { pv, 2, NULL, 0, 2 };
+	struct plan pl;
+	char **dropped;
+	int nd;
+
+	fx_variant(p, 0, "f1", "short for f1");
+	lg = legal_new(p, NULL, 0, NULL);
+	pv[0] = edge(ACTION_POST, 0, 0, 0, 1);
+	pv[1] = edge(ACTION_POST, 0, 1, 0, 1);
+	assert_int_equal(plan_build(p, lg, &r, &pl, &dropped, &nd), 0);
+	assert_int_equal(nd, 0);
+	free(dropped);
+	assert_int_equal(pl.nposts, 2);
+	assert_string_equal(pl.posts[0].text, "draft number 0");
+	assert_string_equal(pl.posts[1].text, "short for f1");
+	assert_false(plan_post_edited(p, &pl.posts[1]));
+	assert_string_equal(project_draft_text(p, 0, 1), "short for f1");
+	plan_free(&pl);
+	legal_free(lg);
+	fx_free(p);
+}
+
 static void
 test_build_and_roundtrip(void **state)
 {
@@ -376,6 +406,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_build_and_roundtrip),
+		cmocka_unit_test(test_build_takes_the_variant),
 		cmocka_unit_test(test_errors_name_fields),
 		cmocka_unit_test(test_optional_fields_absent),
 		cmocka_unit_test(test_copy),

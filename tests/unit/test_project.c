@@ -197,6 +197,9 @@ static const struct bad bad_cases[] = {
 	  "\"slot_minutes\": 60, \"horizon_slots\": 3}"), { "\"fronts\"", "missing" } },
 	{ "fronts empty", F(FRONTS_WITH("")), { "\"fronts\"", "non-empty array" } },
 	{ "front not object", F(FRONTS_WITH("3")), { "\"fronts[0]\"", "object" } },
+	{ "keep_metadata not bool",
+	  F(FRONTS_WITH("{\"id\": \"x\", \"platform\": \"x\", \"keep_metadata\": \"yes\"}")),
+	  { "\"fronts[0].keep_metadata\"", "true or false" } },
 	{ "front id missing", F(FRONTS_WITH("{\"platform\": \"x\"}")),
 	  { "\"fronts[0].id\"", "missing" } },
 	{ "front id chars", F(FRONTS_WITH("{\"id\": \"a b\", \"platform\": \"x\"}")),
@@ -320,6 +323,58 @@ static const struct bad bad_cases[] = {
 	  { "drafts.jsonl:1:", "\"topics\"", "array" } },
 	{ "draft id empty", D("{\"id\":\"\",\"text\":\"a\"}\n"),
 	  { "drafts.jsonl:1:", "\"id\"", "non-empty" } },
+	/* Threads, images, variants and windows (README "Drafts"). */
+	{ "thread not array", D("{\"id\":\"d1\",\"text\":\"a\",\"thread\":\"b\"}\n"),
+	  { "drafts.jsonl:1:", "\"thread\"", "parts after the first" } },
+	{ "thread part empty", D("{\"id\":\"d1\",\"text\":\"a\",\"thread\":[\"b\",\"\"]}\n"),
+	  { "drafts.jsonl:1:", "\"thread[1]\"", "non-empty" } },
+	{ "thread part number", D("{\"id\":\"d1\",\"text\":\"a\",\"thread\":[3]}\n"),
+	  { "drafts.jsonl:1:", "\"thread[0]\"", "got 3" } },
+	{ "thread part without text", D("{\"id\":\"d1\",\"text\":\"a\",\"thread\":[{\"media\":[]}]}\n"),
+	  { "drafts.jsonl:1:", "\"thread[0].text\"", "missing" } },
+	{ "media not array", D("{\"id\":\"d1\",\"text\":\"a\",\"media\":{\"path\":\"a.png\"}}\n"),
+	  { "drafts.jsonl:1:", "\"media\"", "array" } },
+	{ "media a string", D("{\"id\":\"d1\",\"text\":\"a\",\"media\":[\"a.png\"]}\n"),
+	  { "drafts.jsonl:1:", "\"media[0]\"", "\"path\"" } },
+	{ "media without path", D("{\"id\":\"d1\",\"text\":\"a\",\"media\":[{\"alt\":\"x\"}]}\n"),
+	  { "drafts.jsonl:1:", "\"media[0].path\"", "missing" } },
+	{ "media absolute path", D("{\"id\":\"d1\",\"text\":\"a\",\"media\":[{\"path\":\"/etc/passwd\"}]}\n"),
+	  { "drafts.jsonl:1:", "\"media[0].path\"", "inside it" } },
+	{ "media path escapes", D("{\"id\":\"d1\",\"text\":\"a\",\"thread\":[{\"text\":\"b\","
+	  "\"media\":[{\"path\":\"media/../../x.png\"}]}]}\n"),
+	  { "drafts.jsonl:1:", "\"thread[0].media[0].path\"", "inside it" } },
+	{ "media path the dir", D("{\"id\":\"d1\",\"text\":\"a\",\"media\":[{\"path\":\"./\"}]}\n"),
+	  { "drafts.jsonl:1:", "\"media[0].path\"", "inside it" } },
+	{ "media alt empty", D("{\"id\":\"d1\",\"text\":\"a\",\"media\":[{\"path\":\"a.png\",\"alt\":\"\"}]}\n"),
+	  { "drafts.jsonl:1:", "\"media[0].alt\"", "non-empty" } },
+	{ "media too many", D("{\"id\":\"d1\",\"text\":\"a\",\"media\":[{\"path\":\"a\"},"
+	  "{\"path\":\"a\"},{\"path\":\"a\"},{\"path\":\"a\"},{\"path\":\"a\"},{\"path\":\"a\"},"
+	  "{\"path\":\"a\"},{\"path\":\"a\"},{\"path\":\"a\"},{\"path\":\"a\"},{\"path\":\"a\"},"
+	  "{\"path\":\"a\"},{\"path\":\"a\"},{\"path\":\"a\"},{\"path\":\"a\"},{\"path\":\"a\"},"
+	  "{\"path\":\"a\"},{\"path\":\"a\"},{\"path\":\"a\"},{\"path\":\"a\"},{\"path\":\"a\"}]}\n"),
+	  { "drafts.jsonl:1:", "\"media\"", "at most 20" } },
+	{ "variants not object", D("{\"id\":\"d1\",\"text\":\"a\",\"variants\":[\"b\"]}\n"),
+	  { "drafts.jsonl:1:", "\"variants\"", "front ids or platform names" } },
+	{ "variant unknown key", D("{\"id\":\"d1\",\"text\":\"a\",\"variants\":{\"myspace\":\"b\"}}\n"),
+	  { "drafts.jsonl:1:", "\"variants.myspace\"", "platform name" } },
+	{ "variant key twice", D("{\"id\":\"d1\",\"text\":\"a\",\"variants\":{\"x\":\"b\",\"x\":\"c\"}}\n"),
+	  { "drafts.jsonl:1:", "\"variants.x\"", "twice" } },
+	{ "variant empty text", D("{\"id\":\"d1\",\"text\":\"a\",\"variants\":{\"x\":\"\"}}\n"),
+	  { "drafts.jsonl:1:", "\"variants.x\"", "non-empty" } },
+	{ "variant without text", D("{\"id\":\"d1\",\"text\":\"a\",\"variants\":{\"mastodon\":{\"thread\":[\"b\"]}}}\n"),
+	  { "drafts.jsonl:1:", "\"variants.mastodon.text\"", "missing" } },
+	{ "variant bad thread part", D("{\"id\":\"d1\",\"text\":\"a\",\"variants\":{\"m\":{\"text\":\"b\","
+	  "\"thread\":[\"c\",{\"text\":\"d\",\"media\":[{\"path\":\"../e.png\"}]}]}}}\n"),
+	  { "drafts.jsonl:1:", "\"variants.m.thread[1].media[0].path\"", "inside it" } },
+	{ "variant a number", D("{\"id\":\"d1\",\"text\":\"a\",\"variants\":{\"x\":7}}\n"),
+	  { "drafts.jsonl:1:", "\"variants.x\"", "got 7" } },
+	{ "not_before not a time", D("{\"id\":\"d1\",\"text\":\"a\",\"not_before\":\"monday\"}\n"),
+	  { "drafts.jsonl:1:", "\"not_before\"", "ISO-8601" } },
+	{ "not_after without offset", D("{\"id\":\"d1\",\"text\":\"a\",\"not_after\":\"2026-12-01T10:00:00\"}\n"),
+	  { "drafts.jsonl:1:", "\"not_after\"", "offset" } },
+	{ "window inverted", D("{\"id\":\"d1\",\"text\":\"a\",\"not_before\":\"2026-12-02T10:00:00Z\","
+	  "\"not_after\":\"2026-12-02T10:00:00Z\"}\n"),
+	  { "drafts.jsonl:1:", "\"not_after\"", "after not_before" } },
 	{ "draft duplicate id", D("{\"id\":\"d1\",\"text\":\"a\"}\r\n{\"id\":\"d1\",\"text\":\"b\"}\r\n"),
 	  { "drafts.jsonl:2:", "duplicate id \"d1\"", "first on line 1" } },
 };
@@ -362,6 +417,97 @@ test_nul_byte(void **state)
 	assert_null(p);
 	assert_non_null(strstr(err.msg, "drafts.jsonl:2:"));
 	assert_non_null(strstr(err.msg, "NUL"));
+}
+
+/* What the model sees of test_draft_shape's drafts: the parts, each
+ * image's alt text only (no path, no bytes), the variant per front id,
+ * the window in the project's zone. */
+static void
+ctx_shape(const struct project *p)
+{
+	cJSON *ctx = project_ctx_json(p), *d, *pt, *v;
+	char *s;
+
+	d = cJSON_GetArrayItem(cJSON_GetObjectItem(ctx, "drafts"), 0);
+	pt = cJSON_GetObjectItem(d, "parts");
+	assert_int_equal(cJSON_GetArraySize(pt), 3);
+	s = cJSON_PrintUnformatted(cJSON_GetArrayItem(pt, 0));
+	assert_string_equal(s, "{\"text\":\"one\",\"images\":[{\"alt\":"
+	    "\"A harbour\"},{\"alt\":null}]}");
+	free(s);
+	assert_null(strstr(s = cJSON_PrintUnformatted(ctx), "media/a.png"));
+	free(s);
+	v = cJSON_GetObjectItem(cJSON_GetObjectItem(d, "variants"), "m");
+	assert_string_equal(cJSON_GetObjectItem(v, "key")->valuestring,
+	    "mastodon");
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(v, "parts")),
+	    2);
+	v = cJSON_GetObjectItem(cJSON_GetObjectItem(d, "variants"), "x");
+	assert_string_equal(cJSON_GetObjectItem(v, "key")->valuestring, "x");
+	assert_string_equal(cJSON_GetObjectItem(d, "not_before")->valuestring,
+	    "2026-12-01T10:00:00+01:00");
+	assert_string_equal(cJSON_GetObjectItem(d, "not_after")->valuestring,
+	    "2026-12-03T01:00:00+01:00");
+	d = cJSON_GetArrayItem(cJSON_GetObjectItem(ctx, "drafts"), 1);
+	assert_null(cJSON_GetObjectItem(d, "not_before"));
+	v = cJSON_GetObjectItem(cJSON_GetObjectItem(d, "variants"), "m");
+	assert_string_equal(cJSON_GetObjectItem(v, "key")->valuestring, "m");
+	cJSON_Delete(ctx);
+}
+
+/* The whole shape of a draft: a thread with images, variants by front
+ * and by platform, a window; and which body each front gets. */
+static void
+test_draft_shape(void **state)
+{
+	struct files o = { 0, 0, 0,
+		"{\"id\":\"d1\",\"text\":\"one\",\"media\":[{\"path\":\"media/a.png\","
+		"\"alt\":\"A harbour\"},{\"path\":\"./b.jpg\"}],\"thread\":[\"two\","
+		"{\"text\":\"three\",\"media\":[{\"path\":\"c/../c.png\",\"alt\":\"C\"}]}],"
+		"\"variants\":{\"x\":\"short\",\"mastodon\":{\"text\":\"toot\",\"thread\":[\"more\"]},"
+		"\"bluesky\":\"never\"},"
+		"\"not_before\":\"2026-12-01T10:00:00+01:00\",\"not_after\":\"2026-12-03T00:00:00Z\"}\n"
+		"{\"id\":\"d2\",\"text\":\"plain\",\"variants\":{\"m\":\"front wins\",\"mastodon\":\"no\"}}\n"
+	};
+	struct project *p = load_ok(&o);
+	const struct draft *d = &p->drafts[0];
+	const struct body *b;
+	time_t t;
+
+	assert_int_equal(d->body.nparts, 3);
+	assert_string_equal(d->text, "one");
+	assert_string_equal(d->body.parts[0].text, "one");
+	assert_int_equal(d->body.parts[0].nmedia, 2);
+	assert_string_equal(d->body.parts[0].media[0].path, "media/a.png");
+	assert_string_equal(d->body.parts[0].media[0].alt, "A harbour");
+	assert_null(d->body.parts[0].media[1].alt);
+	assert_int_equal(d->body.parts[1].nmedia, 0);
+	assert_string_equal(d->body.parts[2].text, "three");
+	assert_string_equal(d->body.parts[2].media[0].alt, "C");
+	assert_int_equal(d->nvariants, 3);
+	assert_true(d->has_not_before && d->has_not_after);
+	assert_int_equal(time_parse_iso("2026-12-01T09:00:00Z", &t), 0);
+	assert_int_equal(d->not_before, t);
+	/* x: by front id (a one-part variant inherits nothing). */
+	b = project_draft_body(p, 0, project_front_index(p, "x"));
+	assert_int_equal(b->nparts, 1);
+	assert_string_equal(b->parts[0].text, "short");
+	assert_int_equal(b->parts[0].nmedia, 0);
+	/* m: by its platform. */
+	b = project_draft_body(p, 0, project_front_index(p, "m"));
+	assert_int_equal(b->nparts, 2);
+	assert_string_equal(b->parts[1].text, "more");
+	/* A front id wins over the platform. */
+	b = project_draft_body(p, 1, project_front_index(p, "m"));
+	assert_string_equal(b->parts[0].text, "front wins");
+	b = project_draft_body(p, 1, project_front_index(p, "x"));
+	assert_ptr_equal(b, &p->drafts[1].body);
+	assert_int_equal(project_draft_variant(p, 1, 0), -1);
+	assert_false(p->drafts[1].has_not_before);
+	/* No front of d1 is on Bluesky: a warning, not an error. */
+	assert_true(has_warning(p, "drafts.jsonl:1: field \"variants.bluesky\""));
+	ctx_shape(p);
+	project_free(p);
 }
 
 static void
@@ -460,17 +606,19 @@ test_unknown_fields_warn(void **state)
 		"{\"id\": \"m\", \"platform\": \"mastodon\"}]}",
 		NULL,
 		HLINE("\"mood\":\"happy\",\"metrics\":{\"bookmarks\":3}"),
-		"{\"id\":\"d1\",\"text\":\"a\",\"media\":[]}\n"
+		"{\"id\":\"d1\",\"text\":\"a\",\"poll\":[],"
+		"\"thread\":[{\"text\":\"b\",\"mood\":1}]}\n"
 	};
 	struct project *p = load_ok(&o);
 
-	assert_int_equal(p->nwarnings, 6);
+	assert_int_equal(p->nwarnings, 7);
 	assert_true(has_warning(p, "fronts.json: field \"colour\": unknown"));
 	assert_true(has_warning(p, "field \"fronts[0].flair\""));
 	assert_true(has_warning(p, "field \"fronts[0].limits.max_post_per_day\""));
 	assert_true(has_warning(p, "history.jsonl:1: field \"mood\""));
 	assert_true(has_warning(p, "history.jsonl:1: field \"metrics.bookmarks\""));
-	assert_true(has_warning(p, "drafts.jsonl:1: field \"media\""));
+	assert_true(has_warning(p, "drafts.jsonl:1: field \"poll\""));
+	assert_true(has_warning(p, "drafts.jsonl:1: field \"thread[0].mood\""));
 	project_free(p);
 }
 
@@ -595,6 +743,22 @@ test_draft_empty_topics_tagged(void **state)
 	assert_int_equal(p->drafts[1].ntopics, 0);
 	project_free(p);
 	assert_int_equal(timeutil_set_zone("Europe/Berlin"), 0);
+}
+
+/* Images lose their metadata unless a front keeps it. */
+static void
+test_keep_metadata(void **state)
+{
+	struct files o = { FRONTS_WITH(
+	    "{\"id\": \"x\", \"platform\": \"x\"},"
+	    "{\"id\": \"m\", \"platform\": \"mastodon\", \"keep_metadata\": true}"),
+	    NULL, NULL, NULL };
+	struct project *p = load_ok(&o);
+
+	assert_false(p->fronts[0].keep_metadata);
+	assert_true(p->fronts[1].keep_metadata);
+	assert_int_equal(p->nwarnings, 0);
+	project_free(p);
 }
 
 static void
@@ -731,9 +895,11 @@ main(void)
 		cmocka_unit_test(test_demo_loads),
 		cmocka_unit_test(test_ctx_json),
 		cmocka_unit_test(test_unknown_fields_warn),
+		cmocka_unit_test(test_draft_shape),
 		cmocka_unit_test(test_start_now),
 		cmocka_unit_test(test_blank_lines_and_crlf),
 		cmocka_unit_test(test_empty_history_and_future_post),
+		cmocka_unit_test(test_keep_metadata),
 		cmocka_unit_test(test_platform_names),
 		cmocka_unit_test(test_optional_fields_absent),
 		cmocka_unit_test(test_nul_byte),

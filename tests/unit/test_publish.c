@@ -15,6 +15,7 @@
 
 #include "core/clock.h"
 #include "testutil.h"
+#include "fixture_fake.h"
 #include "core/plan.h"
 #include "core/project.h"
 #include "net/publish.h"
@@ -31,30 +32,6 @@ struct fx {
 	struct publish	 pub;
 };
 
-static const char *
-top(void)
-{
-	const char *t = getenv("TOP");
-
-	return t != NULL ? t : ".";
-}
-
-/* Lines of the fake's log (or of any file) that contain s. */
-static int
-count(const char *path, const char *s)
-{
-	char line[8192];
-	FILE *f = fopen(path, "r");
-	int n = 0;
-
-	if (f == NULL)
-		return 0;
-	while (fgets(line, sizeof line, f) != NULL)
-		n += strstr(line, s) != NULL;
-	fclose(f);
-	return n;
-}
-
 static char *
 fx_path(const struct fx *x, const char *name)
 {
@@ -68,8 +45,6 @@ static void
 fx_server(struct fx *x)
 {
 	char *srv, *log = fx_path(x, "social.log"), *pf = fx_path(x, "port");
-	char *data;
-	int i;
 
 	xasprintf(&srv, "%s/tests/servers/fake_social.py", top());
 	setenv("FAKE_COMPOSIO_KEY", SENTINEL, 1);
@@ -78,13 +53,7 @@ fx_server(struct fx *x)
 		    "--log", log, "--mode", "ok", (char *)NULL);
 		_exit(127);
 	}
-	for (i = 0; i < 1000 && x->port == 0; i++) {
-		if (file_read(pf, &data, NULL, NULL) == 0) {
-			x->port = atoi(data);
-			free(data);
-		} else
-			usleep(10000);
-	}
+	x->port = fake_port(pf);
 	assert_true(x->port > 0);
 	free(srv);
 	free(log);
@@ -249,6 +218,30 @@ test_future_only_when_asked(void **state)
 	free(log);
 }
 
+/* A post whose slot was inside its draft's window is refused when the
+ * moment of sending is past not_after (a late run), and nothing is sent. */
+static void
+test_window_at_send_time(void **state)
+{
+	struct fx *x = *state;
+	struct publish_item it;
+	struct draft *d = &x->p->drafts[x->plan.posts[0].draft];
+	char *log = fx_path(x, "social.log");
+
+	d->has_not_after = true;
+	d->not_after = x->plan.posts[0].at + 60;
+	publish_assess(&x->pub, 0, clock_now(), false, &it);
+	assert_int_equal(it.status, PUBLISH_REFUSED);
+	assert_non_null(strstr(it.why, "is outside draft d1's window "
+	    "(not_after "));
+	d->not_after = clock_now() + 3600;
+	publish_assess(&x->pub, 0, clock_now(), false, &it);
+	assert_int_equal(it.status, PUBLISH_READY);
+	d->has_not_after = false;
+	assert_int_equal(count(log, "\"ev\": \"connect\""), 0);
+	free(log);
+}
+
 /* An intent without an outcome (a crash mid-send) reads as unknown: that
  * post is never offered again, and nothing else is sent until it is
  * settled. */
@@ -299,6 +292,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 		    test_intent_then_outcome_and_never_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_future_only_when_asked,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_window_at_send_time,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_unresolved_blocks_every_send, setup, teardown),

@@ -11,6 +11,10 @@
 #include "net/provider.h"
 #include "runs/synth.h"
 
+#ifndef TOP
+#define TOP "."
+#endif
+
 static void
 test_extract_one_block(void **state)
 {
@@ -99,6 +103,30 @@ test_extract_long_block(void **state)
 	assert_string_equal(code + 2 * lines - 4, "x\nx\n");
 	free(code);
 	free(answer);
+}
+
+/* The task prompt says what a draft holds beyond its first text: its
+ * parts, images, the fronts with their own version, its window; the
+ * system prompt describes ctx's parts, images and windows. */
+static void
+test_prompt_draft_shape(void **state)
+{
+	struct project *p = NULL;
+	struct error err = { 0 };
+	char *sys, *task;
+
+	if (project_load(TOP "/fixtures/demo", &p, &err) != 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(synth_prompt(p, &sys, &task, &err), 0);
+	assert_non_null(strstr(task, "- d1 [launch] on x,linkedin,mastodon,"
+	    "bluesky (1 image): "));
+	assert_non_null(strstr(task, " (bluesky: own version of 3 parts): "));
+	assert_non_null(strstr(task, "(not after 2026-12-03T19:00:00+01:00)"));
+	assert_non_null(strstr(sys, "\"images\":"));
+	assert_non_null(strstr(sys, "\"not_before\""));
+	free(sys);
+	free(task);
+	project_free(p);
 }
 
 static void
@@ -264,6 +292,7 @@ main(void)
 		cmocka_unit_test(test_extract_unclosed),
 		cmocka_unit_test(test_extract_long_block),
 		cmocka_unit_test(test_refine_prompt),
+		cmocka_unit_test(test_prompt_draft_shape),
 		cmocka_unit_test(test_refine_prompt_cut),
 		cmocka_unit_test(test_refine_on_backtest),
 		cmocka_unit_test(test_refine_picks_the_measured),

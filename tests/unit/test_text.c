@@ -307,8 +307,7 @@ repeat(const char *s, int n)
 static void
 test_limits_override(void **state)
 {
-	struct limits l = { LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET,
-	    LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET };
+	struct limits l = LIMITS_UNSET;
 	struct text_measure m;
 	char *s = repeat("\xe4\xb8\xad", 141);	/* 中 × 141 = weight 282 */
 
