@@ -24,7 +24,9 @@ synth_tally(const struct backtest_report *r, struct synth_candidate *c)
 		if (!bp->scored)
 			continue;
 		err = fabs(bp->mean_log - log1p(bp->observed));
-		for (b = 0; b < BASE_COUNT; b++) {
+		/* the baselines from history: the builtin one is reported,
+		 * not a test refinement has to win */
+		for (b = 0; b < BASE_BUILTIN; b++) {
 			if (bp->predicted && err < fabs(log1p(fmax(bp->base[b],
 			    0)) - log1p(bp->observed)))
 				c->wins++;

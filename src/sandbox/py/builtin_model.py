@@ -197,6 +197,9 @@ def circular_hours(a, b):
     return min(d, 24 - d)
 
 
+KERNEL = tuple(exp(-d * d / (2 * HOUR_BANDWIDTH ** 2)) for d in range(13))
+
+
 def shrunk_means(groups, prior):
     # group -> (sum of residuals, weight): the shrunk mean per group.
     return {g: s / (w + prior) for g, (s, w) in groups.items()}
@@ -241,6 +244,8 @@ def observations(ctx, fronts, offset, now_min):
         if h["front"] in fronts:
             at = local_minutes(h["posted_at"], offset)
             times.setdefault(h["front"], []).append(at)
+    for t in times.values():
+        t.sort()
     out = []
     for h in ctx["history"]:
         if h["front"] not in fronts:
@@ -251,9 +256,9 @@ def observations(ctx, fronts, offset, now_min):
             continue
         at = local_minutes(h["posted_at"], offset)
         load = 0.0
-        for t in times[h["front"]]:
-            if 0 < at - t <= 72 * 60:
-                load += exp(-(at - t) / 60.0 / FATIGUE_TAU_H)
+        before = times[h["front"]]
+        for i in range(bisect_left(before, at - 72 * 60), bisect_left(before, at)):
+            load += exp(-(at - before[i]) / 60.0 / FATIGUE_TAU_H)
         out.append(Obs(fi, platform, (at // 60) % 24, weekday_of(at),
                        has_link(h["text"]), tuple(h["topics"]), load,
                        max(0.0, (now_min - at) / 1440.0),
@@ -298,20 +303,22 @@ def fit_history(ctx, fronts, nfronts, offset, now_min):
         means = shrunk_means(groups, AUDIENCE_PRIOR)
         fit["audience"] = [overall + means.get(f, 0.0) for f in range(nfronts)]
 
-        res = {}
+        # Per platform and hour, the residuals' sum and count; then each
+        # hour takes its neighbours' too, weighed by a Gaussian kernel.
+        groups = {}
         for o in obs:
-            res.setdefault(o.platform, []).append(
-                (o.hour, o.y - predicted_log(fit, o, "hour")))
+            add_to(groups, (o.platform, o.hour), o.y - predicted_log(fit, o, "hour"))
         hour = {}
-        for p, pts in res.items():
+        for p in set(o.platform for o in obs):
             curve = []
             for hr in range(24):
                 s = 0.0
                 w = 0.0
-                for at, r in pts:
-                    k = exp(-circular_hours(hr, at) ** 2 / (2 * HOUR_BANDWIDTH ** 2))
-                    s += k * r
-                    w += k
+                for at in range(24):
+                    if (p, at) in groups:
+                        k = KERNEL[circular_hours(hr, at)]
+                        s += k * groups[(p, at)][0]
+                        w += k * groups[(p, at)][1]
                 curve.append(s / (w + HOUR_PRIOR))
             hour[p] = curve
         fit["hour"] = hour
