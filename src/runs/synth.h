@@ -65,6 +65,10 @@ struct synth_candidate {
 	bool		 beats;		/* beats_baselines */
 	double		 spearman, mae_log, coverage80;
 	double		 base_mae[2];	/* front_median, hour_weekday */
+	double		 builtin_mae;	/* the builtin model's; NAN: not
+					 * measured */
+	bool		 beats_builtin;
+	bool		 is_builtin;	/* the candidate is the builtin */
 	int		 wins, losses;
 	char		*backtest_text;	/* figures and worst posts */
 	long		 input_tokens, output_tokens;
@@ -103,6 +107,11 @@ char	*synth_extract(const char *answer, char **why);
 int	synth_run(const struct project *, struct provider *,
 	    const struct synth_options *, struct synth_result *,
 	    struct error *err);
+/* `synth --provider builtin`: one candidate, the builtin model
+ * (sandbox/builtin.h), gated and validated as any candidate is; no
+ * provider, no network. Returns as synth_run does. */
+int	synth_builtin(const struct project *, const struct synth_options *,
+	    struct synth_result *, struct error *err);
 void	synth_result_free(struct synth_result *);
 /* The synthesis report (rounds, candidates, provider, tokens). */
 cJSON	*synth_report_json(const struct synth_result *, const char *provider,
