@@ -213,7 +213,7 @@ clean:
 
 # .incbin'd Python helpers are not seen by -MMD.
 $(BUILD)/src/sandbox/pysrc.o: $(wildcard src/sandbox/py/*.py)
-$(BUILD)/src/core/demo_data.o: $(wildcard fixtures/demo/*)
+$(BUILD)/src/core/demo_data.o: $(wildcard fixtures/demo/*) $(wildcard fixtures/empty/*)
 
 # .incbin'd prompt templates, likewise.
 $(BUILD)/src/runs/prompts.o: $(wildcard src/runs/prompts/*.txt)

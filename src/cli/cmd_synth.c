@@ -174,7 +174,8 @@ synth_open(const struct cli *cli, const struct synth_args *a,
 		api = o.name;
 	if (a->provider == NULL && !a->record && provider_key(api) == NULL) {
 		fprintf(stderr, "fronts synth: %s is not set; answering from "
-		    "recordings (--provider replay)\n", provider_key_var(api));
+		    "recordings (--provider replay; --provider builtin needs "
+		    "no key)\n", provider_key_var(api));
 		o.name = "replay";
 	}
 	o.api = api;
