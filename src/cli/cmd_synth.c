@@ -10,7 +10,9 @@
  * then in the installed share directory (FRONTS_SHAREDIR/replay), which
  * is where the bundled demo's recordings live.
  *
- * `--provider builtin` asks no language model: the one candidate is the
+ * `--from-builtin` shows the language model the builtin model as the
+ * starting point to refine (the default prompt leaves it out, so its
+ * recordings still answer). `--provider builtin` asks no language model: the one candidate is the
  * builtin world model (sandbox/builtin.h), fitted to the project's history
  * when it starts, validated and written as any candidate is.
  *
@@ -44,6 +46,7 @@ struct synth_args {
 	const char	*out;
 	const char	*fixtures;
 	bool		 record;
+	bool		 from_builtin;
 	int		 rounds;
 	long		 timeout_ms;
 	uint64_t	 seed;
@@ -70,6 +73,7 @@ synth_parse(int argc, char **argv, struct cli *cli, struct synth_args *a)
 		{ "seed", required_argument, NULL, 's' },
 		{ "time-limit", required_argument, NULL, 'T' },
 		{ "memory-mb", required_argument, NULL, 'M' },
+		{ "from-builtin", no_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 }
 	};
 	char *end;
@@ -93,6 +97,9 @@ synth_parse(int argc, char **argv, struct cli *cli, struct synth_args *a)
 			break;
 		case 'r':
 			a->record = true;
+			break;
+		case 'B':
+			a->from_builtin = true;
 			break;
 		case 'f':
 			a->fixtures = optarg;
@@ -304,9 +311,11 @@ cmd_synth_exec(struct cli *cli, int argc, char **argv)
 	record_dir = a.fixtures != NULL ? xstrdup(a.fixtures) :
 	    path_join(cli->dir, ".fronts/replay");
 	builtin = a.provider != NULL && strcmp(a.provider, "builtin") == 0;
-	if (builtin && (a.record || a.model != NULL || a.rounds > 1)) {
+	if (builtin && (a.record || a.model != NULL || a.rounds > 1 ||
+	    a.from_builtin)) {
 		rc = cli_usage_error("synth", "--provider builtin asks no "
-		    "language model: no --record, --llm-model or --rounds");
+		    "language model: no --record, --llm-model, --rounds or "
+		    "--from-builtin");
 		goto out;
 	}
 	if (!builtin && synth_open(cli, &a, p, dirs, record_dir, &prov,
@@ -315,6 +324,7 @@ cmd_synth_exec(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	so.rounds = a.rounds;
+	so.from_builtin = a.from_builtin;
 	so.seed = a.seed;
 	so.progress = synth_progress;
 	sw.project_dir = cli->dir;
@@ -347,8 +357,8 @@ const struct cmd_entry cmd_synth_entry = {
 	.name = "synth",
 	.summary = "ask a language model (or --provider builtin) to write the world model",
 	.usage = "[-C DIR] [--provider P] [--llm-model M] [--record] [--rounds N] [-o FILE]\n"
-	    "               [--fixtures DIR] [--timeout S] [--seed N] [--time-limit S]\n"
-	    "               [--memory-mb MB]",
+	    "               [--from-builtin] [--fixtures DIR] [--timeout S] [--seed N]\n"
+	    "               [--time-limit S] [--memory-mb MB]",
 	.details = CLI_LIMITS_HELP("120 for each candidate's validation;\n"
 	    "                    its worker is killed at it)"),
 	.exec = cmd_synth_exec,

@@ -492,6 +492,12 @@ synth_run(const struct project *p, struct provider *prov,
 	r->best = -1;
 	if (synth_prompt(p, &system, &task, err) != 0)
 		return -1;
+	if (o->from_builtin) {
+		char *with = synth_prompt_builtin(task);
+
+		free(task);
+		task = with;
+	}
 	for (round = 1; round <= rounds; round++) {
 		parent = round == 1 ? -1 : synth_pick(r, &rng);
 		if (parent < 0)

@@ -36,6 +36,7 @@ struct synth_options {
 	int			 rounds;	/* 0: 3 */
 	uint64_t		 seed;		/* Thompson sampling; 0: 1 */
 	synth_validate_fn	 validate;	/* NULL: gate only */
+	bool			 from_builtin;	/* the task shows the builtin */
 	void			*validate_arg;
 	/* Called with one line of progress ("round 1: asking …"). */
 	void			(*progress)(void *arg, const char *line);
@@ -88,6 +89,15 @@ struct synth_result {
  * malloc'd); deterministic for a given project, so replay can match. */
 int	synth_prompt(const struct project *, char **system, char **task,
 	    struct error *err);
+/* The task with the builtin model appended as the starting point to
+ * refine (`synth --from-builtin`; malloc'd). The task without it is
+ * unchanged, so recordings of it still answer. */
+char	*synth_prompt_builtin(const char *task);
+/* A prompt's bytes stay within what every provider's smallest default
+ * context window takes beside the answer's SYNTH_MAX_TOKENS, counting a
+ * token as little as 2 bytes (code and JSON run 3 to 4). */
+#define SYNTH_CONTEXT_TOKENS	200000
+#define SYNTH_PROMPT_BUDGET	((SYNTH_CONTEXT_TOKENS - SYNTH_MAX_TOKENS) * 2)
 /* What a refinement prompt sends back of a candidate: the first
  * SYNTH_PROMPT_VERDICTS gate verdicts, and of the whole problems text the
  * first SYNTH_PROBLEMS_MAX bytes (a model's source can draw a quarter of
