@@ -173,6 +173,11 @@ char	*backtest_text(const struct project *, const struct backtest_report *);
  * is measured. */
 const char *backtest_why(const struct project *, const struct backtest_report *,
 	    const struct backtest_score *, int fig, char *buf, size_t len);
+/* The sentence on the builtin baseline ("it also beats the builtin
+ * model …", "builtin: not measured (…)"), into buf; NULL when the
+ * backtest did not ask for it. */
+const char *backtest_builtin_text(const struct project *,
+	    const struct backtest_report *, char *buf, size_t len);
 /* Does s rest on fewer posts than BACKTEST_MIN_POSTS (but some)? */
 bool	backtest_few(const struct backtest_score *);
 /* A figure as text: "0.681", "48%" (percent), "0.681*" when it rests on

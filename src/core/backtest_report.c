@@ -395,34 +395,34 @@ bt_reasons(char *s, const struct project *p, const struct backtest_report *r)
 	return s;
 }
 
-/* The line on the builtin baseline, when it was asked for. */
-static char *
-bt_builtin_verdict(char *s, const struct project *p,
-    const struct backtest_report *r)
+const char *
+backtest_builtin_text(const struct project *p, const struct backtest_report *r,
+    char *buf, size_t len)
 {
-	char buf[320];
+	char why[256];
 
 	if (!r->builtin_asked)
-		return s;
+		return NULL;
 	if (r->builtin_self)
-		return bt_append(s, "  the model is the builtin model (its "
-		    "own baseline)\n");
-	if (isnan(r->base[BASE_BUILTIN].mae_log))
-		return bt_append(s, "  builtin: not measured (%s)\n",
-		    backtest_why(p, r, &r->base[BASE_BUILTIN], FIG_MAE_LOG, buf,
-		    sizeof buf));
-	if (r->builtin_error[0] != '\0')
-		s = bt_append(s, "  builtin stopped: %s\n", r->builtin_error);
-	return bt_append(s, "  %s\n", r->beats_builtin ?
-	    "it also beats the builtin model (lower mae_log)" :
-	    "it does NOT beat the builtin model on mae_log (`fronts synth "
-	    "--provider builtin` writes that one)");
+		snprintf(buf, len, "the model is the builtin model (its own "
+		    "baseline)");
+	else if (isnan(r->base[BASE_BUILTIN].mae_log))
+		snprintf(buf, len, "builtin: not measured (%s)", backtest_why(p,
+		    r, &r->base[BASE_BUILTIN], FIG_MAE_LOG, why, sizeof why));
+	else
+		snprintf(buf, len, "%s%s%s", r->beats_builtin ?
+		    "it also beats the builtin model (lower mae_log)" :
+		    "it does NOT beat the builtin model on mae_log (`fronts "
+		    "synth --provider builtin` writes that one)",
+		    r->builtin_error[0] != '\0' ? "; builtin stopped: " : "",
+		    r->builtin_error);
+	return buf;
 }
 
 char *
 backtest_text(const struct project *p, const struct backtest_report *r)
 {
-	char *s;
+	char *s, buf[512];
 	int b;
 	if (!r->ran)
 		return xstrdup("backtest: the model defines no predict(), so "
@@ -456,5 +456,7 @@ backtest_text(const struct project *p, const struct backtest_report *r)
 	    "the model beats both baselines (lower mae_log)" :
 	    "the model does NOT beat both baselines on mae_log",
 	    backtest_few(&r->model) ? " (indicative only)" : "");
-	return bt_builtin_verdict(s, p, r);
+	if (backtest_builtin_text(p, r, buf, sizeof buf) != NULL)
+		s = bt_append(s, "  %s\n", buf);
+	return s;
 }
