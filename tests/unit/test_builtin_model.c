@@ -1,6 +1,7 @@
 /* The builtin world model (sandbox/builtin.h): it passes the gate and
  * every conformance check on the demo and on a project with no history,
- * beats both baselines of the backtest on the demo, is fitted from the
+ * beats both baselines of the backtest on the demo, conforms on the empty
+ * project, is fitted from the
  * history (other history, other predictions), and is measured as the
  * backtest's third baseline of another model. */
 #include <math.h>
@@ -77,6 +78,26 @@ test_demo_beats_baselines(void **state)
 	assert_true(b->builtin_self);
 	assert_false(b->beats_builtin);
 	assert_true(b->base[BASE_BUILTIN].mae_log == b->model.mae_log);
+	validate_report_free(&r);
+	project_free(p);
+}
+
+/* On the empty project of `fronts init --empty` (no drafts, no history)
+ * it loads and conforms; loading a model with no drafts read through a
+ * NULL array before (UBSan: member access within null pointer). */
+static void
+test_empty_project(void **state)
+{
+	struct project *p = load("fixtures/empty");
+	struct validate_report r;
+	size_t n;
+	const char *src = builtin_source(&n);
+
+	assert_int_equal(p->ndrafts, 0);
+	assert_int_equal(p->nhistory, 0);
+	validate(p, src, n, &r);
+	assert_true(r.conformant);
+	assert_int_equal(r.backtest.nposts, 0);
 	validate_report_free(&r);
 	project_free(p);
 }
@@ -165,6 +186,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_gate_accepts),
 		cmocka_unit_test(test_demo_beats_baselines),
+		cmocka_unit_test(test_empty_project),
 		cmocka_unit_test(test_third_baseline),
 		cmocka_unit_test(test_fitted_from_history),
 	};
