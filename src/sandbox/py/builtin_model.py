@@ -23,7 +23,7 @@
 # its posterior (normal, in logs, recent weeks weighing more) is what
 # sample_hidden draws from. Fatigue is the least-squares slope of the
 # residuals on the load, never negative. The noise is the residuals'
-# spread.
+# spread over the degrees of freedom the fit leaves.
 
 AUDIENCE_PRIOR = 2.0	# pseudo-posts pulling a front to the overall mean
 HOUR_PRIOR = 4.0	# ... an hour of a platform to flat
@@ -200,9 +200,20 @@ def circular_hours(a, b):
 KERNEL = tuple(exp(-d * d / (2 * HOUR_BANDWIDTH ** 2)) for d in range(13))
 
 
+def average(xs):
+    # statistics.mean is exact and slow; these are floats, often.
+    return sum(xs) / len(xs)
+
+
 def shrunk_means(groups, prior):
     # group -> (sum of residuals, weight): the shrunk mean per group.
     return {g: s / (w + prior) for g, (s, w) in groups.items()}
+
+
+def shrunk_df(groups, prior):
+    # The parameters a set of shrunk means is worth: each group counts
+    # as n / (n + prior) of one.
+    return sum([n / (n + prior) for s, n in groups.values()])
 
 
 def add_to(groups, key, r, w=1.0):
@@ -277,7 +288,7 @@ def predicted_log(fit, o, skip):
     if skip != "link" and o.link:
         m += fit["link"].get(o.platform, 0.0)
     if skip != "topic" and o.topics:
-        m += mean([fit["interest"].get(t, 0.0)
+        m += average([fit["interest"].get(t, 0.0)
                    + fit["affinity"].get((t, o.platform), 0.0)
                    for t in o.topics])
     if skip != "fatigue":
@@ -291,15 +302,18 @@ def fit_history(ctx, fronts, nfronts, offset, now_min):
         return Fit(audience=(log(1.0 + EMPTY_AUDIENCE),) * nfronts, hour={},
                    weekday={}, link={}, interest_mu={}, interest_sd={},
                    affinity={}, fatigue=0.0, noise_sd=EMPTY_NOISE_SD)
-    overall = mean([o.y for o in obs])
+    overall = average([o.y for o in obs])
     fit = {"audience": [overall] * nfronts, "hour": {}, "weekday": {},
            "link": {}, "interest": {}, "affinity": {}, "fatigue": 0.0}
     topic_w = {}
     # Backfitting: each effect in turn, from the residuals the others leave.
+    # df counts the parameters the last pass fitted, for the noise.
     for npass in range(FIT_PASSES):
+        df = 2.0	# the overall mean and the fatigue slope
         groups = {}
         for o in obs:
             add_to(groups, o.front, o.y - predicted_log(fit, o, "audience") - overall)
+        df += shrunk_df(groups, AUDIENCE_PRIOR)
         means = shrunk_means(groups, AUDIENCE_PRIOR)
         fit["audience"] = [overall + means.get(f, 0.0) for f in range(nfronts)]
 
@@ -320,12 +334,15 @@ def fit_history(ctx, fronts, nfronts, offset, now_min):
                         s += k * groups[(p, at)][0]
                         w += k * groups[(p, at)][1]
                 curve.append(s / (w + HOUR_PRIOR))
+                if (p, hr) in groups:
+                    df += groups[(p, hr)][1] / (w + HOUR_PRIOR)
             hour[p] = curve
         fit["hour"] = hour
 
         groups = {}
         for o in obs:
             add_to(groups, (o.platform, o.weekday), o.y - predicted_log(fit, o, "weekday"))
+        df += shrunk_df(groups, WEEKDAY_PRIOR)
         means = shrunk_means(groups, WEEKDAY_PRIOR)
         fit["weekday"] = {p: [means.get((p, d), 0.0) for d in range(7)]
                           for p in set(o.platform for o in obs)}
@@ -334,6 +351,7 @@ def fit_history(ctx, fronts, nfronts, offset, now_min):
         for o in obs:
             if o.link:
                 add_to(groups, o.platform, o.y - predicted_log(fit, o, "link"))
+        df += shrunk_df(groups, LINK_PRIOR)
         fit["link"] = shrunk_means(groups, LINK_PRIOR)
 
         # Interest per topic over every front, recent weeks weighing more;
@@ -344,6 +362,7 @@ def fit_history(ctx, fronts, nfronts, offset, now_min):
             w = exp(-o.age_days * log(2.0) / RECENT_HALF_LIFE_DAYS)
             for t in o.topics:
                 add_to(groups, t, r, w)
+        df += shrunk_df(groups, TOPIC_PRIOR)
         fit["interest"] = shrunk_means(groups, TOPIC_PRIOR)
         topic_w = {t: w for t, (s, w) in groups.items()}
         groups = {}
@@ -351,17 +370,22 @@ def fit_history(ctx, fronts, nfronts, offset, now_min):
             r = o.y - predicted_log(fit, o, "topic")
             for t in o.topics:
                 add_to(groups, (t, o.platform), r - fit["interest"][t])
+        df += shrunk_df(groups, AFFINITY_PRIOR)
         fit["affinity"] = shrunk_means(groups, AFFINITY_PRIOR)
 
         # Fatigue: the slope of the residuals on the load.
         pts = [(o.load, o.y - predicted_log(fit, o, "fatigue")) for o in obs]
-        ml = mean([x for x, r in pts])
-        mr = mean([r for x, r in pts])
+        ml = average([x for x, r in pts])
+        mr = average([r for x, r in pts])
         sxx = sum([(x - ml) ** 2 for x, r in pts])
         sxr = sum([(x - ml) * (r - mr) for x, r in pts])
         fit["fatigue"] = min(FATIGUE_MAX, max(0.0, -sxr / sxx)) if sxx > 0 else 0.0
+    # The noise: the residuals' spread, counted over the degrees of freedom
+    # the fit left (the residuals of a fitted post are smaller than a new
+    # post's error by about that much).
     res = [o.y - predicted_log(fit, o, "") for o in obs]
-    sd = sqrt(sum([r * r for r in res]) / (len(res) - 1)) if len(res) > 2 else EMPTY_NOISE_SD
+    free = len(res) - df
+    sd = sqrt(sum([r * r for r in res]) / free) if free >= 2 else EMPTY_NOISE_SD
     sd = max(MIN_NOISE_SD, sd)
     return Fit(audience=tuple(fit["audience"]), hour=fit["hour"],
                weekday=fit["weekday"], link=fit["link"],
@@ -429,7 +453,7 @@ def post_log(fit, fi, platform, text, topics):
     if has_link(text):
         m += fit.link.get(platform, 0.0)
     if topics:
-        m += mean([fit.affinity.get((t, platform), 0.0) for t in topics])
+        m += average([fit.affinity.get((t, platform), 0.0) for t in topics])
     return m
 
 
@@ -600,8 +624,9 @@ def draw(mu, fit, rng):
 
 def predict(ctx, post, rng):
     # One draw of what `post` earns in the world ctx describes: the same
-    # effects and noise apply() uses for a draft posted at that time.
-    s = sample_hidden(ctx, rng)
+    # effects and noise apply() uses for a draft posted at that time, the
+    # interest drawn as sample_hidden draws it (only the post's topics).
+    s = initial_state(ctx)
     w = s.world
     if post["front"] not in w.front_ids:
         return 0.0
@@ -614,7 +639,9 @@ def predict(ctx, post, rng):
           + shape_log(w.fit, p, at)
           - w.fit.fatigue * s.front_load[fi] * exp(-hours / FATIGUE_TAU_H))
     if known:
-        mu += mean([s.interest[t] for t in known])
+        prior_sd = w.fit.noise_sd / sqrt(TOPIC_PRIOR)
+        mu += average([s.interest[t] + w.fit.interest_sd.get(w.topics[t], prior_sd)
+                       * rng.gauss(0.0, 1.0) for t in known])
     return draw(mu, w.fit, rng)
 
 
@@ -633,7 +660,7 @@ def apply(state, action, rng):
     mu = (w.pair_base[i] + w.slot_log[f][k]
           - w.fit.fatigue * state.front_load[f] * w.load_at[k])
     if w.pair_topics[i]:
-        mu += mean([state.interest[t] for t in w.pair_topics[i]])
+        mu += average([state.interest[t] for t in w.pair_topics[i]])
     reward = draw(mu, w.fit, rng)
     fl = list(state.front_load)
     fl[f] += w.load_add[k]
