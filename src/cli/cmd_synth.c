@@ -12,9 +12,10 @@
  *
  * `--from-builtin` shows the language model the builtin model as the
  * starting point to refine (the default prompt leaves it out, so its
- * recordings still answer). `--provider builtin` asks no language model: the one candidate is the
- * builtin world model (sandbox/builtin.h), fitted to the project's history
- * when it starts, validated and written as any candidate is.
+ * recordings still answer). `--provider builtin` asks no language model:
+ * the one candidate is the builtin world model (sandbox/builtin.h),
+ * fitted to the project's history when it starts, validated and written
+ * as any candidate is.
  *
  * Test knob, read by test builds only (core/hook.h): FRONTS_RETRY_SCALE
  * (a number, e.g. 0.001) multiplies every retry wait, so tests run the
@@ -22,7 +23,6 @@
  */
 #include <getopt.h>
 #include <libgen.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,10 +259,7 @@ synth_finish(const struct cli *cli, const struct synth_args *a,
 		    sizeof bi), backtest_figure_text(c->spearman, false, false,
 		    sp, sizeof sp), c->coverage80 * 100, c->beats ?
 		    "beats both baselines" : "does NOT beat both baselines",
-		    c->is_builtin ? " (it is the builtin model)" :
-		    isnan(c->builtin_mae) ? "" : c->beats_builtin ?
-		    "; beats the builtin model" :
-		    "; does NOT beat the builtin model");
+		    synth_builtin_word(c));
 	else if (c->validation != NULL)
 		printf("backtest: not measured (no working predict(), or no "
 		    "history to hold out)\n");

@@ -361,8 +361,7 @@ synth_say(const struct synth_options *o, const char *fmt, ...)
 	o->progress(o->progress_arg, line);
 }
 
-/* How the candidate compares with the builtin model, for its outcome. */
-static const char *
+const char *
 synth_builtin_word(const struct synth_candidate *c)
 {
 	if (c->is_builtin)
@@ -370,7 +369,7 @@ synth_builtin_word(const struct synth_candidate *c)
 	if (isnan(c->builtin_mae))
 		return "";
 	return c->beats_builtin ? " and the builtin model" :
-	    "; not the builtin model";
+	    "; does NOT beat the builtin model";
 }
 
 static void

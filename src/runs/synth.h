@@ -122,6 +122,10 @@ int	synth_run(const struct project *, struct provider *,
  * provider, no network. Returns as synth_run does. */
 int	synth_builtin(const struct project *, const struct synth_options *,
 	    struct synth_result *, struct error *err);
+/* How a measured candidate compares with the builtin model, to follow
+ * "beats both baselines": " and the builtin model", "; does NOT beat
+ * the builtin model", " (it is the builtin model)" or "" (not measured). */
+const char	*synth_builtin_word(const struct synth_candidate *);
 void	synth_result_free(struct synth_result *);
 /* The synthesis report (rounds, candidates, provider, tokens). */
 cJSON	*synth_report_json(const struct synth_result *, const char *provider,
