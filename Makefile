@@ -237,7 +237,7 @@ clean:
 
 # .incbin'd Python helpers are not seen by -MMD.
 $(BUILD)/src/sandbox/pysrc.o: $(wildcard src/sandbox/py/*.py)
-$(BUILD)/src/core/demo_data.o: $(wildcard fixtures/demo/* fixtures/demo/media/*)
+$(BUILD)/src/core/demo_data.o: $(wildcard fixtures/demo/* fixtures/demo/media/*) $(wildcard fixtures/empty/*)
 
 # .incbin'd prompt templates, likewise.
 $(BUILD)/src/runs/prompts.o: $(wildcard src/runs/prompts/*.txt)

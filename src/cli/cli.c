@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "core/clock.h"
@@ -164,6 +165,25 @@ cli_report(const char *name, const struct error *err)
 }
 
 int
+cli_no_model(const char *dir, const char *model, struct error *err)
+{
+	char *path;
+	struct stat sb;
+	int rc = 0;
+
+	if (model != NULL)
+		return 0;
+	path = path_join(dir, "model.py");
+	if (lstat(path, &sb) != 0 && errno == ENOENT)
+		rc = error_set(err, EXIT_ERROR, "%s: no world model yet; write "
+		    "one with `fronts synth --provider builtin` (fitted to "
+		    "history.jsonl, no language model needed) or `fronts "
+		    "synth`, then `fronts approve`", path);
+	free(path);
+	return rc;
+}
+
+int
 cli_load_approved(const char *dir, const char *model, struct project **p,
     char **path, char **src, size_t *len, struct error *err)
 {
@@ -173,6 +193,7 @@ cli_load_approved(const char *dir, const char *model, struct project **p,
 	*src = NULL;
 	*path = model != NULL ? xstrdup(model) : path_join(dir, "model.py");
 	if (project_load(dir, p, err) != 0 ||
+	    cli_no_model(dir, model, err) != 0 ||
 	    file_read(*path, src, len, err) != 0)
 		return -1;
 	sha256_hex(*src, *len, sha);

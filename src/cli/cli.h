@@ -46,6 +46,9 @@ int	cli_report(const char *name, const struct error *err);
  * cli->dir and *json; a usage error otherwise (EXIT_USAGE). */
 int	cli_dir_json_options(struct cli *cli, const char *name, int argc,
 	    char **argv, bool *json);
+/* Without --model (model NULL), an error saying how to write one when
+ * dir has no model.py yet; 0 otherwise. */
+int	cli_no_model(const char *dir, const char *model, struct error *err);
 struct project;
 /* The project in dir and its model at model (default dir/model.py), read
  * and checked against the approvals. *p, *path and *src belong to the

@@ -230,6 +230,7 @@ cmd_approve_exec(struct cli *cli, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *dir = cli->dir, *model = NULL;
+	struct error err = { 0 };
 	char *path;
 	int c, yes = 0, rc;
 
@@ -251,6 +252,8 @@ cmd_approve_exec(struct cli *cli, int argc, char **argv)
 	if (optind != argc)
 		return cli_usage_error("approve", "unexpected argument %s",
 		    argv[optind]);
+	if (cli_no_model(dir, model, &err) != 0)
+		return cli_report("approve", &err);
 	path = model != NULL ? xstrdup(model) : path_join(dir, "model.py");
 	rc = approve_run(dir, path, yes);
 	free(path);

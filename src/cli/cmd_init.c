@@ -1,19 +1,52 @@
 /*
- * cmd_init — `fronts init DIR`: scaffolds a project from the bundled demo.
+ * cmd_init — `fronts init DIR`: scaffolds a project from the bundled demo,
+ * or with --empty an empty one (an example front, no history, drafts or
+ * model; README.txt says what goes where).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "core/demo.h"
+
+static void
+cmd_init_next(const char *dir, bool empty)
+{
+	if (empty) {
+		printf("created an empty project in %s (see %s/README.txt)\n\n"
+		    "next:\n"
+		    "  edit %s/fronts.json          your fronts and their "
+		    "limits\n"
+		    "  fronts -C %s history import FILE --front ID   past "
+		    "posts\n"
+		    "  fronts -C %s synth --provider builtin   a world model "
+		    "fitted to them\n"
+		    "  fronts -C %s approve         review and approve it\n",
+		    dir, dir, dir, dir, dir, dir);
+		return;
+	}
+	printf("created project %s from the bundled demo\n\n"
+	    "next:\n"
+	    "  fronts -C %s drafts          lengths of the drafts per front\n"
+	    "  fronts gate %s/model.py      check the world model\n"
+	    "  fronts -C %s approve         review and approve it\n"
+	    "  fronts -C %s plan            plan the posts\n",
+	    dir, dir, dir, dir, dir);
+}
 
 static int
 cmd_init_exec(struct cli *cli, int argc, char **argv)
 {
 	struct error err = { 0 };
 	const char *dir = NULL;
+	bool empty = false;
 	int i;
 
 	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--empty") == 0) {
+			empty = true;
+			continue;
+		}
 		if (argv[i][0] == '-' && argv[i][1] != '\0')
 			return cli_usage_error("init", "unknown option %s",
 			    argv[i]);
@@ -23,21 +56,15 @@ cmd_init_exec(struct cli *cli, int argc, char **argv)
 	}
 	if (dir == NULL)
 		return cli_usage_error("init", "missing DIR");
-	if (demo_scaffold(dir, &err) != 0)
+	if (demo_scaffold(dir, empty, &err) != 0)
 		return cli_report("init", &err);
-	printf("created project %s from the bundled demo\n\n"
-	    "next:\n"
-	    "  fronts -C %s drafts          lengths of the drafts per front\n"
-	    "  fronts gate %s/model.py      check the world model\n"
-	    "  fronts -C %s approve         review and approve it\n"
-	    "  fronts -C %s plan            plan the posts\n",
-	    dir, dir, dir, dir, dir);
+	cmd_init_next(dir, empty);
 	return EXIT_OK;
 }
 
 const struct cmd_entry cmd_init_entry = {
 	.name = "init",
-	.summary = "scaffold a project from the bundled demo",
-	.usage = "DIR",
+	.summary = "scaffold a project from the bundled demo (--empty: an empty one)",
+	.usage = "[--empty] DIR",
 	.exec = cmd_init_exec,
 };

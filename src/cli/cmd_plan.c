@@ -478,6 +478,18 @@ plan_settle_start(struct project *p, char *warning, size_t len)
 	fprintf(stderr, "fronts plan: warning: %s\n", warning);
 }
 
+/* Nothing to plan: say what to add rather than print an empty plan. */
+static int
+plan_no_drafts(const struct project *p, struct error *err)
+{
+	if (p->ndrafts > 0)
+		return 0;
+	return error_set(err, EXIT_ERROR, "%s/drafts.jsonl holds no draft: "
+	    "nothing to plan; add one post a line ({\"id\": \"d1\", "
+	    "\"text\": \"…\"}) or `fronts drafts import FILE.csv --map "
+	    "text=COL`", p->dir);
+}
+
 static int
 cmd_plan_exec(struct cli *cli, int argc, char **argv)
 {
@@ -495,7 +507,8 @@ cmd_plan_exec(struct cli *cli, int argc, char **argv)
 	memset(&pl, 0, sizeof pl);
 	rc = -1;
 	if (cli_load_approved(o.dir, o.model, &p, &path, &src, &len,
-	    &err) != 0 || plan_conformance(p, &o, src, len, &err) != 0)
+	    &err) != 0 || plan_no_drafts(p, &err) != 0 ||
+	    plan_conformance(p, &o, src, len, &err) != 0)
 		goto out;
 	plan_settle_start(p, warning, sizeof warning);
 	if (planner_start(p, src, len, &o.sp, &pr, &err) != 0)

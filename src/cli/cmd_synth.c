@@ -10,6 +10,13 @@
  * then in the installed share directory (FRONTS_SHAREDIR/replay), which
  * is where the bundled demo's recordings live.
  *
+ * `--from-builtin` shows the language model the builtin model as the
+ * starting point to refine (the default prompt leaves it out, so its
+ * recordings still answer). `--provider builtin` asks no language model:
+ * the one candidate is the builtin world model (sandbox/builtin.h),
+ * fitted to the project's history when it starts, validated and written
+ * as any candidate is.
+ *
  * Test knob, read by test builds only (core/hook.h): FRONTS_RETRY_SCALE
  * (a number, e.g. 0.001) multiplies every retry wait, so tests run the
  * real backoff schedule in milliseconds.
@@ -39,6 +46,7 @@ struct synth_args {
 	const char	*out;
 	const char	*fixtures;
 	bool		 record;
+	bool		 from_builtin;
 	int		 rounds;
 	long		 timeout_ms;
 	uint64_t	 seed;
@@ -65,6 +73,7 @@ synth_parse(int argc, char **argv, struct cli *cli, struct synth_args *a)
 		{ "seed", required_argument, NULL, 's' },
 		{ "time-limit", required_argument, NULL, 'T' },
 		{ "memory-mb", required_argument, NULL, 'M' },
+		{ "from-builtin", no_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 }
 	};
 	char *end;
@@ -88,6 +97,9 @@ synth_parse(int argc, char **argv, struct cli *cli, struct synth_args *a)
 			break;
 		case 'r':
 			a->record = true;
+			break;
+		case 'B':
+			a->from_builtin = true;
 			break;
 		case 'f':
 			a->fixtures = optarg;
@@ -169,7 +181,8 @@ synth_open(const struct cli *cli, const struct synth_args *a,
 		api = o.name;
 	if (a->provider == NULL && !a->record && provider_key(api) == NULL) {
 		fprintf(stderr, "fronts synth: %s is not set; answering from "
-		    "recordings (--provider replay)\n", provider_key_var(api));
+		    "recordings (--provider replay; --provider builtin needs "
+		    "no key)\n", provider_key_var(api));
 		o.name = "replay";
 	}
 	o.api = api;
@@ -184,6 +197,7 @@ synth_open(const struct cli *cli, const struct synth_args *a,
 	return provider_open(&o, prov, err);
 }
 
+/* The report names the provider; the builtin model has none. */
 static void
 synth_write_report(const struct cli *cli, const struct synth_result *r,
     struct provider *prov, const char *written)
@@ -199,8 +213,9 @@ synth_write_report(const struct cli *cli, const struct synth_result *r,
 	snprintf(name, sizeof name, "synth-%s.json", stamp);
 	fdir = path_join(cli->dir, ".fronts");
 	path = path_join(fdir, name);
-	rep = synth_report_json(r, provider_name(prov), provider_api(prov),
-	    provider_model(prov), written);
+	rep = prov != NULL ? synth_report_json(r, provider_name(prov),
+	    provider_api(prov), provider_model(prov), written) :
+	    synth_report_json(r, "builtin", "none", "builtin", written);
 	text = cJSON_Print(rep);
 	if (dir_ensure(fdir, &err) != 0 ||
 	    file_write_atomic(path, text, strlen(text), &err) != 0)
@@ -220,7 +235,7 @@ synth_finish(const struct cli *cli, const struct synth_args *a,
 {
 	const struct synth_candidate *c;
 	struct error kerr = { 0 };
-	char *out, sp[32], failed[256] = "";
+	char *out, sp[32], bi[32], failed[256] = "";
 
 	*written = NULL;
 	if (r->best < 0)
@@ -238,11 +253,13 @@ synth_finish(const struct cli *cli, const struct synth_args *a,
 	    r->best + 1, r->ncands);
 	if (c->measured)
 		printf("backtest: mae_log %.3f (front_median %.3f, hour_weekday "
-		    "%.3f), spearman %s, coverage80 %.0f%%: %s\n",
+		    "%.3f, builtin %s), spearman %s, coverage80 %.0f%%: %s%s\n",
 		    c->mae_log, c->base_mae[0], c->base_mae[1],
-		    backtest_figure_text(c->spearman, false, false, sp,
-		    sizeof sp), c->coverage80 * 100, c->beats ?
-		    "beats both baselines" : "does NOT beat both baselines");
+		    backtest_figure_text(c->builtin_mae, false, false, bi,
+		    sizeof bi), backtest_figure_text(c->spearman, false, false,
+		    sp, sizeof sp), c->coverage80 * 100, c->beats ?
+		    "beats both baselines" : "does NOT beat both baselines",
+		    synth_builtin_word(c));
 	else if (c->validation != NULL)
 		printf("backtest: not measured (no working predict(), or no "
 		    "history to hold out)\n");
@@ -280,6 +297,7 @@ cmd_synth_exec(struct cli *cli, int argc, char **argv)
 	struct project *p = NULL;
 	struct provider *prov = NULL;
 	char *dirs[SYNTH_REPLAY_DIRS + 1], *record_dir, *written = NULL;
+	bool builtin;
 	int rc, i;
 
 	if ((rc = synth_parse(argc, argv, cli, &a)) != 0)
@@ -289,11 +307,21 @@ cmd_synth_exec(struct cli *cli, int argc, char **argv)
 	synth_replay_dirs(cli, &a, dirs);
 	record_dir = a.fixtures != NULL ? xstrdup(a.fixtures) :
 	    path_join(cli->dir, ".fronts/replay");
-	if (synth_open(cli, &a, p, dirs, record_dir, &prov, &err) != 0) {
+	builtin = a.provider != NULL && strcmp(a.provider, "builtin") == 0;
+	if (builtin && (a.record || a.model != NULL || a.rounds > 1 ||
+	    a.from_builtin)) {
+		rc = cli_usage_error("synth", "--provider builtin asks no "
+		    "language model: no --record, --llm-model, --rounds or "
+		    "--from-builtin");
+		goto out;
+	}
+	if (!builtin && synth_open(cli, &a, p, dirs, record_dir, &prov,
+	    &err) != 0) {
 		rc = cli_report("synth", &err);
 		goto out;
 	}
 	so.rounds = a.rounds;
+	so.from_builtin = a.from_builtin;
 	so.seed = a.seed;
 	so.progress = synth_progress;
 	sw.project_dir = cli->dir;
@@ -303,7 +331,8 @@ cmd_synth_exec(struct cli *cli, int argc, char **argv)
 	so.validate_arg = &sw;
 	/* After a provider failure the best earlier candidate is still
 	 * written (for review); the failure decides the exit code. */
-	rc = synth_run(p, prov, &so, &r, &err);
+	rc = builtin ? synth_builtin(p, &so, &r, &err) :
+	    synth_run(p, prov, &so, &r, &err);
 	if ((rc == 0 || r.best >= 0) &&
 	    synth_finish(cli, &a, &r, &written, &ferr) != 0 && rc == 0)
 		err = ferr;
@@ -323,10 +352,10 @@ out:
 
 const struct cmd_entry cmd_synth_entry = {
 	.name = "synth",
-	.summary = "ask a language model to write the world model",
+	.summary = "ask a language model (or --provider builtin) to write the world model",
 	.usage = "[-C DIR] [--provider P] [--llm-model M] [--record] [--rounds N] [-o FILE]\n"
-	    "               [--fixtures DIR] [--timeout S] [--seed N] [--time-limit S]\n"
-	    "               [--memory-mb MB]",
+	    "               [--from-builtin] [--fixtures DIR] [--timeout S] [--seed N]\n"
+	    "               [--time-limit S] [--memory-mb MB]",
 	.details = CLI_LIMITS_HELP("120 for each candidate's validation;\n"
 	    "                    its worker is killed at it)"),
 	.exec = cmd_synth_exec,

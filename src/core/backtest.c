@@ -16,7 +16,7 @@
 #include "core/timeutil.h"
 
 const char *const backtest_baseline_names[BASE_COUNT] = {
-	"front_median", "hour_weekday"
+	"front_median", "hour_weekday", "builtin"
 };
 
 const char *const backtest_figure_names[FIG_COUNT] = {
@@ -51,6 +51,19 @@ bt_cmp_time(const void *a, const void *b)
 	if (x->posted_at != y->posted_at)
 		return x->posted_at < y->posted_at ? -1 : 1;
 	return *(const int *)a - *(const int *)b;
+}
+
+/* History's indices by time (malloc'd). */
+static int *
+bt_order(const struct project *p)
+{
+	int *order = xcalloc(p->nhistory + 1, sizeof *order), i;
+
+	for (i = 0; i < p->nhistory; i++)
+		order[i] = i;
+	bt_sort_p = p;
+	qsort(order, p->nhistory, sizeof *order, bt_cmp_time);
+	return order;
 }
 
 static double
@@ -152,18 +165,14 @@ bt_prepare(const struct project *p, const struct backtest_params *bp,
 	memset(r, 0, sizeof *r);
 	r->window = bp != NULL && bp->window > 0 ? bp->window : BACKTEST_WINDOW;
 	r->history = n;
-	b.order = xcalloc(n + 1, sizeof *b.order);
+	b.order = bt_order(p);
 	b.reward = xcalloc(n + 1, sizeof *b.reward);
 	b.complete = xcalloc(n + 1, sizeof *b.complete);
 	tmp = xcalloc(n + 1, sizeof *tmp);
-	for (i = 0; i < n; i++) {
-		b.order[i] = i;
+	for (i = 0; i < n; i++)
 		b.complete[i] = b.obj != NULL ? objective_reward(b.obj,
 		    &p->history[i], &b.reward[i]) : objective_post_reward(p,
 		    &p->history[i], &b.reward[i]);
-	}
-	bt_sort_p = p;
-	qsort(b.order, n, sizeof *b.order, bt_cmp_time);
 	nw = backtest_window_posts(p, r->window);
 	b.start = n - nw;
 	r->nposts = nw;
@@ -265,10 +274,12 @@ bt_figures(const struct backtest_report *r, int which,
 	obs = xcalloc(r->nposts + 1, sizeof *obs);
 	for (i = 0; i < r->nposts; i++) {
 		bp = &r->posts[i];
-		if (!bp->scored || !bp->predicted)
+		if (!bp->scored || !bp->predicted ||
+		    (which == BASE_BUILTIN && !bp->builtin))
 			continue;
 		pred[n] = which < 0 ? bp->mean : bp->base[which];
-		lp = which < 0 ? bp->mean_log : bt_log1p(bp->base[which]);
+		lp = which < 0 ? bp->mean_log : which == BASE_BUILTIN ?
+		    bp->builtin_log : bt_log1p(bp->base[which]);
 		obs[n] = bp->observed;
 		err += fabs(lp - bt_log1p(bp->observed));
 		cov += bp->lo <= bp->observed && bp->observed <= bp->hi;
@@ -281,6 +292,8 @@ bt_figures(const struct backtest_report *r, int which,
 	s->coverage80 = which < 0 && n > 0 ? (double)cov / n : NAN;
 	if (n == 0)
 		s->why[FIG_MAE_LOG] = s->why[FIG_COVERAGE80] = WHY_NO_POSTS;
+	if (which == BASE_BUILTIN && n == 0 && r->model.n > 0)
+		s->why[FIG_SPEARMAN] = s->why[FIG_MAE_LOG] = WHY_NO_BUILTIN;
 	if (which >= 0)
 		s->why[FIG_COVERAGE80] = WHY_NOT_APPLICABLE;
 	free(pred);
@@ -306,11 +319,15 @@ backtest_score(struct backtest_report *r)
 	r->beats_baselines = r->ran && r->model.n > 0 && r->error[0] == '\0' &&
 	    r->model.mae_log < r->base[BASE_FRONT_MEDIAN].mae_log &&
 	    r->model.mae_log < r->base[BASE_HOUR_WEEKDAY].mae_log;
+	r->beats_builtin = r->beats_baselines &&
+	    r->base[BASE_BUILTIN].n == r->model.n &&
+	    r->model.mae_log < r->base[BASE_BUILTIN].mae_log;
 }
 
-/* The draws of one window post, summarised into bp. */
+/* The draws of one window post, summarised into bp: the model's, or
+ * (builtin) the builtin baseline's. */
 static void
-bt_summarise(struct backtest_post *bp, double *draws, int k)
+bt_summarise(struct backtest_post *bp, double *draws, int k, bool builtin)
 {
 	double sum = 0, slog = 0;
 	int i;
@@ -318,6 +335,12 @@ bt_summarise(struct backtest_post *bp, double *draws, int k)
 	for (i = 0; i < k; i++) {
 		sum += draws[i];
 		slog += bt_log1p(draws[i]);
+	}
+	if (builtin) {
+		bp->base[BASE_BUILTIN] = sum / k;
+		bp->builtin_log = slog / k;
+		bp->builtin = true;
+		return;
 	}
 	qsort(draws, k, sizeof *draws, bt_cmp_double);
 	bp->mean = sum / k;
@@ -328,17 +351,16 @@ bt_summarise(struct backtest_post *bp, double *draws, int k)
 }
 
 static void
-bt_error(const struct model_ops *ops, void *m, struct backtest_report *r,
+bt_error(const struct model_ops *ops, void *m, char *buf, size_t len,
     const char *id, int rc)
 {
 	const struct model_error *e = ops->last_error(m);
 
 	if (e != NULL && e->type[0] != '\0')
-		snprintf(r->error, sizeof r->error, "predict for %s: %s: %s "
-		    "(model.py line %d)", id, e->type, e->message, e->line);
+		snprintf(buf, len, "predict for %s: %s: %s (model.py line %d)",
+		    id, e->type, e->message, e->line);
 	else
-		snprintf(r->error, sizeof r->error, "predict for %s failed "
-		    "(%d)", id, rc);
+		snprintf(buf, len, "predict for %s failed (%d)", id, rc);
 }
 
 static int
@@ -391,28 +413,28 @@ bt_grid(const struct project *p, const struct model_ops *ops, void *m,
 	}
 }
 
-int
-backtest_run(const struct project *p, const struct model_ops *ops,
+/* Every window post's draws from ops/m (the model, or the builtin
+ * baseline), each from the history before it; stops at the first
+ * failure or when the time budget is spent, saying so in buf. */
+static void
+bt_window_draws(const struct project *p, const struct model_ops *ops,
     void *m, const struct backtest_params *bp, struct backtest_report *r,
-    uint64_t *calls)
+    const int *order, bool builtin, char *buf, size_t len, uint64_t *calls)
 {
 	double *draws, t0, budget;
 	struct predict_query q;
-	int *order, i, rc, k, start;
+	int i, rc, k, start;
 
-	bt_prepare(p, bp, r, &order);
-	r->ran = ops->predict != NULL && ops->has_predict != NULL &&
-	    ops->has_predict(m);
 	k = bp != NULL && bp->draws > 0 ? bp->draws : BACKTEST_DRAWS;
 	budget = bp != NULL && bp->seconds > 0 ? bp->seconds : BACKTEST_SECONDS;
 	draws = xcalloc(k, sizeof *draws);
 	start = p->nhistory - r->nposts;
 	t0 = clock_seconds();
-	for (i = 0; r->ran && i < r->nposts; i++) {
+	for (i = 0; i < r->nposts; i++) {
 		if (clock_seconds() - t0 > budget) {
-			snprintf(r->error, sizeof r->error, "predict() is too "
-			    "slow: %d of %d posts in %.0f s (%d draws each)", i,
-			    r->nposts, budget, k);
+			snprintf(buf, len, "predict() is too slow: %d of %d "
+			    "posts in %.0f s (%d draws each)", i, r->nposts,
+			    budget, k);
 			break;
 		}
 		memset(&q, 0, sizeof q);
@@ -427,17 +449,68 @@ backtest_run(const struct project *p, const struct model_ops *ops,
 		if (calls != NULL)
 			*calls += (uint64_t)k;
 		if ((rc = ops->predict(m, &q, draws)) != MODEL_OK) {
-			bt_error(ops, m, r, p->history[q.post].id, rc);
+			bt_error(ops, m, buf, len, p->history[q.post].id, rc);
 			break;
 		}
-		bt_summarise(&r->posts[i], draws, k);
+		bt_summarise(&r->posts[i], draws, k, builtin);
 	}
+	free(draws);
+}
+
+int
+backtest_run(const struct project *p, const struct model_ops *ops,
+    void *m, const struct backtest_params *bp, struct backtest_report *r,
+    uint64_t *calls)
+{
+	int *order;
+
+	bt_prepare(p, bp, r, &order);
+	r->ran = ops->predict != NULL && ops->has_predict != NULL &&
+	    ops->has_predict(m);
+	if (r->ran)
+		bt_window_draws(p, ops, m, bp, r, order, false, r->error,
+		    sizeof r->error, calls);
 	if (r->ran && r->error[0] == '\0')
 		bt_grid(p, ops, m, r, bp != NULL ? bp->seed : 0, calls);
-	free(draws);
 	free(order);
 	backtest_score(r);
 	return 0;
+}
+
+void
+backtest_baseline_run(const struct project *p, const struct model_ops *ops,
+    void *m, const char *why, const struct backtest_params *bp,
+    struct backtest_report *r, uint64_t *calls)
+{
+	int *order;
+
+	r->builtin_asked = true;
+	if (m == NULL) {
+		snprintf(r->builtin_error, sizeof r->builtin_error, "%s",
+		    why != NULL ? why : "it is not available");
+		backtest_score(r);
+		return;
+	}
+	order = bt_order(p);
+	bt_window_draws(p, ops, m, bp, r, order, true, r->builtin_error,
+	    sizeof r->builtin_error, calls);
+	free(order);
+	backtest_score(r);
+}
+
+void
+backtest_baseline_self(struct backtest_report *r)
+{
+	int i;
+
+	r->builtin_asked = r->builtin_self = true;
+	for (i = 0; i < r->nposts; i++)
+		if (r->posts[i].predicted) {
+			r->posts[i].base[BASE_BUILTIN] = r->posts[i].mean;
+			r->posts[i].builtin_log = r->posts[i].mean_log;
+			r->posts[i].builtin = true;
+		}
+	backtest_score(r);
 }
 
 void

@@ -22,6 +22,11 @@
  *                 block, shrunk towards log(1 + front median) with the
  *                 weight of BACKTEST_SHRINK posts.
  * A front with no earlier post falls back to the median over all fronts.
+ * A third, where the caller gives it (backtest_baseline_run):
+ *   builtin       the builtin world model (`fronts synth --provider
+ *                 builtin`), measured exactly as the model is (its
+ *                 draws' mean log), so a synthesised model that does not
+ *                 beat it is not worth what it cost.
  *
  * Figures (over scored posts): spearman (rank correlation of predicted
  * mean and observed, ties averaged), mae_log (mean |predicted log(1 +
@@ -29,7 +34,8 @@
  * mean of log(1 + draw) over its draws, the estimate the error is
  * measured in) and coverage80 (share observed within the 10-90%
  * interval). beats_baselines: the model's mae_log is below both
- * baselines'.
+ * baselines computed from history; beats_builtin: below the builtin
+ * model's too (false when that was not measured).
  *
  * A figure nothing supports is not measured (NAN, with why[] saying
  * why), never 0: no post scored, or for spearman fewer than
@@ -66,7 +72,8 @@
  * of the worker dying with the conformance report. */
 #define BACKTEST_SECONDS	60.0
 
-enum { BASE_FRONT_MEDIAN, BASE_HOUR_WEEKDAY, BASE_COUNT };
+/* BASE_BUILTIN is last: the ones before it come from history alone. */
+enum { BASE_FRONT_MEDIAN, BASE_HOUR_WEEKDAY, BASE_BUILTIN, BASE_COUNT };
 
 extern const char *const backtest_baseline_names[BASE_COUNT];
 
@@ -86,13 +93,15 @@ struct backtest_post {
 	double	mean, lo, hi;	/* of the draws; lo/hi the 10th, 90th pct */
 	double	mean_log;	/* mean of log(1 + max(draw, 0)) */
 	double	base[BASE_COUNT];	/* each baseline's prediction */
+	bool	builtin;	/* the builtin model gave its draws */
+	double	builtin_log;	/* their mean log(1 + max(draw, 0)) */
 };
 
 enum { FIG_SPEARMAN, FIG_MAE_LOG, FIG_COVERAGE80, FIG_COUNT };
 
 /* Why a figure is not measured. */
 enum backtest_why { WHY_MEASURED, WHY_NO_POSTS, WHY_FEW_RANKS, WHY_TIES,
-	WHY_NOT_APPLICABLE };
+	WHY_NOT_APPLICABLE, WHY_NO_BUILTIN };
 
 struct backtest_score {
 	double			spearman, mae_log, coverage80;	/* NAN: not
@@ -113,7 +122,13 @@ struct backtest_report {
 	int			 unscored;	/* unknown metric */
 	struct backtest_score	 model, base[BASE_COUNT];
 	bool			 beats_baselines;
+	bool			 beats_builtin;
 	char			 error[512];	/* predict failed: why */
+	/* Why the builtin baseline is not measured ("" when it is, or when
+	 * it was never asked for: then builtin_asked is false). */
+	bool			 builtin_asked;
+	bool			 builtin_self;	/* the model is the builtin */
+	char			 builtin_error[256];
 	/* The model's heatmap, [front * BACKTEST_CELLS + cell]: the mean of
 	 * BACKTEST_GRID_DRAWS predict draws for the front's first draft at
 	 * that cell's first hour in the week from the plan's start, with
@@ -126,6 +141,14 @@ struct backtest_report {
 int	backtest_run(const struct project *, const struct model_ops *,
 	    void *model, const struct backtest_params *,
 	    struct backtest_report *out, uint64_t *model_calls);
+/* The builtin baseline into a report backtest_run filled: the builtin
+ * model's draws for each window post, with the same seeds and context
+ * (m NULL: not available, why says so). Then the figures again. */
+void	backtest_baseline_run(const struct project *, const struct model_ops *,
+	    void *builtin, const char *why, const struct backtest_params *,
+	    struct backtest_report *, uint64_t *model_calls);
+/* The same when the model is the builtin: its own draws. */
+void	backtest_baseline_self(struct backtest_report *);
 void	backtest_report_free(struct backtest_report *);
 /* The history's heatmap: per front and cell, the mean observed reward of
  * the posts whose reward is known (NAN: none), into out[nfronts *
@@ -144,12 +167,17 @@ cJSON	*backtest_json(const struct project *, const struct backtest_report *,
 	    bool entries);
 int	backtest_from_json(const struct project *, const cJSON *,
 	    struct backtest_report *out, struct error *err);
-/* The short table: model against the two baselines (malloc'd). */
+/* The short table: model against the baselines (malloc'd). */
 char	*backtest_text(const struct project *, const struct backtest_report *);
 /* Why figure fig of s is not measured, in words (into buf); NULL when it
  * is measured. */
 const char *backtest_why(const struct project *, const struct backtest_report *,
 	    const struct backtest_score *, int fig, char *buf, size_t len);
+/* The sentence on the builtin baseline ("it also beats the builtin
+ * model …", "builtin: not measured (…)"), into buf; NULL when the
+ * backtest did not ask for it. */
+const char *backtest_builtin_text(const struct project *,
+	    const struct backtest_report *, char *buf, size_t len);
 /* Does s rest on fewer posts than BACKTEST_MIN_POSTS (but some)? */
 bool	backtest_few(const struct backtest_score *);
 /* A figure as text: "0.681", "48%" (percent), "0.681*" when it rests on

@@ -82,6 +82,11 @@ backtest_why(const struct project *p, const struct backtest_report *r,
 	case WHY_NOT_APPLICABLE:
 		snprintf(buf, len, "a point prediction has no interval");
 		return buf;
+	case WHY_NO_BUILTIN:
+		snprintf(buf, len, "the builtin model was not run: %s",
+		    r->builtin_error[0] != '\0' ? r->builtin_error :
+		    "this backtest did not ask for it");
+		return buf;
 	}
 	return NULL;
 }
@@ -158,6 +163,11 @@ bt_entry_json(const struct project *p, const struct backtest_post *bp)
 	}
 	cJSON_AddNumberToObject(e, "observed", bp->observed);
 	cJSON_AddBoolToObject(e, "scored", bp->scored);
+	if (bp->builtin) {
+		cJSON_AddNumberToObject(e, "builtin_mean",
+		    bp->base[BASE_BUILTIN]);
+		cJSON_AddNumberToObject(e, "builtin_mean_log", bp->builtin_log);
+	}
 	return e;
 }
 
@@ -181,6 +191,13 @@ backtest_json(const struct project *p, const struct backtest_report *r,
 		cJSON_AddNullToObject(o, "beats_baselines");
 	else
 		cJSON_AddBoolToObject(o, "beats_baselines", r->beats_baselines);
+	if (r->builtin_self)
+		cJSON_AddTrueToObject(o, "is_builtin");
+	if (isnan(r->model.mae_log) || isnan(r->base[BASE_BUILTIN].mae_log) ||
+	    r->builtin_self)
+		cJSON_AddNullToObject(o, "beats_builtin");
+	else
+		cJSON_AddBoolToObject(o, "beats_builtin", r->beats_builtin);
 	arr = cJSON_AddArrayToObject(o, "worst");
 	n = backtest_worst(r, ix, BACKTEST_WORST);
 	for (i = 0; i < n; i++) {
@@ -196,6 +213,10 @@ backtest_json(const struct project *p, const struct backtest_report *r,
 	cJSON_AddBoolToObject(o, "ran", r->ran);
 	if (r->error[0] != '\0')
 		cJSON_AddStringToObject(o, "error", r->error);
+	cJSON_AddBoolToObject(o, "builtin_asked", r->builtin_asked);
+	cJSON_AddBoolToObject(o, "builtin_self", r->builtin_self);
+	if (r->builtin_error[0] != '\0')
+		cJSON_AddStringToObject(o, "builtin_error", r->builtin_error);
 	arr = cJSON_AddArrayToObject(o, "entries");
 	for (i = 0; i < r->nposts; i++)
 		cJSON_AddItemToArray(arr, bt_entry_json(p, &r->posts[i]));
@@ -238,6 +259,12 @@ bt_entry_from_json(const struct project *p, const cJSON *e,
 	    !bt_number(e, "mean_log", &bp->mean_log))
 		return -1;
 	bp->predicted = true;
+	if (cJSON_GetObjectItemCaseSensitive(e, "builtin_mean") == NULL)
+		return 0;
+	if (!bt_number(e, "builtin_mean", &bp->base[BASE_BUILTIN]) ||
+	    !bt_number(e, "builtin_mean_log", &bp->builtin_log))
+		return -1;
+	bp->builtin = true;
 	return 0;
 }
 
@@ -282,6 +309,14 @@ backtest_from_json(const struct project *p, const cJSON *j,
 	msg = cJSON_GetObjectItemCaseSensitive(j, "error");
 	if (cJSON_IsString(msg))
 		snprintf(r->error, sizeof r->error, "%s", msg->valuestring);
+	r->builtin_asked = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j,
+	    "builtin_asked"));
+	r->builtin_self = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j,
+	    "builtin_self"));
+	msg = cJSON_GetObjectItemCaseSensitive(j, "builtin_error");
+	if (cJSON_IsString(msg))
+		snprintf(r->builtin_error, sizeof r->builtin_error, "%s",
+		    msg->valuestring);
 	entries = cJSON_GetObjectItemCaseSensitive(j, "entries");
 	if (!cJSON_IsArray(entries) || cJSON_GetArraySize(entries) > r->nposts)
 		goto bad;
@@ -360,10 +395,34 @@ bt_reasons(char *s, const struct project *p, const struct backtest_report *r)
 	return s;
 }
 
+const char *
+backtest_builtin_text(const struct project *p, const struct backtest_report *r,
+    char *buf, size_t len)
+{
+	char why[256];
+
+	if (!r->builtin_asked)
+		return NULL;
+	if (r->builtin_self)
+		snprintf(buf, len, "the model is the builtin model (its own "
+		    "baseline)");
+	else if (isnan(r->base[BASE_BUILTIN].mae_log))
+		snprintf(buf, len, "builtin: not measured (%s)", backtest_why(p,
+		    r, &r->base[BASE_BUILTIN], FIG_MAE_LOG, why, sizeof why));
+	else
+		snprintf(buf, len, "%s%s%s", r->beats_builtin ?
+		    "it also beats the builtin model (lower mae_log)" :
+		    "it does NOT beat the builtin model on mae_log (`fronts "
+		    "synth --provider builtin` writes that one)",
+		    r->builtin_error[0] != '\0' ? "; builtin stopped: " : "",
+		    r->builtin_error);
+	return buf;
+}
+
 char *
 backtest_text(const struct project *p, const struct backtest_report *r)
 {
-	char *s;
+	char *s, buf[512];
 	int b;
 	if (!r->ran)
 		return xstrdup("backtest: the model defines no predict(), so "
@@ -383,7 +442,9 @@ backtest_text(const struct project *p, const struct backtest_report *r)
 	    "spearman", "mae_log", "coverage80");
 	s = bt_row(s, "model", &r->model, true);
 	for (b = 0; b < BASE_COUNT; b++)
-		s = bt_row(s, backtest_baseline_names[b], &r->base[b], false);
+		if (b != BASE_BUILTIN || r->builtin_asked)
+			s = bt_row(s, backtest_baseline_names[b], &r->base[b],
+			    false);
 	if (backtest_few(&r->model))
 		s = bt_append(s, "  * rests on %d posts, fewer than %d: "
 		    "indicative only\n", r->model.n, BACKTEST_MIN_POSTS);
@@ -391,8 +452,11 @@ backtest_text(const struct project *p, const struct backtest_report *r)
 	if (isnan(r->model.mae_log))
 		return bt_append(s, "  whether the model beats the baselines: "
 		    "not measured\n");
-	return bt_append(s, "  %s%s\n", r->beats_baselines ?
+	s = bt_append(s, "  %s%s\n", r->beats_baselines ?
 	    "the model beats both baselines (lower mae_log)" :
 	    "the model does NOT beat both baselines on mae_log",
 	    backtest_few(&r->model) ? " (indicative only)" : "");
+	if (backtest_builtin_text(p, r, buf, sizeof buf) != NULL)
+		s = bt_append(s, "  %s\n", buf);
+	return s;
 }

@@ -21,41 +21,40 @@ DEMO_SYM(demo_history_jsonl);
 DEMO_SYM(demo_drafts_jsonl);
 DEMO_SYM(demo_model_py);
 DEMO_SYM(demo_harbour_png);
+DEMO_SYM(empty_fronts_json);
+DEMO_SYM(empty_rules_md);
+DEMO_SYM(empty_history_jsonl);
+DEMO_SYM(empty_drafts_jsonl);
+DEMO_SYM(empty_readme_txt);
 
-#define DEMO_ENTRY(name, s) { name, s##_start, 0 }
+#define DEMO_ENTRY(name, s) { name, s##_start, s##_end }
 struct demo_file {
 	const char		*name;	/* "fronts.json", … */
-	const unsigned char	*data;
-	size_t			 len;
+	const unsigned char	*data, *end;
 };
 
-static struct demo_file files[] = {
+static const struct demo_file demo_files[] = {
 	DEMO_ENTRY("fronts.json", demo_fronts_json),
 	DEMO_ENTRY("rules.md", demo_rules_md),
 	DEMO_ENTRY("history.jsonl", demo_history_jsonl),
 	DEMO_ENTRY("drafts.jsonl", demo_drafts_jsonl),
 	DEMO_ENTRY("model.py", demo_model_py),
 	DEMO_ENTRY("media/harbour.png", demo_harbour_png),
+	{ NULL, NULL, NULL }
 };
-#define NFILES ((int)(sizeof files / sizeof files[0]))
 
-/* The embedded files; returns their count. */
-static int
-demo_files(const struct demo_file **out)
-{
-	const unsigned char *ends[NFILES] = { demo_fronts_json_end,
-	    demo_rules_md_end, demo_history_jsonl_end, demo_drafts_jsonl_end,
-	    demo_model_py_end, demo_harbour_png_end };
-	int i;
-
-	for (i = 0; i < NFILES; i++)
-		files[i].len = (size_t)(ends[i] - files[i].data);
-	*out = files;
-	return NFILES;
-}
+/* No model, no history, no drafts: a project to fill in. */
+static const struct demo_file empty_files[] = {
+	DEMO_ENTRY("fronts.json", empty_fronts_json),
+	DEMO_ENTRY("rules.md", empty_rules_md),
+	DEMO_ENTRY("history.jsonl", empty_history_jsonl),
+	DEMO_ENTRY("drafts.jsonl", empty_drafts_jsonl),
+	DEMO_ENTRY("README.txt", empty_readme_txt),
+	{ NULL, NULL, NULL }
+};
 
 static void
-remove_written(const char *dir, int n)
+remove_written(const char *dir, const struct demo_file *files, int n)
 {
 	char *path;
 	int i;
@@ -80,7 +79,8 @@ place(const char *dir, const struct demo_file *f, struct error *err)
 	xasprintf(&tmp, "%s/%.*s.%s.init-%ld", dir,
 	    base != NULL ? (int)(base - f->name + 1) : 0, f->name,
 	    base != NULL ? base + 1 : f->name, (long)getpid());
-	if (file_write_atomic(tmp, f->data, f->len, err) != 0) {
+	if (file_write_atomic(tmp, f->data, (size_t)(f->end - f->data),
+	    err) != 0) {
 		free(tmp);
 		free(path);
 		return -1;
@@ -96,14 +96,14 @@ place(const char *dir, const struct demo_file *f, struct error *err)
 }
 
 int
-demo_scaffold(const char *dir, struct error *err)
+demo_scaffold(const char *dir, bool empty, struct error *err)
 {
-	const struct demo_file *f;
+	const struct demo_file *f = empty ? empty_files : demo_files;
 	struct stat sb;
 	char *path;
-	int i, n = demo_files(&f);
+	int i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; f[i].name != NULL; i++) {
 		path = path_join(dir, f[i].name);
 		if (lstat(path, &sb) == 0) {
 			error_set(err, EXIT_ERROR, "%s already exists; refusing "
@@ -116,15 +116,17 @@ demo_scaffold(const char *dir, struct error *err)
 	if (dir_ensure(dir, err) != 0)
 		return -1;
 	/* The demo's images (drafts.jsonl names them). */
-	path = path_join(dir, "media");
-	if (dir_ensure(path, err) != 0) {
+	if (!empty) {
+		path = path_join(dir, "media");
+		if (dir_ensure(path, err) != 0) {
+			free(path);
+			return -1;
+		}
 		free(path);
-		return -1;
 	}
-	free(path);
-	for (i = 0; i < n; i++)
+	for (i = 0; f[i].name != NULL; i++)
 		if (place(dir, &f[i], err) != 0) {
-			remove_written(dir, i);
+			remove_written(dir, f, i);
 			return -1;
 		}
 	return 0;

@@ -164,6 +164,10 @@ json_warn_unknown(const struct json_loc *l, const cJSON *obj,
 	int i;
 
 	cJSON_ArrayForEach(item, obj) {
+		/* the operator's notes (JSON has no comments): no warning */
+		if (item->string != NULL &&
+		    strncmp(item->string, "_comment", 8) == 0)
+			continue;
 		for (i = 0; known[i] != NULL; i++)
 			if (item->string != NULL &&
 			    strcmp(item->string, known[i]) == 0)

@@ -133,6 +133,23 @@ v_available(struct vctx *v, model_state *s, int *n)
 	return MODEL_OK;
 }
 
+/* The builtin baseline, in at most half the backtest's time: a model
+ * slow enough to need the whole budget leaves the builtin its own. */
+static void
+v_builtin(const struct project *p, const struct validate_params *vp,
+    void *model, const struct backtest_params *bp, struct backtest_report *r)
+{
+	struct backtest_params half = *bp;
+
+	if (vp->builtin == model) {
+		backtest_baseline_self(r);
+		return;
+	}
+	half.seconds = BACKTEST_SECONDS / 2;
+	backtest_baseline_run(p, vp->builtin_ops, vp->builtin, vp->builtin_why,
+	    &half, r, NULL);
+}
+
 int
 validate_run(const struct project *p, const struct model_ops *ops,
     void *model, const struct validate_hooks *hooks,
@@ -170,6 +187,8 @@ validate_run(const struct project *p, const struct model_ops *ops,
 	bp.objective = NULL;	/* the project's, as the reader assumes */
 	rc = backtest_run(p, ops, model, &bp, &out->backtest,
 	    &out->model_calls);
+	if (rc == 0 && out->backtest.ran && v.vp.builtin_ops != NULL)
+		v_builtin(p, &v.vp, model, &bp, &out->backtest);
 	free(v.buf);
 	free(v.buf2);
 	legal_path_free(v.lp);

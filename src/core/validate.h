@@ -31,6 +31,12 @@ struct validate_params {
 	int			 draws;		/* per backtest post; 0: 200 */
 	uint64_t		 seed;
 	double			 window;	/* backtest window; 0: 0.2 */
+	/* The builtin model, the backtest's third baseline: NULL ops, not
+	 * measured; builtin NULL, not available (builtin_why says why);
+	 * builtin == the model itself, its own draws. */
+	const struct model_ops	*builtin_ops;
+	void			*builtin;
+	const char		*builtin_why;
 };
 
 struct validate_hooks {

@@ -8,6 +8,7 @@
 
 #include "runs/conform.h"
 #include "runs/worker_validate.h"
+#include "sandbox/builtin.h"
 #include "sandbox/wmodel.h"
 
 #define CONFORM_CALL_MS	1000	/* as a worker's VALIDATE job */
@@ -156,7 +157,9 @@ conform_validate_thread(const struct project *p, const char *src, size_t len,
     struct validate_report *r, struct error *err)
 {
 	struct validate_hooks hooks = wmodel_validate_hooks;
-	struct wmodel *wm;
+	struct validate_params v = *vp;
+	struct wmodel *wm, *base = NULL;
+	char why[256] = "";
 	int rc;
 
 	if (wmodel_load(p, src, len, call_timeout_ms > 0 ? call_timeout_ms :
@@ -164,9 +167,18 @@ conform_validate_thread(const struct project *p, const char *src, size_t len,
 		return -1;
 	hooks.source = src;
 	hooks.source_len = len;
+	/* draws == 1: only the checks are wanted, not the baselines */
+	if (vp->draws != 1) {
+		if (!builtin_is(src, len))
+			base = builtin_load(p, why, sizeof why);
+		builtin_params(&v, base != NULL ? base : builtin_is(src, len) ?
+		    wm : NULL, why);
+	}
 	wmodel_enter(wm);
-	rc = validate_run(p, &wmodel_ops, wm, &hooks, vp, r, err);
+	rc = validate_run(p, &wmodel_ops, wm, &hooks, &v, r, err);
 	wmodel_leave(wm);
+	if (base != NULL)
+		wmodel_free(base);
 	wmodel_free(wm);
 	return rc;
 }

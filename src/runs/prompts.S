@@ -27,4 +27,11 @@ prompt_refine:
 	.byte	0
 	.size	prompt_refine, . - prompt_refine
 
+	.globl	prompt_builtin
+	.type	prompt_builtin, @object
+prompt_builtin:
+	.incbin	"src/runs/prompts/builtin.txt"
+	.byte	0
+	.size	prompt_builtin, . - prompt_builtin
+
 	.section .note.GNU-stack, "", @progbits

@@ -24,6 +24,7 @@
 #include "core/backtest.h"
 #include "runs/conform.h"
 #include "runs/synth_int.h"
+#include "sandbox/builtin.h"
 #include "sandbox/gate.h"
 
 #define SYNTH_ROUNDS	3
@@ -284,7 +285,8 @@ synth_check_code(const struct project *p, const struct synth_options *o,
 	struct gate_result g;
 	struct error verr = { 0 };
 
-	c->code = synth_extract(c->answer, &c->extract_error);
+	if (c->code == NULL)	/* the builtin comes with its code */
+		c->code = synth_extract(c->answer, &c->extract_error);
 	if (c->code == NULL) {
 		c->fails = 1;
 		return 0;
@@ -359,11 +361,22 @@ synth_say(const struct synth_options *o, const char *fmt, ...)
 	o->progress(o->progress_arg, line);
 }
 
+const char *
+synth_builtin_word(const struct synth_candidate *c)
+{
+	if (c->is_builtin)
+		return " (it is the builtin model)";
+	if (isnan(c->builtin_mae))
+		return "";
+	return c->beats_builtin ? " and the builtin model" :
+	    "; does NOT beat the builtin model";
+}
+
 static void
 synth_say_outcome(const struct synth_options *o, int i,
     const struct synth_candidate *c)
 {
-	char failed[256], sp[32];
+	char failed[256], sp[32], bi[32];
 
 	if (c->code == NULL)
 		synth_say(o, "candidate %d: no code: %s", i + 1, c->extract_error);
@@ -376,12 +389,14 @@ synth_say_outcome(const struct synth_options *o, int i,
 		    "%s", i + 1, c->validation_error);
 	else if (c->measured)
 		synth_say(o, "candidate %d: gate ok; conforms; backtest mae_log "
-		    "%.3f against front_median %.3f and hour_weekday %.3f, "
-		    "spearman %s, coverage80 %.0f%%: %s", i + 1, c->mae_log,
-		    c->base_mae[0], c->base_mae[1], backtest_figure_text(
-		    c->spearman, false, false, sp, sizeof sp),
-		    c->coverage80 * 100, c->beats ? "beats both baselines" :
-		    "does not beat both baselines");
+		    "%.3f against front_median %.3f, hour_weekday %.3f and "
+		    "builtin %s, spearman %s, coverage80 %.0f%%: %s%s", i + 1,
+		    c->mae_log, c->base_mae[0], c->base_mae[1],
+		    backtest_figure_text(c->builtin_mae, false, false, bi,
+		    sizeof bi), backtest_figure_text(c->spearman, false, false,
+		    sp, sizeof sp), c->coverage80 * 100, c->beats ?
+		    "beats both baselines" : "does not beat both baselines",
+		    synth_builtin_word(c));
 	else if (c->validation != NULL) {
 		conform_failed_names(c->validation, failed, sizeof failed);
 		synth_say(o, "candidate %d: gate ok; validation %d passed, %d "
@@ -476,6 +491,12 @@ synth_run(const struct project *p, struct provider *prov,
 	r->best = -1;
 	if (synth_prompt(p, &system, &task, err) != 0)
 		return -1;
+	if (o->from_builtin) {
+		char *with = synth_prompt_builtin(task);
+
+		free(task);
+		task = with;
+	}
 	for (round = 1; round <= rounds; round++) {
 		parent = round == 1 ? -1 : synth_pick(r, &rng);
 		if (parent < 0)
@@ -507,6 +528,30 @@ synth_run(const struct project *p, struct provider *prov,
 	r->seconds = clock_seconds() - t0;
 	free(system);
 	free(task);
+	return rc;
+}
+
+int
+synth_builtin(const struct project *p, const struct synth_options *o,
+    struct synth_result *r, struct error *err)
+{
+	struct synth_candidate *c;
+	double t0 = clock_seconds();
+	int rc;
+
+	memset(r, 0, sizeof *r);
+	r->best = -1;
+	synth_say(o, "round 1: the builtin model, fitted to this project's "
+	    "history when it starts (no language model)");
+	c = r->cands = xcalloc(1, sizeof *r->cands);
+	c->round = 1;
+	c->parent = -1;
+	c->code = xstrdup(builtin_source(NULL));
+	r->ncands = 1;
+	if ((rc = synth_check(p, o, c, err)) == 0)
+		synth_say_outcome(o, 0, c);
+	r->best = synth_best(r);
+	r->seconds = clock_seconds() - t0;
 	return rc;
 }
 
@@ -561,7 +606,16 @@ synth_backtest_json(const struct synth_candidate *c)
 	b = cJSON_AddObjectToObject(j, "baselines_mae_log");
 	cJSON_AddNumberToObject(b, "front_median", c->base_mae[0]);
 	cJSON_AddNumberToObject(b, "hour_weekday", c->base_mae[1]);
+	if (isnan(c->builtin_mae))
+		cJSON_AddNullToObject(b, "builtin");
+	else
+		cJSON_AddNumberToObject(b, "builtin", c->builtin_mae);
 	cJSON_AddBoolToObject(j, "beats_baselines", c->beats);
+	if (c->is_builtin || isnan(c->builtin_mae))
+		cJSON_AddNullToObject(j, "beats_builtin");
+	else
+		cJSON_AddBoolToObject(j, "beats_builtin", c->beats_builtin);
+	cJSON_AddBoolToObject(j, "is_builtin", c->is_builtin);
 	return j;
 }
 

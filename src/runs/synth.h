@@ -36,6 +36,7 @@ struct synth_options {
 	int			 rounds;	/* 0: 3 */
 	uint64_t		 seed;		/* Thompson sampling; 0: 1 */
 	synth_validate_fn	 validate;	/* NULL: gate only */
+	bool			 from_builtin;	/* the task shows the builtin */
 	void			*validate_arg;
 	/* Called with one line of progress ("round 1: asking …"). */
 	void			(*progress)(void *arg, const char *line);
@@ -65,6 +66,10 @@ struct synth_candidate {
 	bool		 beats;		/* beats_baselines */
 	double		 spearman, mae_log, coverage80;
 	double		 base_mae[2];	/* front_median, hour_weekday */
+	double		 builtin_mae;	/* the builtin model's; NAN: not
+					 * measured */
+	bool		 beats_builtin;
+	bool		 is_builtin;	/* the candidate is the builtin */
 	int		 wins, losses;
 	char		*backtest_text;	/* figures and worst posts */
 	long		 input_tokens, output_tokens;
@@ -84,6 +89,15 @@ struct synth_result {
  * malloc'd); deterministic for a given project, so replay can match. */
 int	synth_prompt(const struct project *, char **system, char **task,
 	    struct error *err);
+/* The task with the builtin model appended as the starting point to
+ * refine (`synth --from-builtin`; malloc'd). The task without it is
+ * unchanged, so recordings of it still answer. */
+char	*synth_prompt_builtin(const char *task);
+/* A prompt's bytes stay within what every provider's smallest default
+ * context window takes beside the answer's SYNTH_MAX_TOKENS, counting a
+ * token as little as 2 bytes (code and JSON run 3 to 4). */
+#define SYNTH_CONTEXT_TOKENS	200000
+#define SYNTH_PROMPT_BUDGET	((SYNTH_CONTEXT_TOKENS - SYNTH_MAX_TOKENS) * 2)
 /* What a refinement prompt sends back of a candidate: the first
  * SYNTH_PROMPT_VERDICTS gate verdicts, and of the whole problems text the
  * first SYNTH_PROBLEMS_MAX bytes (a model's source can draw a quarter of
@@ -103,6 +117,15 @@ char	*synth_extract(const char *answer, char **why);
 int	synth_run(const struct project *, struct provider *,
 	    const struct synth_options *, struct synth_result *,
 	    struct error *err);
+/* `synth --provider builtin`: one candidate, the builtin model
+ * (sandbox/builtin.h), gated and validated as any candidate is; no
+ * provider, no network. Returns as synth_run does. */
+int	synth_builtin(const struct project *, const struct synth_options *,
+	    struct synth_result *, struct error *err);
+/* How a measured candidate compares with the builtin model, to follow
+ * "beats both baselines": " and the builtin model", "; does NOT beat
+ * the builtin model", " (it is the builtin model)" or "" (not measured). */
+const char	*synth_builtin_word(const struct synth_candidate *);
 void	synth_result_free(struct synth_result *);
 /* The synthesis report (rounds, candidates, provider, tokens). */
 cJSON	*synth_report_json(const struct synth_result *, const char *provider,

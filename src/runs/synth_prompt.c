@@ -17,9 +17,11 @@
 
 #include "core/timeutil.h"
 #include "runs/synth.h"
+#include "sandbox/builtin.h"
 #include "sandbox/namespace.h"
 
-extern const char prompt_system[], prompt_task[], prompt_refine[];
+extern const char prompt_system[], prompt_task[], prompt_refine[],
+    prompt_builtin[];
 
 struct sbuf {
 	char	*s;
@@ -598,6 +600,24 @@ synth_prompt(const struct project *p, char **system, char **task,
 	free(rules);
 	free(hist);
 	return 0;
+}
+
+char *
+synth_prompt_builtin(const char *task)
+{
+	char *src, *part, *s;
+	size_t n;
+
+	/* the template closes the fence on its own line */
+	src = xstrdup(builtin_source(&n));
+	while (n > 0 && src[n - 1] == '\n')
+		src[--n] = '\0';
+	part = synth_render(prompt_builtin, (const char *const[]){
+	    "BUILTIN", src, NULL });
+	xasprintf(&s, "%s%s", task, part);
+	free(part);
+	free(src);
+	return s;
 }
 
 /* At most SYNTH_PROBLEMS_MAX bytes of text, cut after a whole line (or

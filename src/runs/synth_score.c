@@ -24,7 +24,9 @@ synth_tally(const struct backtest_report *r, struct synth_candidate *c)
 		if (!bp->scored)
 			continue;
 		err = fabs(bp->mean_log - log1p(bp->observed));
-		for (b = 0; b < BASE_COUNT; b++) {
+		/* the baselines from history: the builtin one is reported,
+		 * not a test refinement has to win */
+		for (b = 0; b < BASE_BUILTIN; b++) {
 			if (bp->predicted && err < fabs(log1p(fmax(bp->base[b],
 			    0)) - log1p(bp->observed)))
 				c->wins++;
@@ -89,6 +91,9 @@ synth_score_backtest(const struct project *p, struct synth_candidate *c)
 		c->coverage80 = rep.backtest.model.coverage80;
 		c->base_mae[0] = rep.backtest.base[BASE_FRONT_MEDIAN].mae_log;
 		c->base_mae[1] = rep.backtest.base[BASE_HOUR_WEEKDAY].mae_log;
+		c->builtin_mae = rep.backtest.base[BASE_BUILTIN].mae_log;
+		c->beats_builtin = rep.backtest.beats_builtin;
+		c->is_builtin = rep.backtest.builtin_self;
 	} else
 		c->losses = 2 * rep.backtest.nposts;
 	c->passes += c->wins;

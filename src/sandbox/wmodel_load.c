@@ -163,8 +163,9 @@ wm_build_actions(struct wmodel *m, struct error *err)
 
 	m->s_wait = PyUnicode_InternFromString("wait");
 	m->s_post = PyUnicode_InternFromString("post");
-	m->draft_ix = wm_index_dict(&p->drafts[0].id, sizeof p->drafts[0],
-	    p->ndrafts);
+	/* a project with no drafts has none to index (and no array) */
+	m->draft_ix = wm_index_dict(p->ndrafts > 0 ? &p->drafts[0].id : NULL,
+	    sizeof p->drafts[0], p->ndrafts);
 	m->front_ix = wm_index_dict(&p->fronts[0].id, sizeof p->fronts[0],
 	    p->nfronts);
 	m->nacts = 1 + p->ndrafts * p->nfronts;

@@ -28,6 +28,7 @@
 #include "core/legal.h"
 #include "core/project.h"
 #include "core/validate.h"
+#include "sandbox/builtin.h"
 #include "sandbox/frame.h"
 #include "sandbox/frame_parse.h"
 #include "sandbox/guard.h"
@@ -61,6 +62,8 @@ struct worker_child {
 	size_t			 len;
 	struct project		*p;
 	struct wmodel		*m;
+	struct wmodel		*builtin;	/* VALIDATE: the baseline */
+	char			 builtin_why[256];
 	struct legal_past	*past;		/* PLAN: history and sent posts */
 	int			 npast;
 	struct lockdown		 ld;
@@ -231,6 +234,8 @@ worker_run_validate(struct worker_child *c, struct error *err)
 
 	hooks.source = c->src;
 	hooks.source_len = c->len;
+	builtin_params(&vp, builtin_is(c->src, c->len) ? c->m : c->builtin,
+	    c->builtin_why);
 	memset(&r, 0, sizeof r);
 	wmodel_enter(c->m);
 	rc = validate_run(c->p, &wmodel_ops, c->m, &hooks, &vp, &r, err);
@@ -241,6 +246,37 @@ worker_run_validate(struct worker_child *c, struct error *err)
 	}
 	validate_report_free(&r);
 	return rc;
+}
+
+/* A VALIDATE job measures the model against the builtin model too: it
+ * is gated and compiled with the model, before the lockdown, and its body
+ * runs after it, as the model's does. A builtin that fails is a baseline
+ * not measured, never a failed validation. */
+static void
+worker_builtin_prepare(struct worker_child *c)
+{
+	struct error err = { 0 };
+	size_t n;
+	const char *src = builtin_source(&n);
+
+	if (c->job.kind != WORKER_JOB_VALIDATE || builtin_is(c->src, c->len))
+		return;
+	if (wmodel_prepare(c->p, src, n, c->job.params.call_timeout_ms,
+	    &c->builtin, &err) != 0)
+		snprintf(c->builtin_why, sizeof c->builtin_why, "it did not "
+		    "load: %s", err.msg);
+}
+
+static void
+worker_builtin_body(struct worker_child *c)
+{
+	struct error err = { 0 };
+
+	if (c->builtin == NULL || wmodel_run_body(c->builtin, &err) == 0)
+		return;
+	snprintf(c->builtin_why, sizeof c->builtin_why, "it did not load: %s",
+	    err.msg);
+	c->builtin = NULL;	/* not released: see worker_main */
 }
 
 /* What a job needs from the file system, read before the filter. */
@@ -401,10 +437,13 @@ worker_main(int argc, char **argv)
 	guard_set_overrun(worker_overrun);
 	if (lockdown_namespaces(&c.ld, worker_skip(), c.parent, &err) != 0 ||
 	    wmodel_prepare(c.p, c.src, c.len, c.job.params.call_timeout_ms,
-	    &c.m, &err) != 0 ||
-	    worker_lock(&c, &err) != 0)
+	    &c.m, &err) != 0)
+		_exit(worker_send_error(&err));
+	worker_builtin_prepare(&c);
+	if (worker_lock(&c, &err) != 0)
 		_exit(worker_send_error(&err));
 	worker_send_ready(&c);
+	worker_builtin_body(&c);
 	if (wmodel_run_body(c.m, &err) != 0 || worker_run(&c, &err) != 0) {
 		worker_name_memory(&c, &err);
 		_exit(worker_send_error(&err));

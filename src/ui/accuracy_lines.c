@@ -87,8 +87,9 @@ acc_figures(const struct project *p, const struct backtest_report *r,
 	    "coverage80   mae_log (shorter is better)");
 	acc_row(o, "model", &r->model, true, worst);
 	for (b = 0; b < BASE_COUNT; b++)
-		acc_row(o, backtest_baseline_names[b], &r->base[b], false,
-		    worst);
+		if (b != BASE_BUILTIN || r->builtin_asked)
+			acc_row(o, backtest_baseline_names[b], &r->base[b],
+			    false, worst);
 	if (backtest_few(&r->model))
 		acc_add(o, "  * rests on %d posts, fewer than %d: indicative "
 		    "only", r->model.n, BACKTEST_MIN_POSTS);
@@ -103,6 +104,9 @@ acc_figures(const struct project *p, const struct backtest_report *r,
 		acc_add(o, "  %s", r->beats_baselines ?
 		    "the model beats both baselines" :
 		    "the model does NOT beat both baselines");
+	if (!isnan(r->model.mae_log) &&
+	    backtest_builtin_text(p, r, why, sizeof why) != NULL)
+		acc_add(o, "  %s", why);
 }
 
 static const char *
@@ -340,7 +344,7 @@ accuracy_lines_free(struct acc_lines *o)
 void
 accuracy_summary(const struct backtest_report *r, char *buf, size_t len)
 {
-	char sp[32];
+	char sp[32], bi[32];
 
 	if (!r->ran)
 		snprintf(buf, len, "backtest: none (the model defines no "
@@ -352,13 +356,17 @@ accuracy_summary(const struct backtest_report *r, char *buf, size_t len)
 		    "scored: a weighted metric unknown)", r->scored, r->nposts);
 	else
 		snprintf(buf, len, "backtest: mae_log %.3f (front_median %.3f, "
-		    "hour_weekday %.3f) · spearman %s · coverage80 %.0f%% · "
-		    "%d posts%s · %s", r->model.mae_log,
+		    "hour_weekday %.3f, builtin %s) · spearman %s · coverage80 "
+		    "%.0f%% · %d posts%s · %s%s", r->model.mae_log,
 		    r->base[BASE_FRONT_MEDIAN].mae_log,
 		    r->base[BASE_HOUR_WEEKDAY].mae_log,
+		    backtest_figure_text(r->base[BASE_BUILTIN].mae_log, false,
+		    false, bi, sizeof bi),
 		    backtest_figure_text(r->model.spearman, false, false, sp,
 		    sizeof sp), r->model.coverage80 * 100, r->model.n,
 		    backtest_few(&r->model) ? " (too few: indicative)" : "",
 		    r->beats_baselines ? "beats both baselines" :
-		    "does NOT beat both baselines");
+		    "does NOT beat both baselines", r->builtin_self ?
+		    " (it is the builtin)" : r->beats_builtin ?
+		    " and the builtin" : "");
 }

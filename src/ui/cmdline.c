@@ -217,7 +217,11 @@ cmdline_theme(struct ui *ui, const char *arg)
 static int
 cmdline_synth(struct ui *ui, const char *arg)
 {
-	ui_synth_start(ui);
+	if (arg != NULL && *arg != '\0' && strcmp(arg, "builtin") != 0) {
+		ui_message(ui, THEME_ERROR, ":synth takes nothing or builtin");
+		return -1;
+	}
+	ui_synth_start(ui, arg != NULL && strcmp(arg, "builtin") == 0);
 	return 0;
 }
 
@@ -349,7 +353,7 @@ static const struct cmdline_cmd cmdline_cmds[] = {
 	{ "seed", "N", cmdline_seed, NULL },
 	{ "isolation", "process|thread", cmdline_isolation, NULL },
 	{ "theme", "[NAME]", cmdline_theme, NULL },
-	{ "synth", "", cmdline_synth, NULL },
+	{ "synth", "[builtin]", cmdline_synth, NULL },
 	{ "open", "FILE", cmdline_open, NULL },
 	{ "write", "PLAN.json", cmdline_write, NULL },
 	{ "accuracy", "", NULL, view_accuracy_open },

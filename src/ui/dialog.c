@@ -223,7 +223,7 @@ static const char dialog_help_text[] =
     "\n"
     "Commands  :plan N  :seconds S  :workers N  :seed N\n"
     "          :isolation process|thread\n"
-    "          :theme NAME  :synth  :open FILE  :write PLAN.json\n"
+    "          :theme NAME  :synth [builtin]  :open FILE  :write PLAN.json\n"
     "          :accuracy (the model against the baselines on history)\n"
     "          :history (posts and their counts per front; Esc closes)\n"
     "          :calendar (the plan by day and front: p pin, m move,\n"

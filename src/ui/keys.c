@@ -215,7 +215,7 @@ ui_key(struct ui *ui, int ch, bool fn)
 			ui_plan_start(ui);
 		break;
 	case 27:	ui_plan_stop(ui); break;
-	case 's':	ui_synth_start(ui); break;
+	case 's':	ui_synth_start(ui, false); break;
 	case 'e':	pane_candidates_edit(ui); break;
 	case 'i':	ui->show_alt = !ui->show_alt; ui->dirty = true; break;
 	case 'P':	pane_candidates_publish(ui); break;

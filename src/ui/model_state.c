@@ -4,9 +4,11 @@
  * operator approved those exact bytes; `a` asks in a dialog bound to the
  * sha it showed.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sandbox/approval.h"
 #include "ui/ui_int.h"
@@ -39,6 +41,12 @@ ui_load_model(struct ui *ui, const char *path)
 	ui->model_path = copy;
 	ui->panes[PANE_MODEL].top = 0;
 	ui->dirty = true;
+	if (access(path, F_OK) != 0 && errno == ENOENT) {
+		snprintf(ui->gate_error, sizeof ui->gate_error, "no world model "
+		    "yet: s synthesises one, :synth builtin writes the builtin "
+		    "model (no language model needed)");
+		return;
+	}
 	if (file_read(path, &ui->model_src, &ui->model_len, &err) != 0) {
 		snprintf(ui->gate_error, sizeof ui->gate_error, "%s", err.msg);
 		return;

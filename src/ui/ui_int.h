@@ -195,6 +195,7 @@ struct ui {
 	pid_t			 synth_pid;	/* the `fronts synth` child, under
 						   synth_job.lock */
 	char			 synth_seen[256];	/* progress last drawn */
+	bool			 synth_builtin;	/* :synth builtin */
 	struct ui_job		 pub_job;	/* preparing or sending */
 	struct pubjob		*pub_prep;	/* being prepared, or NULL */
 	int			 pub_post;	/* index being published */
@@ -282,7 +283,8 @@ void	ui_set_plan(struct ui *, struct plan *);	/* takes the plan */
 /* work.c and pubjob.c: background jobs other than the planner. */
 bool	ui_jobs_poll(struct ui *);
 void	ui_jobs_shutdown(struct ui *);
-void	ui_synth_start(struct ui *);
+/* `fronts synth` in the background (builtin: --provider builtin). */
+void	ui_synth_start(struct ui *, bool builtin);
 bool	pubjob_poll(struct ui *);
 void	pubjob_shutdown(struct ui *);
 /* Opens the publish dialog for post `post` of the current plan: y marks

@@ -57,11 +57,15 @@ work_synth_thread(void *arg)
 	struct ui_job *j = &ui->synth_job;
 	posix_spawn_file_actions_t fa;
 	struct error err = { 0 };
-	char *argv[] = { "fronts", "-C", ui->dir, "synth", NULL };
+	char *argv[] = { "fronts", "-C", ui->dir, "synth", NULL, NULL, NULL };
 	const char *self = self_exe_path();
 	int fds[2], st = 0, rc;
 	pid_t pid;
 
+	if (ui->synth_builtin) {
+		argv[4] = "--provider";
+		argv[5] = "builtin";
+	}
 	if (self == NULL || pipe2(fds, O_CLOEXEC) != 0) {
 		error_set(&err, EXIT_ERROR, "synth: cannot start: %s",
 		    strerror(errno));
@@ -101,13 +105,14 @@ work_synth_thread(void *arg)
 }
 
 void
-ui_synth_start(struct ui *ui)
+ui_synth_start(struct ui *ui, bool builtin)
 {
 	if (ui->synth_job.running) {
 		ui_message(ui, THEME_WARN, "synthesis is already running");
 		return;
 	}
 	ui->synth_seen[0] = '\0';
+	ui->synth_builtin = builtin;
 	if (ui_job_start(&ui->synth_job, work_synth_thread, ui) != 0) {
 		ui_message(ui, THEME_ERROR, "synth: cannot start a thread");
 		return;

@@ -14,7 +14,7 @@ expect_grep "--help lists exit codes" 'exit codes' "$TMPD/out"
 expect_exit "--version exits 0" 0 "$FRONTS" --version
 expect_grep "--version prints the version" '^fronts [0-9]+\.[0-9]+\.[0-9]+$' "$TMPD/out"
 expect_exit "init --help exits 0" 0 "$FRONTS" init --help
-expect_grep "init --help shows usage" '^usage: fronts init DIR' "$TMPD/out"
+expect_grep "init --help shows usage" '^usage: fronts init \[--empty\] DIR' "$TMPD/out"
 expect_exit "drafts --help exits 0" 0 "$FRONTS" drafts --help
 expect_grep "drafts --help shows usage" '^usage: fronts drafts \[-C DIR\] \[--json\]' "$TMPD/out"
 expect_exit "unknown command exits 2" 2 "$FRONTS" frobnicate

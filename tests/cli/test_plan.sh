@@ -134,7 +134,9 @@ assert "predict-agrees-with-apply" in names
 b = r["backtest"]
 assert b["ran"] is True and b["posts"] > 0 and len(b["entries"]) >= b["posts"]
 assert 0 <= b["coverage80"] <= 1 and b["mae_log"] >= 0
-assert set(b["baselines"]) == {"front_median", "hour_weekday"}
+assert set(b["baselines"]) == {"front_median", "hour_weekday", "builtin"}
+assert b["builtin_asked"] is True and b["builtin_self"] is False
+assert all("builtin_mean_log" in e for e in b["entries"])
 ' "$TMPD/out"; then pass "validate JSON report"
 else fail "validate JSON report" "$(head -c 400 "$TMPD/out")"; fi
 expect_exit "validate prints a report" 0 "$FRONTS" validate -C "$D"
@@ -148,17 +150,21 @@ assert list(r) == ["backtest", "live"], list(r)
 b = r["backtest"]
 assert list(b) == ["window", "posts", "min_posts", "few", "spearman",
                    "mae_log", "coverage80", "baselines", "beats_baselines",
-                   "worst"], list(b)
+                   "beats_builtin", "worst"], list(b)
 assert b["window"] == 0.25 and b["posts"] == 65, b["posts"]
-for k in ("front_median", "hour_weekday"):
+for k in ("front_median", "hour_weekday", "builtin"):
     assert set(b["baselines"][k]) == {"spearman", "mae_log"}
 assert isinstance(b["beats_baselines"], bool)
+assert isinstance(b["beats_builtin"], bool)
 assert b["worst"] and set(b["worst"][0]) == {"id", "predicted", "observed"}
 ' "$TMPD/out"; then pass "validate --backtest JSON shape"
 else fail "validate --backtest JSON shape" "$(head -c 400 "$TMPD/out")"; fi
 expect_exit "validate --backtest prints the table" 0 "$FRONTS" validate \
     -C "$D" --backtest
 expect_grep "table has the baselines" "hour_weekday" "$TMPD/out"
+expect_grep "table has the builtin baseline" "^  builtin +[0-9]+ +[-0-9.]+ +[0-9.]+ +-" "$TMPD/out"
+expect_grep "table says how the model compares with the builtin" \
+    "(beats|does NOT beat) the builtin model" "$TMPD/out"
 expect_exit "validate: --window wants a fraction" 2 "$FRONTS" validate \
     -C "$D" --backtest --window 1.5
 

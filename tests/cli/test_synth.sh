@@ -255,7 +255,7 @@ expect_grep "demo: says it replays" "ANTHROPIC_API_KEY is not set; answering fro
 expect_grep "demo: refined once" "round 2: asking replay to refine candidate 1" "$TMPD/err"
 if cmp -s "$P/model.py" "$MODEL"; then pass "demo: yields fixtures/demo/model.py"
 else fail "demo: yields fixtures/demo/model.py" "$(head -c 800 "$TMPD/err")"; fi
-expect_grep "demo: the chosen model's backtest" "backtest: mae_log [0-9.]+ \(front_median [0-9.]+, hour_weekday [0-9.]+\).*beats both baselines" "$TMPD/out"
+expect_grep "demo: the chosen model's backtest" "backtest: mae_log [0-9.]+ \(front_median [0-9.]+, hour_weekday [0-9.]+, builtin [0-9.]+\).*beats both baselines" "$TMPD/out"
 if /usr/bin/python3 -c '
 import glob, json, sys
 r = json.load(open(sorted(glob.glob(sys.argv[1] + "/.fronts/synth-*.json"))[-1]))

@@ -26,6 +26,8 @@ check_screen "accuracy: against the baselines" "front_median 0."
 tui_keys : accuracy Enter
 check_screen "accuracy: the view opens" "Accuracy: the newest 20% of history"
 check_screen "accuracy: the figures table" "hour_weekday"
+check_screen "accuracy: the builtin model as the third baseline" "  builtin  "
+check_screen "accuracy: the verdict on the builtin" "the builtin model"
 check_screen "accuracy: the scatter's axis" "▔▔▔▔▔▔▔▔"
 check_screen "accuracy: says where the figures are from" "figures from a run in the sandbox worker"
 tui_keys End

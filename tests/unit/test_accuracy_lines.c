@@ -69,6 +69,33 @@ test_lines(void **state)
 		assert_null(strstr(l.line[i], "─"));
 	accuracy_summary(&r, sum, sizeof sum);
 	assert_non_null(strstr(sum, "beats both baselines"));
+	/* no builtin asked for: no row for it */
+	assert_false(has(&l, "builtin"));
+	accuracy_lines_free(&l);
+	backtest_report_free(&r);
+	fx_free(p);
+}
+
+/* The builtin model as the third baseline: its row, the verdict, the
+ * figure in the summary. */
+static void
+test_builtin_row(void **state)
+{
+	struct project *p = fh_project(1);
+	struct backtest_params bp = { .seed = 1 };
+	struct fh_model base = { .p = p, .kind = FH_UNINFORMED, .rng = 1 };
+	struct backtest_report r;
+	struct acc_lines l;
+	char sum[512];
+
+	run(p, FH_TRUE, &r);
+	backtest_baseline_run(p, &fh_ops, &base, NULL, &bp, &r, NULL);
+	accuracy_lines(p, &r, 40, 10, &l);
+	assert_true(has(&l, "  builtin "));
+	assert_true(has(&l, "it also beats the builtin model"));
+	accuracy_summary(&r, sum, sizeof sum);
+	assert_non_null(strstr(sum, "builtin 0."));
+	assert_non_null(strstr(sum, "and the builtin"));
 	accuracy_lines_free(&l);
 	backtest_report_free(&r);
 	fx_free(p);
@@ -223,6 +250,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_live_marks),
+		cmocka_unit_test(test_builtin_row),
 		cmocka_unit_test(test_not_measured),
 		cmocka_unit_test(test_without_predict),
 		cmocka_unit_test(test_from_synth_report),

@@ -31,8 +31,12 @@ test_true_model_beats_baselines(void **state)
 	    r.base[BASE_FRONT_MEDIAN].mae_log,
 	    r.base[BASE_HOUR_WEEKDAY].mae_log);
 	assert_true(r.beats_baselines);
-	for (b = 0; b < BASE_COUNT; b++)
+	for (b = 0; b < BASE_BUILTIN; b++)
 		assert_true(r.model.mae_log < r.base[b].mae_log);
+	/* the builtin baseline was not asked for: not measured, and said */
+	assert_false(r.builtin_asked);
+	assert_true(isnan(r.base[BASE_BUILTIN].mae_log));
+	assert_int_equal(r.base[BASE_BUILTIN].why[FIG_MAE_LOG], WHY_NO_BUILTIN);
 	assert_true(r.model.spearman >= 0.6);
 	assert_true(r.model.coverage80 >= 0.65 && r.model.coverage80 <= 0.95);
 	/* the heatmap: Monday 18-21 on front 1 for draft 0 (topic a) */
@@ -193,7 +197,7 @@ test_json_round_trip(void **state)
 	cJSON *j, *k;
 	const char *keys[] = { "window", "posts", "min_posts", "few",
 	    "spearman", "mae_log", "coverage80", "baselines",
-	    "beats_baselines", "worst" };
+	    "beats_baselines", "beats_builtin", "worst" };
 	size_t i;
 
 	backtest(p, FH_TRUE, &r);
@@ -207,7 +211,7 @@ test_json_round_trip(void **state)
 	backtest_report_free(&back);
 	cJSON_Delete(j);
 	j = backtest_json(p, &r, false);
-	assert_int_equal(cJSON_GetArraySize(j), 10);
+	assert_int_equal(cJSON_GetArraySize(j), 11);
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		assert_non_null(cJSON_GetObjectItemCaseSensitive(j, keys[i]));
 	k = cJSON_GetObjectItemCaseSensitive(j, "worst");
@@ -230,6 +234,76 @@ test_json_round_trip(void **state)
 
 /* A project whose posts have no counts: every figure is not measured,
  * with its reason, in the text and the JSON; never 0.000 or 0%. */
+/* The builtin baseline: another model's draws for the same posts, in
+ * the table and the JSON, read back from the worker's report; without a
+ * builtin to run, not measured with the reason. */
+static void
+test_builtin_baseline(void **state)
+{
+	struct project *p = fh_project(1);
+	struct backtest_params bp = { .seed = 1 };
+	struct fh_model base = { .p = p, .kind = FH_UNINFORMED, .rng = 1 };
+	struct backtest_report r, back;
+	struct error err = { 0 };
+	char *text, buf[256];
+	cJSON *j;
+
+	backtest(p, FH_TRUE, &r);
+	backtest_baseline_run(p, &fh_ops, &base, NULL, &bp, &r, NULL);
+	assert_true(r.builtin_asked);
+	assert_int_equal(r.base[BASE_BUILTIN].n, r.model.n);
+	print_message("true model %.3f, builtin (uninformed) %.3f\n",
+	    r.model.mae_log, r.base[BASE_BUILTIN].mae_log);
+	assert_true(r.beats_builtin);
+	text = backtest_text(p, &r);
+	assert_non_null(strstr(text, "  builtin "));
+	assert_non_null(strstr(text, "it also beats the builtin model"));
+	free(text);
+	j = backtest_json(p, &r, true);
+	assert_int_equal(backtest_from_json(p, j, &back, &err), 0);
+	assert_true(back.base[BASE_BUILTIN].mae_log ==
+	    r.base[BASE_BUILTIN].mae_log);
+	assert_true(back.beats_builtin);
+	backtest_report_free(&back);
+	cJSON_Delete(j);
+	j = backtest_json(p, &r, false);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j,
+	    "beats_builtin")));
+	assert_non_null(cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(j, "baselines"), "builtin"));
+	cJSON_Delete(j);
+	backtest_report_free(&r);
+
+	/* the builtin could not be loaded: the reason, not a number */
+	backtest(p, FH_TRUE, &r);
+	backtest_baseline_run(p, &fh_ops, NULL, "it did not load: boom", &bp,
+	    &r, NULL);
+	assert_true(isnan(r.base[BASE_BUILTIN].mae_log));
+	assert_false(r.beats_builtin);
+	assert_non_null(strstr(backtest_why(p, &r, &r.base[BASE_BUILTIN],
+	    FIG_MAE_LOG, buf, sizeof buf), "boom"));
+	text = backtest_text(p, &r);
+	assert_non_null(strstr(text, "builtin: not measured (the builtin "
+	    "model was not run: it did not load: boom)"));
+	free(text);
+	j = backtest_json(p, &r, false);
+	assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j,
+	    "beats_builtin")));
+	cJSON_Delete(j);
+	backtest_report_free(&r);
+
+	/* the model is the builtin: its own baseline */
+	backtest(p, FH_TRUE, &r);
+	backtest_baseline_self(&r);
+	assert_true(r.builtin_self);
+	assert_false(r.beats_builtin);
+	text = backtest_text(p, &r);
+	assert_non_null(strstr(text, "the model is the builtin model"));
+	free(text);
+	backtest_report_free(&r);
+	fx_free(p);
+}
+
 static void
 test_no_counts_not_measured(void **state)
 {
@@ -357,6 +431,7 @@ main(void)
 		cmocka_unit_test(test_slow_predict),
 		cmocka_unit_test(test_baselines_and_unknown_metrics),
 		cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_builtin_baseline),
 		cmocka_unit_test(test_no_counts_not_measured),
 		cmocka_unit_test(test_few_posts),
 		cmocka_unit_test(test_default_objective_per_front),

@@ -622,6 +622,27 @@ test_unknown_fields_warn(void **state)
 	project_free(p);
 }
 
+/* Keys starting with _comment are the operator's notes (fronts init
+ * --empty writes some): no warning, at any level, in any file. */
+static void
+test_comment_keys_silent(void **state)
+{
+	struct files o = {
+		"{\"_comment\": \"top\", \"name\": \"t\", \"timezone\": "
+		"\"UTC\", \"start\": \"now\", \"slot_minutes\": 30, "
+		"\"horizon_slots\": 5, \"fronts\": [{\"_comment_x\": \"a front\", "
+		"\"id\": \"x\", \"platform\": \"x\", \"limits\": {\"_comment\": 1}}, "
+		"{\"id\": \"m\", \"platform\": \"mastodon\", \"_commentary\": 2}]}",
+		NULL,
+		HLINE("\"_comment\":\"an import\",\"metrics\":{}"),
+		"{\"id\":\"d1\",\"text\":\"a\",\"_comment\":\"later\"}\n"
+	};
+	struct project *p = load_ok(&o);
+
+	assert_int_equal(p->nwarnings, 0);
+	project_free(p);
+}
+
 static void
 test_start_now(void **state)
 {
@@ -896,6 +917,7 @@ main(void)
 		cmocka_unit_test(test_ctx_json),
 		cmocka_unit_test(test_unknown_fields_warn),
 		cmocka_unit_test(test_draft_shape),
+		cmocka_unit_test(test_comment_keys_silent),
 		cmocka_unit_test(test_start_now),
 		cmocka_unit_test(test_blank_lines_and_crlf),
 		cmocka_unit_test(test_empty_history_and_future_post),

@@ -10,6 +10,7 @@
 #include "core/validate.h"
 #include "net/provider.h"
 #include "runs/synth.h"
+#include "sandbox/builtin.h"
 
 #ifndef TOP
 #define TOP "."
@@ -280,6 +281,38 @@ test_refine_picks_the_measured(void **state)
 	fx_free(p);
 }
 
+/* --from-builtin: the task as without it, then the builtin model as the
+ * starting point, extractable as a module; demo prompt within budget. */
+static void
+test_prompt_builtin(void **state)
+{
+	struct project *p;
+	struct error err = { 0 };
+	char *sys, *task, *with, *code, *why = NULL;
+	size_t n;
+	const char *src = builtin_source(&n);
+
+	assert_int_equal(project_load("fixtures/demo", &p, &err), 0);
+	assert_int_equal(synth_prompt(p, &sys, &task, &err), 0);
+	with = synth_prompt_builtin(task);
+	assert_memory_equal(with, task, strlen(task));
+	assert_non_null(strstr(with + strlen(task), "A STARTING POINT"));
+	code = synth_extract(with, &why);
+	assert_non_null(code);
+	assert_true(strlen(code) + 1 >= n - 1 && strncmp(code, src,
+	    strlen(code)) == 0);
+	print_message("demo prompt: %zu bytes, with the builtin %zu (budget "
+	    "%d)\n", strlen(sys) + strlen(task), strlen(sys) + strlen(with),
+	    SYNTH_PROMPT_BUDGET);
+	assert_true(strlen(sys) + strlen(with) < SYNTH_PROMPT_BUDGET);
+	free(code);
+	free(why);
+	free(with);
+	free(sys);
+	free(task);
+	project_free(p);
+}
+
 int
 main(void)
 {
@@ -296,6 +329,7 @@ main(void)
 		cmocka_unit_test(test_refine_prompt_cut),
 		cmocka_unit_test(test_refine_on_backtest),
 		cmocka_unit_test(test_refine_picks_the_measured),
+		cmocka_unit_test(test_prompt_builtin),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
