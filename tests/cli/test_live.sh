@@ -144,7 +144,7 @@ set_live 1.1 0.6
 live_json_check "as promised" "as promised"
 expect_exit "as promised: validate text" 0 "$FRONTS" -C "$P" validate
 expect_grep "as promised: says so" "the live error is as the backtest promised" "$TMPD/out"
-expect_no_grep "as promised: no advice" "synth" "$TMPD/out"
+expect_no_grep "as promised: no advice" "run .fronts synth. again" "$TMPD/out"
 
 set_live 8 0.05
 live_json_check "far off" "worse than promised"

@@ -35,7 +35,7 @@ validate(const struct project *p, const char *src, size_t len,
 	struct validate_params vp = { .rollouts = 5, .seed = 1, .draws = 20 };
 	struct error err = { 0 };
 
-	if (conform_validate_thread(p, src, len, &vp, r, &err) != 0)
+	if (conform_validate_thread(p, src, len, 0, &vp, r, &err) != 0)
 		fail_msg("%s", err.msg);
 }
 
