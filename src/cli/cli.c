@@ -1,6 +1,7 @@
 /*
  * cli — fronts' command table, global options and error reporting.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -128,30 +129,56 @@ cli_dir_json_options(struct cli *cli, const char *name, int argc,
 }
 
 int
-cli_time_limit(const char *name, const char *arg, double *out)
+cli_whole(const char *name, const char *opt, const char *arg, uint64_t min,
+    uint64_t max, uint64_t *out)
 {
+	unsigned long long v;
 	char *end;
 
 	errno = 0;
-	*out = strtod(arg, &end);
-	if (errno != 0 || end == arg || *end != '\0' ||
-	    !(*out > 0 && *out <= 1e6))
-		return cli_usage_error(name, "--time-limit wants seconds "
-		    "(0 < S <= 1000000), not '%s'", arg);
+	v = isdigit((unsigned char)arg[0]) ? strtoull(arg, &end, 10) : 0;
+	if (!isdigit((unsigned char)arg[0]) || errno != 0 || *end != '\0' ||
+	    v < min || v > max)
+		return cli_usage_error(name, "--%s: expected a whole number "
+		    "from %llu to %llu, got '%s'", opt, (unsigned long long)min,
+		    (unsigned long long)max, arg);
+	*out = v;
 	return 0;
+}
+
+int
+cli_number(const char *name, const char *opt, const char *arg, double over,
+    double upto, bool upto_in, const char *unit, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno != 0 || end == arg || *end != '\0' || isspace((unsigned
+	    char)arg[0]) || !(v > over) || !(upto_in ? v <= upto : v < upto))
+		return cli_usage_error(name, "--%s: expected a number%s%s "
+		    "above %.15g and %s %.15g, got '%s'", opt, unit[0] ? " of " : "",
+		    unit, over, upto_in ? "at most" : "below", upto, arg);
+	*out = v;
+	return 0;
+}
+
+int
+cli_time_limit(const char *name, const char *arg, double *out)
+{
+	return cli_number(name, "time-limit", arg, 0, 1e6, true, "seconds",
+	    out);
 }
 
 int
 cli_memory_mb(const char *name, const char *arg, long *out)
 {
-	char *end;
+	uint64_t v;
 
-	errno = 0;
-	*out = strtol(arg, &end, 10);
-	if (errno != 0 || end == arg || *end != '\0' || *out < 64 ||
-	    *out > 1048576)
-		return cli_usage_error(name, "--memory-mb wants MiB (64 to "
-		    "1048576), not '%s'", arg);
+	if (cli_whole(name, "memory-mb", arg, 64, 1048576, &v) != 0)
+		return EXIT_USAGE;
+	*out = (long)v;
 	return 0;
 }
 

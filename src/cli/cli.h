@@ -9,6 +9,7 @@
 #define FRONTS_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "core/util.h"
 
@@ -30,6 +31,19 @@ int	cli_main(int argc, char **argv);
 /* Prints "fronts NAME: message" and the usage line; returns EXIT_USAGE. */
 int	cli_usage_error(const char *name, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+/*
+ * The one parser of an option's number, with one wording for every
+ * command: "fronts NAME: --OPT: expected a whole number from 1 to 256,
+ * got '-1'". 0, or the usage error printed and EXIT_USAGE. No sign, no
+ * spaces, nothing after the digits; a whole number never wraps.
+ */
+int	cli_whole(const char *name, const char *opt, const char *arg,
+	    uint64_t min, uint64_t max, uint64_t *out);
+/* A number above over and at most upto (below upto when !upto_in);
+ * unit ("seconds", or "") names what it counts in the error. */
+int	cli_number(const char *name, const char *opt, const char *arg,
+	    double over, double upto, bool upto_in, const char *unit,
+	    double *out);
 /* The limits plan, validate and synth share: --time-limit S (a wall
  * clock, 0 < S <= 1e6) and --memory-mb MB (64 <= MB <= 1048576). 0, or a
  * usage error (EXIT_USAGE). */

@@ -46,20 +46,6 @@ struct plan_opts {
 };
 
 static int
-plan_parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno != 0 || end == s || *end != '\0' || s[0] == '-' || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int
 plan_options(struct cli *cli, int argc, char **argv, struct plan_opts *o)
 {
 	static const struct option opts[] = {
@@ -78,7 +64,6 @@ plan_options(struct cli *cli, int argc, char **argv, struct plan_opts *o)
 		{ NULL, 0, NULL, 0 }
 	};
 	uint64_t v;
-	char *end;
 	bool counted = false;
 	int c;
 
@@ -94,24 +79,21 @@ plan_options(struct cli *cli, int argc, char **argv, struct plan_opts *o)
 		case 'F': o->force = true; break;
 		case 'c': o->calendar = true; break;
 		case 'n':
-			if (plan_parse_u64(optarg, 1ULL << 40, &v) != 0 || v == 0)
-				return cli_usage_error("plan", "--iterations: "
-				    "\"%s\" is not a positive whole number",
-				    optarg);
+			if (cli_whole("plan", "iterations", optarg, 1,
+			    1ULL << 40, &v) != 0)
+				return EXIT_USAGE;
 			o->sp.iterations = v;
 			counted = true;
 			break;
 		case 's':
-			o->sp.seconds = strtod(optarg, &end);
-			if (*end != '\0' || end == optarg ||
-			    !(o->sp.seconds > 0 && o->sp.seconds < 1e6))
-				return cli_usage_error("plan", "--seconds: \"%s\" "
-				    "is not a positive number", optarg);
+			if (cli_number("plan", "seconds", optarg, 0, 1e6,
+			    false, "seconds", &o->sp.seconds) != 0)
+				return EXIT_USAGE;
 			break;
 		case 'w':
-			if (plan_parse_u64(optarg, 256, &v) != 0 || v == 0)
-				return cli_usage_error("plan", "--workers: \"%s\" "
-				    "is not a number from 1 to 256", optarg);
+			if (cli_whole("plan", "workers", optarg, 1, 256,
+			    &v) != 0)
+				return EXIT_USAGE;
 			o->sp.workers = (int)v;
 			break;
 		case 'i':
@@ -125,16 +107,15 @@ plan_options(struct cli *cli, int argc, char **argv, struct plan_opts *o)
 				    optarg);
 			break;
 		case 'S':
-			if (plan_parse_u64(optarg, UINT64_MAX, &v) != 0)
-				return cli_usage_error("plan", "--seed: \"%s\" is "
-				    "not a whole number", optarg);
+			if (cli_whole("plan", "seed", optarg, 0, UINT64_MAX,
+			    &v) != 0)
+				return EXIT_USAGE;
 			o->sp.seed = v;
 			break;
 		case 't':
-			if (plan_parse_u64(optarg, 3600000, &v) != 0 || v == 0)
-				return cli_usage_error("plan", "--call-timeout-ms: "
-				    "\"%s\" is not a positive whole number",
-				    optarg);
+			if (cli_whole("plan", "call-timeout-ms", optarg, 1,
+			    3600000, &v) != 0)
+				return EXIT_USAGE;
 			o->sp.call_timeout_ms = (int)v;
 			break;
 		case 'T':

@@ -359,7 +359,7 @@ publish_parse(struct cli *cli, int argc, char **argv, struct publish_opts *o)
 		{ "timeout-ms", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 }
 	};
-	char *end;
+	uint64_t v;
 	int c;
 
 	memset(o, 0, sizeof *o);
@@ -379,10 +379,10 @@ publish_parse(struct cli *cli, int argc, char **argv, struct publish_opts *o)
 			o->wait = true;
 			break;
 		case 't':
-			o->timeout_ms = strtol(optarg, &end, 10);
-			if (*end != '\0' || o->timeout_ms <= 0)
-				return cli_usage_error("publish", "--timeout-ms "
-				    "wants a positive number of milliseconds");
+			if (cli_whole("publish", "timeout-ms", optarg, 1,
+			    3600000, &v) != 0)
+				return EXIT_USAGE;
+			o->timeout_ms = (long)v;
 			break;
 		default:
 			return cli_usage_error("publish", "unknown option");

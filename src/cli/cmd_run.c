@@ -209,15 +209,49 @@ run_loop(struct run *r, const struct run_args *a, struct error *err)
 	}
 }
 
-static int
-run_parse_count(const char *s, long max, long *out)
-{
-	char *end;
+/* The whole-number options and their ranges (as plan's, where shared). */
+static const struct {
+	int		 c;
+	const char	*name;
+	uint64_t	 min, max;
+} run_wholes[] = {
+	{ 'L', "late", 0, 100000 },
+	{ 'R', "replan", 0, 100000 },
+	{ 'n', "iterations", 1, 1ULL << 40 },
+	{ 'w', "workers", 1, 256 },
+	{ 'S', "seed", 0, UINT64_MAX },
+	{ 't', "timeout-ms", 1, 3600000 },
+};
 
-	errno = 0;
-	*out = strtol(s, &end, 10);
-	return errno != 0 || end == s || *end != '\0' || *out < 0 ||
-	    *out > max ? -1 : 0;
+/* Sets the whole-number option c from arg; EXIT_USAGE when it is none
+ * (or out of its range). */
+static int
+run_whole_option(struct run_args *a, int c, const char *arg)
+{
+	uint64_t v;
+	size_t i;
+
+	for (i = 0; i < sizeof run_wholes / sizeof run_wholes[0]; i++)
+		if (run_wholes[i].c == c)
+			break;
+	if (i == sizeof run_wholes / sizeof run_wholes[0])
+		return cli_usage_error("run", "unknown option");
+	if (cli_whole("run", run_wholes[i].name, arg, run_wholes[i].min,
+	    run_wholes[i].max, &v) != 0)
+		return EXIT_USAGE;
+	if (c == 'L')
+		a->o.late_minutes = (int)v;
+	else if (c == 'R')
+		a->o.replan_minutes = (int)v;
+	else if (c == 'n')
+		a->o.sp.iterations = v;
+	else if (c == 'w')
+		a->o.sp.workers = (int)v;
+	else if (c == 'S')
+		a->o.sp.seed = v;
+	else
+		a->o.timeout_ms = (long)v;
+	return 0;
 }
 
 static int
@@ -235,7 +269,6 @@ run_options(struct cli *cli, int argc, char **argv, struct run_args *a)
 		{ "timeout-ms", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 }
 	};
-	long v;
 	int c;
 
 	memset(a, 0, sizeof *a);
@@ -265,25 +298,8 @@ run_options(struct cli *cli, int argc, char **argv, struct run_args *a)
 			    ISOLATION_THREAD : ISOLATION_PROCESS;
 			break;
 		default:
-			if (c == '?' || run_parse_count(optarg, c == 'S' ?
-			    2147483647L : c == 'n' ? 100000000L : 100000L,
-			    &v) != 0 || (v == 0 && (c == 'n' || c == 'w' ||
-			    c == 't')))
-				return cli_usage_error("run", c == '?' ?
-				    "unknown option" : "\"%s\" is not a whole "
-				    "number in range", optarg);
-			if (c == 'L')
-				a->o.late_minutes = (int)v;
-			else if (c == 'R')
-				a->o.replan_minutes = (int)v;
-			else if (c == 'n')
-				a->o.sp.iterations = (uint64_t)v;
-			else if (c == 'w')
-				a->o.sp.workers = (int)v;
-			else if (c == 'S')
-				a->o.sp.seed = (uint64_t)v;
-			else
-				a->o.timeout_ms = v;
+			if (run_whole_option(a, c, optarg) != 0)
+				return EXIT_USAGE;
 			break;
 		}
 	}

@@ -76,7 +76,7 @@ synth_parse(int argc, char **argv, struct cli *cli, struct synth_args *a)
 		{ "from-builtin", no_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 }
 	};
-	char *end;
+	uint64_t v;
 	double d;
 	int c;
 
@@ -105,16 +105,15 @@ synth_parse(int argc, char **argv, struct cli *cli, struct synth_args *a)
 			a->fixtures = optarg;
 			break;
 		case 'n':
-			a->rounds = (int)strtol(optarg, &end, 10);
-			if (*end != '\0' || a->rounds < 1 || a->rounds > 50)
-				return cli_usage_error("synth", "--rounds wants "
-				    "a number from 1 to 50, not '%s'", optarg);
+			if (cli_whole("synth", "rounds", optarg, 1, 50,
+			    &v) != 0)
+				return EXIT_USAGE;
+			a->rounds = (int)v;
 			break;
 		case 't':
-			d = strtod(optarg, &end);
-			if (*end != '\0' || d <= 0 || d > 3600)
-				return cli_usage_error("synth", "--timeout wants "
-				    "seconds (0 < S <= 3600), not '%s'", optarg);
+			if (cli_number("synth", "timeout", optarg, 0, 3600,
+			    true, "seconds", &d) != 0)
+				return EXIT_USAGE;
 			a->timeout_ms = (long)(d * 1000);
 			break;
 		case 'T':
@@ -126,10 +125,10 @@ synth_parse(int argc, char **argv, struct cli *cli, struct synth_args *a)
 				return EXIT_USAGE;
 			break;
 		case 's':
-			a->seed = strtoull(optarg, &end, 10);
-			if (*end != '\0')
-				return cli_usage_error("synth", "--seed wants a "
-				    "number, not '%s'", optarg);
+			if (cli_whole("synth", "seed", optarg, 0, UINT64_MAX,
+			    &v) != 0)
+				return EXIT_USAGE;
+			a->seed = v;
 			break;
 		default:
 			return cli_usage_error("synth", "unknown option");

@@ -47,7 +47,6 @@ validate_options(struct cli *cli, int argc, char **argv,
 		{ "memory-mb", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 }
 	};
-	char *end;
 	int c;
 
 	memset(o, 0, sizeof *o);
@@ -59,11 +58,9 @@ validate_options(struct cli *cli, int argc, char **argv,
 		case 'j': o->json = true; break;
 		case 'b': o->backtest = true; break;
 		case 'w':
-			o->window = strtod(optarg, &end);
-			if (*end != '\0' || !(o->window > 0 && o->window < 1))
-				return cli_usage_error("validate", "--window "
-				    "wants a fraction of history (0 < F < 1), "
-				    "not '%s'", optarg);
+			if (cli_number("validate", "window", optarg, 0, 1,
+			    false, "", &o->window) != 0)
+				return EXIT_USAGE;
 			break;
 		case 'T':
 			if (cli_time_limit("validate", optarg,

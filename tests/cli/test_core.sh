@@ -28,6 +28,30 @@ expect_exit "drafts with unknown option exits 2" 2 "$FRONTS" drafts --yaml
 expect_exit "drafts with extra argument exits 2" 2 "$FRONTS" drafts extra
 [ -e "$TMPD/a" ] && fail "usage errors create nothing" || pass "usage errors create nothing"
 
+# Numbers: one parser, one wording, whichever command reads them; a
+# negative seed is refused everywhere (strtoull would wrap it).
+number_error() {
+	ne_name=$1; ne_cmd=$2; ne_opt=$3; ne_arg=$4; ne_want=$5; shift 5
+	expect_exit "$ne_name: exit 2" 2 "$FRONTS" "$ne_cmd" "--$ne_opt" \
+	    "$ne_arg" "$@"
+	ne_line="fronts $ne_cmd: --$ne_opt: expected a $ne_want, got '$ne_arg'"
+	if grep -qxF -- "$ne_line" "$TMPD/err"; then
+		pass "$ne_name: one wording"
+	else fail "$ne_name: one wording" "no line '$ne_line' in: $(head -c 300 "$TMPD/err")"; fi
+}
+number_error "plan --seed -1" plan seed -1 "whole number from 0 to 18446744073709551615"
+number_error "synth --seed -1" synth seed -1 "whole number from 0 to 18446744073709551615"
+number_error "run --seed -5" run seed -5 "whole number from 0 to 18446744073709551615"
+number_error "plan --workers 0" plan workers 0 "whole number from 1 to 256"
+number_error "run --workers 0" run workers 0 "whole number from 1 to 256"
+number_error "plan --iterations +5" plan iterations +5 "whole number from 1 to 1099511627776"
+number_error "synth --rounds 51" synth rounds 51 "whole number from 1 to 50"
+number_error "publish --timeout-ms 0" publish timeout-ms 0 "whole number from 1 to 3600000" x.json
+number_error "validate --window 1" validate window 1 "number above 0 and below 1"
+number_error "plan --seconds abc" plan seconds abc "number of seconds above 0 and below 1000000"
+number_error "synth --time-limit 0" synth time-limit 0 "number of seconds above 0 and at most 1000000"
+number_error "validate --memory-mb 12" validate memory-mb 12 "whole number from 64 to 1048576"
+
 # init
 expect_exit "init creates a project" 0 "$FRONTS" init "$TMPD/p"
 same=yes
