@@ -69,7 +69,7 @@ expect_grep "drafts counts graphemes on bluesky" '^    bluesky +335 / 300 graphe
 expect_grep "drafts shows the variant a front gets" '^      \(variant "bluesky"\)' "$TMPD/out"
 expect_grep "drafts counts every part of a thread" '^      part 3 +206 / 300 graphemes +ok' "$TMPD/out"
 expect_grep "drafts shows an image with its verdict" '^        image media/harbour.png \(PNG 96×64, 839 bytes\), alt "A small boat.*": ok' "$TMPD/out"
-expect_grep "drafts shows a window" '^    window +not after 2026-12-03T19:00:00\+01:00' "$TMPD/out"
+expect_grep "drafts shows a window" '^    window +not_after 2026-12-03T19:00:00\+01:00' "$TMPD/out"
 expect_grep "drafts honours a max_length override" '^    linkedin +1275 / 1300 chars +ok' "$TMPD/out"
 expect_grep "drafts notes hashtag caps" '4 hashtags > 2' "$TMPD/out"
 expect_grep "drafts sums up" '^24 drafts; 6 illegal on some front, 0 on every' "$TMPD/out"
