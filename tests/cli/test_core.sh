@@ -31,12 +31,12 @@ expect_exit "drafts with extra argument exits 2" 2 "$FRONTS" drafts extra
 # init
 expect_exit "init creates a project" 0 "$FRONTS" init "$TMPD/p"
 same=yes
-for f in fronts.json rules.md history.jsonl drafts.jsonl model.py; do
+for f in fronts.json rules.md history.jsonl drafts.jsonl model.py media/harbour.png; do
 	cmp -s "$TOP/fixtures/demo/$f" "$TMPD/p/$f" || same="no ($f)"
 done
-[ "$same" = yes ] && pass "init writes the bundled demo byte for byte" ||
-	fail "init writes the bundled demo byte for byte" "$same"
-ls -A "$TMPD/p" | grep -q '^\.' && fail "init leaves no temporary files" ||
+[ "$same" = yes ] && pass "init writes the bundled demo byte for byte, its image too" ||
+	fail "init writes the bundled demo byte for byte, its image too" "$same"
+ls -A "$TMPD/p" "$TMPD/p/media" | grep -q '^\.' && fail "init leaves no temporary files" ||
 	pass "init leaves no temporary files"
 
 echo '{"marker": true}' >"$TMPD/p/fronts.json"
