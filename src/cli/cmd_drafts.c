@@ -22,7 +22,6 @@
 #include "core/project.h"
 #include "core/text.h"
 #include "core/termsafe.h"
-#include "core/timeutil.h"
 
 #define PREVIEW_COLUMNS 60
 
@@ -233,25 +232,16 @@ front_report(const struct project *p, int d, int f, cJSON *e,
 static void
 window_report(const struct draft *d, cJSON *o)
 {
-	char a[40] = "", b[40] = "";
+	char w[100];
 
 	if (!d->has_not_before && !d->has_not_after)
 		return;
-	if (d->has_not_before)
-		time_format_local(d->not_before, a, sizeof a);
-	if (d->has_not_after)
-		time_format_local(d->not_after, b, sizeof b);
 	if (o != NULL) {
-		cJSON *w = cJSON_AddObjectToObject(o, "window");
-
-		if (d->has_not_before)
-			cJSON_AddStringToObject(w, "not_before", a);
-		if (d->has_not_after)
-			cJSON_AddStringToObject(w, "not_after", b);
+		project_draft_window_json(cJSON_AddObjectToObject(o, "window"), d);
 		return;
 	}
-	printf("    window       %s%s%s%s%s\n", a[0] ? "not before " : "", a,
-	    a[0] && b[0] ? ", " : "", b[0] ? "not after " : "", b);
+	legal_window_text(d, w, sizeof w);
+	printf("    window       %s\n", w);
 }
 
 /* Judges one draft on each of its fronts; prints or adds to json. */

@@ -137,6 +137,10 @@ int			legal_max_images(const struct front *f);
 bool			legal_threads(const struct front *f);
 /* The longest alt text f takes, in characters (0: no limit). */
 int			legal_max_alt(const struct front *f);
+/* "not_before T, not_after T" (times in the project's zone; the ends
+ * a draft sets) into buf. */
+void			legal_window_text(const struct draft *d, char *buf,
+			    size_t len);
 /* Is time t inside draft d's window (not_before <= t <= not_after)? */
 bool			legal_in_window(const struct draft *d, time_t t);
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/legal.h"
+#include "core/timeutil.h"
 
 #define TYPES(...)	(0u __VA_ARGS__)
 #define T(x)		| (1u << (x))
@@ -89,6 +90,20 @@ int
 legal_max_alt(const struct front *f)
 {
 	return front_caps(f).max_alt;
+}
+
+void
+legal_window_text(const struct draft *d, char *buf, size_t len)
+{
+	char a[40] = "", b[40] = "";
+
+	if (d->has_not_before)
+		time_format_local(d->not_before, a, sizeof a);
+	if (d->has_not_after)
+		time_format_local(d->not_after, b, sizeof b);
+	snprintf(buf, len, "%s%s%s%s%s", a[0] != '\0' ? "not_before " : "", a,
+	    a[0] != '\0' && b[0] != '\0' ? ", " : "",
+	    b[0] != '\0' ? "not_after " : "", b);
 }
 
 bool

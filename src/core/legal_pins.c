@@ -275,17 +275,10 @@ pins_static_why(enum legal_verdict v)
 static void
 pins_window_why(const struct draft *d, char *why, size_t len)
 {
-	char a[40], b[40];
+	char w[100];
 
-	a[0] = b[0] = '\0';
-	if (d->has_not_before)
-		time_format_local(d->not_before, a, sizeof a);
-	if (d->has_not_after)
-		time_format_local(d->not_after, b, sizeof b);
-	snprintf(why, len, "outside the draft's window (%s%s%s%s%s)",
-	    a[0] != '\0' ? "not_before " : "", a,
-	    a[0] != '\0' && b[0] != '\0' ? ", " : "",
-	    b[0] != '\0' ? "not_after " : "", b);
+	legal_window_text(d, w, sizeof w);
+	snprintf(why, len, "outside the draft's window (%s)", w);
 }
 
 /* The rule a timed pin at slot k breaks on its own ("" if none). */

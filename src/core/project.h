@@ -273,6 +273,9 @@ int	project_reload_pins(struct project *, struct error *err);
 int	project_pins_save(const struct project *, struct error *err);
 /* Start of slot k. */
 time_t	project_slot_time(const struct project *, int slot);
+/* Adds a draft's not_before / not_after (those it sets) to o, as
+ * ISO-8601 in the project's zone. */
+void	project_draft_window_json(cJSON *o, const struct draft *);
 /* The plain-data ctx of the world-model contract, as JSON (caller frees). */
 cJSON	*project_ctx_json(const struct project *);
 

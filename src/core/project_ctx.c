@@ -115,8 +115,8 @@ variants_json(cJSON *o, const struct project *p, int d)
 	}
 }
 
-static void
-window_json(cJSON *o, const struct draft *d)
+void
+project_draft_window_json(cJSON *o, const struct draft *d)
 {
 	char t[64];
 
@@ -148,7 +148,7 @@ draft_json(const struct project *p, int d)
 	if (dr->body.nparts > 0)
 		cJSON_AddItemToObject(o, "parts", parts_json(&dr->body));
 	variants_json(o, p, d);
-	window_json(o, dr);
+	project_draft_window_json(o, dr);
 	return o;
 }
 

@@ -42,7 +42,11 @@ media_read(const char *dir, const char *root, struct media *m)
 	if (root != NULL && !media_inside(root, path))
 		x->problem = xstrdup("a link out of the project directory");
 	else if (media_probe(path, &info, &err) != 0)
-		x->problem = xstrdup(err.msg);
+		/* The legality engine names the image by its path as
+		 * written; the reader's message may begin with the full one. */
+		x->problem = xstrdup(strncmp(err.msg, path, strlen(path)) == 0 &&
+		    strncmp(err.msg + strlen(path), ": ", 2) == 0 ?
+		    err.msg + strlen(path) + 2 : err.msg);
 	else {
 		/* enum media_type and enum image_type list the same types. */
 		x->type = info.type <= MEDIA_WEBP ? (enum image_type)info.type :

@@ -173,16 +173,12 @@ publish_legal(const struct publish *pub, const struct plan_post *post,
 static void
 publish_window_why(const struct draft *d, time_t now, char *why, size_t len)
 {
-	char t[40], a[40] = "", b[40] = "";
+	char t[40], w[100];
 
 	time_format_local(now, t, sizeof t);
-	if (d->has_not_before)
-		time_format_local(d->not_before, a, sizeof a);
-	if (d->has_not_after)
-		time_format_local(d->not_after, b, sizeof b);
-	snprintf(why, len, "now (%s) is outside draft %s's window (%s%s%s%s%s)",
-	    t, d->id, a[0] ? "not_before " : "", a, a[0] && b[0] ? ", " : "",
-	    b[0] ? "not_after " : "", b);
+	legal_window_text(d, w, sizeof w);
+	snprintf(why, len, "now (%s) is outside draft %s's window (%s)", t,
+	    d->id, w);
 }
 
 /* A draft the ledger already sent on this front, from any plan. */

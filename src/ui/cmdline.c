@@ -2,7 +2,8 @@
  * cmdline — the `:` command line and the post editor, both GNU readline
  * run outside curses mode (the screen is saved and restored around it):
  * history, tab completion of commands, theme names and file names, and a
- * prefilled line for editing a post.
+ * prefilled line for editing a post whose prompt counts the post's length
+ * on its front as it is typed.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
+#include "core/text.h"
 #include "core/util.h"
 #include "ui/ui_int.h"
 
@@ -27,6 +29,29 @@ struct cmdline_cmd {
 
 static const char *cmdline_initial;	/* text the next readline starts with */
 static bool cmdline_cancelled;		/* Ctrl-C ended the last readline */
+/* The post editor's front, whose length of the line the prompt counts
+ * as it is typed (NULL: a plain prompt), and that prompt. */
+static const struct front *cmdline_front;
+static const char *cmdline_base;
+static char cmdline_counted[200];
+
+/* readline's redisplay with the prompt "edit> (x 149/280) " measured on
+ * the line as it is now, the way the front's platform counts it. */
+static void
+cmdline_count_redisplay(void)
+{
+	const struct front *f = cmdline_front;
+	struct text_measure m;
+
+	if (text_measure(rl_line_buffer, f->platform, &f->limits, &m) != 0)
+		snprintf(cmdline_counted, sizeof cmdline_counted, "%s(%s: not "
+		    "UTF-8) ", cmdline_base, f->id);
+	else
+		snprintf(cmdline_counted, sizeof cmdline_counted, "%s(%s %d/%d%s) ",
+		    cmdline_base, f->id, m.length, m.limit, m.ok ? "" : " OVER");
+	rl_set_prompt(cmdline_counted);
+	rl_redisplay();
+}
 
 static int
 cmdline_startup(void)
@@ -91,6 +116,22 @@ cmdline_read(struct ui *ui, const char *prompt, const char *initial,
 	clearok(curscr, TRUE);
 	ui->dirty = true;
 	ui_redraw(ui);
+	return line;
+}
+
+char *
+cmdline_read_counted(struct ui *ui, const char *prompt, const char *initial,
+    const struct front *f)
+{
+	char *line;
+
+	cmdline_front = f;
+	cmdline_base = prompt;
+	rl_redisplay_function = cmdline_count_redisplay;
+	line = cmdline_read(ui, prompt, initial, false);
+	rl_redisplay_function = rl_redisplay;
+	cmdline_front = NULL;
+	cmdline_base = NULL;
 	return line;
 }
 

@@ -273,7 +273,8 @@ pane_candidates_edit(struct ui *ui)
 		    "change");
 		return;
 	}
-	line = cmdline_read(ui, "edit> ", pp->text, false);
+	line = cmdline_read_counted(ui, "edit> ", pp->text,
+	    &ui->proj->fronts[pp->front]);
 	if (line == NULL) {
 		ui_message(ui, THEME_NORMAL, "edit cancelled");
 		return;

@@ -335,6 +335,10 @@ void	cmdline_end(void);
  * returns NULL on EOF/cancel (caller frees). */
 char	*cmdline_read(struct ui *, const char *prompt, const char *initial,
 	    bool history);
+/* cmdline_read for a post's text on front f: the prompt shows the
+ * line's length as f's platform counts it, live ("edit> (x 149/280) "). */
+char	*cmdline_read_counted(struct ui *, const char *prompt,
+	    const char *initial, const struct front *f);
 /* `:` — reads and runs one command. */
 void	cmdline_command(struct ui *);
 /* Runs one command line (without the ':'); used by tests of the parser

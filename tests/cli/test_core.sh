@@ -55,12 +55,12 @@ number_error "validate --memory-mb 12" validate memory-mb 12 "whole number from 
 # init
 expect_exit "init creates a project" 0 "$FRONTS" init "$TMPD/p"
 same=yes
-for f in fronts.json rules.md history.jsonl drafts.jsonl model.py; do
+for f in fronts.json rules.md history.jsonl drafts.jsonl model.py media/harbour.png; do
 	cmp -s "$TOP/fixtures/demo/$f" "$TMPD/p/$f" || same="no ($f)"
 done
-[ "$same" = yes ] && pass "init writes the bundled demo byte for byte" ||
-	fail "init writes the bundled demo byte for byte" "$same"
-ls -A "$TMPD/p" | grep -q '^\.' && fail "init leaves no temporary files" ||
+[ "$same" = yes ] && pass "init writes the bundled demo byte for byte, its image too" ||
+	fail "init writes the bundled demo byte for byte, its image too" "$same"
+ls -A "$TMPD/p" "$TMPD/p/media" | grep -q '^\.' && fail "init leaves no temporary files" ||
 	pass "init leaves no temporary files"
 
 echo '{"marker": true}' >"$TMPD/p/fronts.json"
@@ -93,7 +93,7 @@ expect_grep "drafts counts graphemes on bluesky" '^    bluesky +335 / 300 graphe
 expect_grep "drafts shows the variant a front gets" '^      \(variant "bluesky"\)' "$TMPD/out"
 expect_grep "drafts counts every part of a thread" '^      part 3 +206 / 300 graphemes +ok' "$TMPD/out"
 expect_grep "drafts shows an image with its verdict" '^        image media/harbour.png \(PNG 96×64, 839 bytes\), alt "A small boat.*": ok' "$TMPD/out"
-expect_grep "drafts shows a window" '^    window +not after 2026-12-03T19:00:00\+01:00' "$TMPD/out"
+expect_grep "drafts shows a window" '^    window +not_after 2026-12-03T19:00:00\+01:00' "$TMPD/out"
 expect_grep "drafts honours a max_length override" '^    linkedin +1275 / 1300 chars +ok' "$TMPD/out"
 expect_grep "drafts notes hashtag caps" '4 hashtags > 2' "$TMPD/out"
 expect_grep "drafts sums up" '^24 drafts; 6 illegal on some front, 0 on every' "$TMPD/out"

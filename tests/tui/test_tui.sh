@@ -113,9 +113,13 @@ else fail "tui: the written plan is plan JSON"; fi
 tui_keys 4
 tui_keys e
 tui_wait '^edit> ' E
+if tui_wait '^edit> \([a-z]+ [0-9]+/[0-9]+\) ' E; then pass "tui: the editor counts the post's length on its front"
+else fail "tui: the editor counts the post's length on its front" "$(cat "$TMPD/screen")"; fi
 # At the start of the text, so the edit is on screen however long the post.
 tui_keys Home
 tui_keys -l "EDITED-BY-TEST "
+if tui_wait '^edit> \([a-z]+ [0-9]+/[0-9]+( OVER)?\) EDITED-BY-TEST' E; then pass "tui: the count follows the typing"
+else fail "tui: the count follows the typing" "$(cat "$TMPD/screen")"; fi
 tui_keys Enter
 check_screen "tui: e edits the selected post" "post 1 edited"
 check_screen "tui: the edit shows in the Candidates pane" "EDITED-BY-TEST"

@@ -510,6 +510,42 @@ test_draft_shape(void **state)
 	project_free(p);
 }
 
+/* Every image is read as the project loads: a real one gives its type,
+ * bytes and size; a missing one, or a link out of the project directory,
+ * carries its problem (never the file behind the link). */
+static void
+test_media_probed(void **state)
+{
+	struct files o = { 0, 0, 0,
+		"{\"id\":\"d1\",\"text\":\"a\",\"media\":[{\"path\":\"media/h.png\"},"
+		"{\"path\":\"media/none.png\"},{\"path\":\"media/out.png\"}]}\n" };
+	struct error err = { 0 };
+	struct project *p = NULL;
+	const struct media *m;
+	char *dir = make_project(&o), cmd[512];
+
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s/media' && cp '%s/fixtures/demo/"
+	    "media/harbour.png' '%s/media/h.png' && ln -s /etc/passwd "
+	    "'%s/media/out.png'", dir, TOP, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	if (project_load(dir, &p, &err) != 0)
+		fail_msg("%s", err.msg);
+	remove_project(dir);
+	m = p->drafts[0].body.parts[0].media;
+	assert_true(m[0].facts.probed);
+	assert_null(m[0].facts.problem);
+	assert_int_equal(m[0].facts.type, IMAGE_PNG);
+	assert_int_equal(m[0].facts.bytes, 839);
+	assert_int_equal(m[0].facts.width, 96);
+	assert_int_equal(m[0].facts.height, 64);
+	assert_non_null(m[1].facts.problem);
+	assert_non_null(strstr(m[1].facts.problem, "No such file"));
+	assert_null(strstr(m[1].facts.problem, "/media/none.png"));
+	assert_string_equal(m[2].facts.problem,
+	    "a link out of the project directory");
+	project_free(p);
+}
+
 static void
 test_demo_loads(void **state)
 {
@@ -918,6 +954,7 @@ main(void)
 		cmocka_unit_test(test_unknown_fields_warn),
 		cmocka_unit_test(test_draft_shape),
 		cmocka_unit_test(test_comment_keys_silent),
+		cmocka_unit_test(test_media_probed),
 		cmocka_unit_test(test_start_now),
 		cmocka_unit_test(test_blank_lines_and_crlf),
 		cmocka_unit_test(test_empty_history_and_future_post),
