@@ -49,6 +49,22 @@ static const struct legal_caps caps[PLATFORM_COUNT] = {
 	    0, 0, false },
 };
 
+/*
+ * What the platform allows is not all: fronts publishes to X and LinkedIn
+ * through Composio's tools and sends no image through them yet, so an
+ * image there is illegal with that reason (the plan puts the draft where
+ * it can go whole, or a variant without images serves the front) rather
+ * than refused at the keypress.
+ */
+static const char *sender_no_images[PLATFORM_COUNT] = {
+	[PLATFORM_X] = "fronts sends no images to X yet (they would go "
+	    "through Composio's media tools); a variant without images "
+	    "serves this front",
+	[PLATFORM_LINKEDIN] = "fronts sends no images to LinkedIn yet (they "
+	    "would go through Composio's media tools); a variant without "
+	    "images serves this front",
+};
+
 static const char *type_names[IMAGE_NTYPES] = { "unknown", "JPEG", "PNG",
     "GIF", "WebP" };
 
@@ -77,7 +93,8 @@ legal_max_images(const struct front *f)
 {
 	struct legal_caps c = front_caps(f);
 
-	return c.no_images != NULL ? 0 : c.max_images;
+	return c.no_images != NULL || sender_no_images[f->platform] != NULL ?
+	    0 : c.max_images;
 }
 
 bool
@@ -203,6 +220,9 @@ part_images(const struct front *f, const struct part *pt, char *why,
 		return LEGAL_OK;
 	if (c.no_images != NULL)
 		return say(LEGAL_NO_IMAGES, why, len, "%s", c.no_images);
+	if (sender_no_images[f->platform] != NULL)
+		return say(LEGAL_NO_IMAGES, why, len, "%s",
+		    sender_no_images[f->platform]);
 	if (pt->nmedia > c.max_images)
 		return say(LEGAL_TOO_MANY_IMAGES, why, len, "%d images; %s takes "
 		    "%d per post", pt->nmedia, platform_name(f->platform),

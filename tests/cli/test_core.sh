@@ -111,7 +111,9 @@ f = {e["front"]: e for e in d["d1"]["fronts"]}
 assert {k: f["x"][k] for k in ("front", "length", "limit", "unit", "ok", "links",
         "hashtags", "caps_ok", "verdict", "variant")} == {
         "front": "x", "length": 149, "limit": 280, "unit": "weighted", "ok": True,
-        "links": 1, "hashtags": 1, "caps_ok": True, "verdict": "ok", "variant": None}, f["x"]
+        "links": 1, "hashtags": 1, "caps_ok": True, "verdict": "ok", "variant": "x"}, f["x"]
+# X gets d1's variant without the image (fronts sends none through Composio)
+assert f["x"]["parts"][0]["images"] == [], f["x"]
 assert [e["front"] for e in d["d2"]["fronts"]] == ["linkedin", "mastodon"]
 m = {e["front"]: e for e in d["d2"]["fronts"]}
 assert m["mastodon"]["ok"] is False and m["linkedin"]["ok"] is True
@@ -129,7 +131,7 @@ for x in doc["drafts"]:
 b = {e["front"]: e for e in d["d18"]["fronts"]}["bluesky"]
 assert b["variant"] == "bluesky" and len(b["parts"]) == 3, b
 assert b["verdict"] == "ok" and d["d18"]["parts"] == 1, b
-i = {e["front"]: e for e in d["d1"]["fronts"]}["x"]["parts"][0]["images"]
+i = {e["front"]: e for e in d["d1"]["fronts"]}["mastodon"]["parts"][0]["images"]
 assert i == [{"path": "media/harbour.png", "alt": i[0]["alt"], "bytes": 839,
               "width": 96, "height": 64, "verdict": "ok"}], i
 assert i[0]["alt"].startswith("A small boat"), i

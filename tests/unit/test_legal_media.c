@@ -99,9 +99,16 @@ test_images_per_post(void **state)
 	assert_int_equal(static_verdict(p, 0, PLATFORM_MASTODON),
 	    LEGAL_TOO_MANY_IMAGES);
 	assert_int_equal(static_verdict(p, 0, PLATFORM_THREADS), LEGAL_OK);
-	assert_int_equal(static_verdict(p, 0, PLATFORM_LINKEDIN), LEGAL_OK);
 	assert_int_equal(static_verdict(p, 0, PLATFORM_REDDIT),
 	    LEGAL_NO_IMAGES);
+	/* X and LinkedIn take images, but fronts sends none through
+	 * Composio yet: illegal there, with that reason. */
+	assert_int_equal(static_verdict(p, 0, PLATFORM_LINKEDIN),
+	    LEGAL_NO_IMAGES);
+	assert_int_equal(legal_body(&p->fronts[PLATFORM_X],
+	    &p->drafts[0].body, why, sizeof why), LEGAL_NO_IMAGES);
+	assert_non_null(strstr(why, "fronts sends no images to X yet"));
+	assert_int_equal(legal_max_images(&p->fronts[PLATFORM_X]), 0);
 	assert_int_equal(legal_body(&p->fronts[PLATFORM_BLUESKY],
 	    &p->drafts[0].body, why, sizeof why), LEGAL_TOO_MANY_IMAGES);
 	assert_string_equal(why, "5 images; bluesky takes 4 per post");
