@@ -40,6 +40,8 @@
 #include "bench_quality.h"
 #include "bench_replay.h"
 
+static const char	*bench_top = ".";
+
 static double
 bench_load(void)
 {
@@ -86,7 +88,7 @@ bench_params(uint64_t iterations)
 
 struct run {
 	double		cpu, wall;
-	uint64_t	calls, nodes, iterations, arena;
+	uint64_t	calls, nodes, iterations, arena, illegal;
 };
 
 /* One search on this thread; *plan (when not NULL) gets its plan. */
@@ -109,6 +111,7 @@ bench_search_sp(const struct project *p, const struct model_ops *ops,
 	r->nodes = snap->nodes;
 	r->arena = snap->arena_bytes;
 	r->iterations = snap->iterations;
+	r->illegal = snap->illegal_proposals;
 	if (rc != 0)
 		fprintf(stderr, "bench: search: %s\n", err.msg);
 	if (plan != NULL)
@@ -264,6 +267,43 @@ bench_raw(const struct project *p, const struct model_ops *ops, void *m,
 }
 
 /*
+ * The recorded calls made again in a bare Python loop (bench/replay_py.py,
+ * the model loaded as the peer loads it): its CPU seconds per round and
+ * calls, or -1.
+ */
+static double
+bench_pyloop(const char *top, const struct bproj *b, uint64_t *calls)
+{
+	char *in = bench_peer_input(b->p), *log, *cmd, *out = NULL, *at;
+	unsigned long long n = 0;
+	double cpu = -1;
+	size_t len = 0;
+	FILE *f;
+
+	xasprintf(&log, "%s.calls", in);
+	xasprintf(&cmd, "/usr/bin/python3 %s/bench/replay_py.py %s %s %s", top,
+	    in, b->model, log);
+	if (brec_write(log, b->p->nfronts) == 0 &&
+	    (f = popen(cmd, "r")) != NULL) {
+		if (getline(&out, &len, f) > 0 &&
+		    (at = strstr(out, "\"calls\": ")) != NULL &&
+		    sscanf(at + 9, "%llu", &n) == 1 &&
+		    (at = strstr(out, "\"cpu_seconds\": ")) != NULL)
+			sscanf(at + 15, "%lf", &cpu);
+		if (pclose(f) != 0)
+			cpu = -1;
+	}
+	*calls = n;
+	unlink(log);
+	unlink(in);
+	free(out);
+	free(cmd);
+	free(log);
+	free(in);
+	return cpu;
+}
+
+/*
  * Time per model call in fronts' search (n iterations, seed 1) against a
  * replay of the very calls it made (the goal's figure: the same calls on
  * the same states, so the difference is the search's own work), and, for
@@ -304,6 +344,18 @@ bench_call_fig(struct bproj *b, const char *name, uint64_t n)
 	    name);
 	fig(label, "<= 1.10", ratio <= 1.10, "%.3f (%.2f us vs %.2f us)",
 	    ratio, cpu / c.calls * 1e6, rcpu / rcalls * 1e6);
+	if ((x = bench_pyloop(bench_top, b, &rcalls)) > 0 &&
+	    rcalls == c.calls) {
+		ratio = (cpu / c.calls) / (x / rcalls);
+		snprintf(label, sizeof label, "%s: time per model call / "
+		    "Python loop", name);
+		fig(label, "<= 1.10", ratio <= 1.10, "%.3f (%.2f us vs %.2f "
+		    "us)", ratio, cpu / c.calls * 1e6, x / rcalls * 1e6);
+	}
+	printf("%s: %llu iterations, %.1f model calls and %.1f illegal "
+	    "proposals per iteration, %.2f us per call in the search\n", name,
+	    (unsigned long long)n, (double)c.calls / n, (double)c.illegal / n,
+	    cpu / c.calls * 1e6);
 	if (bench_raw(b->p, &wmodel_ops, b->wm, c.calls, &raw) != 0)
 		return;
 	ratio = (cpu / c.calls) / (raw.cpu / raw.calls);
@@ -814,6 +866,19 @@ bench_scale(const char *top)
 	bproj_free(&b);
 }
 
+/* Agency: the time per model call where legal_actions proposes every
+ * (draft, front) pair not used yet, some of which the rules never allow. */
+static void
+bench_agency(const char *top)
+{
+	struct bproj b;
+
+	if (bproj_load(top, "agency", &b) != 0)
+		return;
+	bench_call_fig(&b, "agency", bench_quick() ? 60 : 300);
+	bproj_free(&b);
+}
+
 /* BENCH_ONLY=name,name… runs only those sections. */
 static bool
 bench_wanted(const char *name)
@@ -828,6 +893,7 @@ main(int argc, char **argv)
 {
 	const char *top = getenv("FRONTS_TOP") ? getenv("FRONTS_TOP") : ".";
 
+	bench_top = top;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	printf("bench_search (%ld cores, load %.1f)\n",
@@ -846,6 +912,8 @@ main(int argc, char **argv)
 		bench_hidden(top);
 	if (bench_wanted("scale"))
 		bench_scale(top);
+	if (bench_wanted("agency"))
+		bench_agency(top);
 	fig_print();
 	bench_projects_remove();
 	return 0;
