@@ -9,10 +9,10 @@ bench_replay.h writes the calls fronts' search made, one a line: "s SEED"
 has none), "l" (legal_actions), "a IX" (apply of action IX: 0 the wait,
 1 + draft * nfronts + front a post), "t" (is_terminal), "v" (value).
 The loop makes those calls on the same states, in the same order,
-ROUNDS times, and prints one JSON line: the calls of one round and the
-least CPU seconds a round took.
+ROUNDS times (default 1), and prints one JSON line: the calls of one
+round and the least CPU seconds a round took.
 
-usage: replay_py.py INPUT.json MODEL.py CALLS.txt
+usage: replay_py.py INPUT.json MODEL.py CALLS.txt [ROUNDS]
 INPUT.json: as peer_ismcts.py's ("ctx", "drafts", "fronts").
 """
 import json
@@ -24,7 +24,6 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from peer_ismcts import namespace  # noqa: E402
 
-ROUNDS = 3
 
 
 def load(log):
@@ -70,7 +69,7 @@ def main():
                           for f in inp["fronts"]]
     ops = load(sys.argv[3])
     best = None
-    for _ in range(ROUNDS):
+    for _ in range(int(sys.argv[4]) if len(sys.argv) > 4 else 1):
         calls, cpu = replay(g, inp["ctx"], acts, ops)
         best = cpu if best is None or cpu < best else best
     print(json.dumps({"calls": calls, "cpu_seconds": best}))
