@@ -39,6 +39,7 @@
 #include "sandbox/worker.h"
 #include "bench_quality.h"
 #include "bench_replay.h"
+#include "bench_baseline.h"
 
 static const char	*bench_top = ".";
 
@@ -889,6 +890,62 @@ bench_agency(const char *top)
 	bproj_free(&b);
 }
 
+/*
+ * Big: fronts (two workers, process isolation) against the baseline
+ * (bench_baseline.h, two processes) at equal wall time, plan value against
+ * time, each plan valued by the judge on the same determinizations. The
+ * baseline is one run with checkpoints; fronts plans afresh per budget.
+ */
+static void
+bench_big(const char *top)
+{
+	static const double full[] = { 1, 5, 15, 60 }, quick[] = { 1, 5 };
+	const double *t = bench_quick() ? quick : full;
+	int n = bench_quick() ? 2 : 4, samples = bench_quick() ? 8 : 32, i;
+	struct search_params sp = bench_params(0);
+	const char *bin = getenv("FRONTS_BIN");
+	double fv[4], bv[4], rate, cpu, srate, reach = -1;
+	struct bproj b;
+	struct bplan pl;
+
+	if (bin != NULL)
+		worker_set_binary(bin);
+	if (bproj_load(top, "big", &b) != 0)
+		return;
+	sp.isolation = ISOLATION_PROCESS;
+	sp.workers = 2;
+	for (i = 0; i < n; i++) {
+		sp.seconds = t[i];
+		fv[i] = -INFINITY;
+		if (bench_planner_sp(b.p, b.src, b.len, sp, &rate, &cpu,
+		    &srate, &pl) != 0)
+			continue;
+		fv[i] = bplan_value(&b, &pl, samples);
+		printf("big: fronts, %.0f s, 2 workers: %.0f iterations per "
+		    "second, plan value %.1f\n", t[i], srate, fv[i]);
+		bplan_free(&pl);
+	}
+	bl_run(&b, t, n, samples, bv);
+	for (i = 0; i < n; i++) {
+		printf("big: %4.0f s: fronts %8.1f  baseline %8.1f  (plan "
+		    "value, mean of %d samples)\n", t[i], fv[i], bv[i],
+		    samples);
+		if (reach < 0 && fv[i] >= bv[n - 1])
+			reach = t[i];
+	}
+	fig("big: plan value at equal time, fronts/baseline", ">= 1",
+	    fv[n - 1] >= bv[n - 1], "%.3f (%.1f vs %.1f at %.0f s)",
+	    fv[n - 1] / bv[n - 1], fv[n - 1], bv[n - 1], t[n - 1]);
+	if (reach > 0)
+		fig("big: fronts' time to the baseline's value", "<= 1/3",
+		    reach <= t[n - 1] / 3, "%.0f s of %.0f s", reach,
+		    t[n - 1]);
+	else
+		fig("big: fronts' time to the baseline's value", "<= 1/3", 0,
+		    "not reached in %.0f s", t[n - 1]);
+	bproj_free(&b);
+}
+
 /* BENCH_ONLY=name,name… runs only those sections. */
 static bool
 bench_wanted(const char *name)
@@ -924,6 +981,8 @@ main(int argc, char **argv)
 		bench_scale(top);
 	if (bench_wanted("agency"))
 		bench_agency(top);
+	if (bench_wanted("big"))
+		bench_big(top);
 	fig_print();
 	bench_projects_remove();
 	return 0;
