@@ -4,10 +4,15 @@
  *
  *   peer      plan time against bench/peer_ismcts.py (the same ISMCTS in
  *             plain Python, same model, same iterations), on the demo
- *   call      time per model call inside the search against a replay of
- *             the search's own calls with nothing around them
- *             (bench_replay.h), and against a raw loop making the same
- *             kinds of calls on random paths with no tree (bench_raw)
+ *   call      time per model call inside the search against the
+ *             search's own calls made again with nothing around them, in
+ *             a bare Python loop (bench/replay_py.py) and through the C
+ *             interface (bench_replay.h), and against a raw loop making
+ *             the same kinds of calls on random paths with no tree
+ *             (bench_raw); on every project, and alone on "agency"
+ *   big       plan value against wall time (1, 5, 15, 60 s) on a project
+ *             of 1,000 drafts, 12 fronts and 672 slots, fronts (2
+ *             workers) against a baseline without MCTS (bench_baseline.h)
  *   isolation process against thread isolation, and 2 workers against 1
  *             (iterations per second), through the planner
  *   scaling   time per iteration from 10^3 to 10^6 iterations (a C model:
@@ -20,7 +25,8 @@
  * not skew a ratio; parallel speed-up is in wall time. Environment:
  * FRONTS_TOP (repository root, default "."), FRONTS_BIN (the fronts binary,
  * for worker processes), BENCH_PY_ITERATIONS (default 300), BENCH_QUICK=1
- * (smaller runs), BENCH_ONLY=scaling,drafts,peer,isolation (sections).
+ * (smaller runs), BENCH_ONLY=scaling,drafts,peer,isolation,small,hidden,
+ * scale,agency,big (sections).
  */
 #include <stdio.h>
 #include <stdlib.h>
