@@ -907,7 +907,8 @@ bench_big(const char *top)
 {
 	static const double full[] = { 1, 5, 15, 60 }, quick[] = { 1, 5 };
 	const double *t = bench_quick() ? quick : full;
-	int n = bench_quick() ? 2 : 4, samples = bench_quick() ? 8 : 32, i;
+	int n = bench_quick() ? 2 : 4, samples = bench_quick() ? 8 : 32, i, k;
+	int posts, waits;
 	struct search_params sp = bench_params(0);
 	const char *bin = getenv("FRONTS_BIN");
 	double fv[4], bv[4], rate, cpu, srate, reach = -1;
@@ -918,8 +919,8 @@ bench_big(const char *top)
 		worker_set_binary(bin);
 	if (bproj_load(top, "big", &b) != 0)
 		return;
-	sp.isolation = ISOLATION_PROCESS;
-	sp.workers = 2;
+	sp.isolation = getenv("XISO") ? ISOLATION_THREAD : ISOLATION_PROCESS;
+	sp.workers = getenv("XW") ? atoi(getenv("XW")) : 2;
 	for (i = 0; i < n; i++) {
 		sp.seconds = t[i];
 		fv[i] = -INFINITY;
@@ -927,8 +928,14 @@ bench_big(const char *top)
 		    &srate, &pl) != 0)
 			continue;
 		fv[i] = bplan_value(&b, &pl, samples);
+		for (k = posts = waits = 0; k < pl.n; k++)
+			if (pl.a[k].kind == ACTION_WAIT)
+				waits++;
+			else
+				posts++;
 		printf("big: fronts, %.0f s, 2 workers: %.0f iterations per "
-		    "second, plan value %.1f\n", t[i], srate, fv[i]);
+		    "second, %d posts up to slot %d, plan value %.1f\n", t[i],
+		    srate, posts, waits, fv[i]);
 		bplan_free(&pl);
 	}
 	bl_run(&b, t, n, samples, bv);
