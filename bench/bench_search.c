@@ -919,8 +919,8 @@ bench_big(const char *top)
 		worker_set_binary(bin);
 	if (bproj_load(top, "big", &b) != 0)
 		return;
-	sp.isolation = getenv("XISO") ? ISOLATION_THREAD : ISOLATION_PROCESS;
-	sp.workers = getenv("XW") ? atoi(getenv("XW")) : 2;
+	sp.isolation = ISOLATION_PROCESS;
+	sp.workers = 2;
 	for (i = 0; i < n; i++) {
 		sp.seconds = t[i];
 		fv[i] = -INFINITY;

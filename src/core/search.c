@@ -59,6 +59,12 @@
  *     within FILL_SECONDS, force the whole principal variation and run a
  *     completing rollout from its end. An iteration budget spent to its end is left as it
  *     was: same seed, same plan.
+ *   - Where the model has value(), a completing rollout (the plan's far
+ *     end, beyond what the tree reached) takes at each step the best
+ *     immediate reward among COMPLETE_SAMPLE available actions drawn at
+ *     random (search_complete_pick), and a budget in seconds keeps a
+ *     share for it (search_reserve): over a horizon the search cannot
+ *     reach, the next slots are searched deeply and the rest is greedy.
  *   - Where no step's reward ever varied and the model has no value(),
  *     every rollout's return is a whole plan's true value: the plan is the
  *     best path evaluated (see search_follow_best), and no deepening
@@ -92,9 +98,9 @@
 #define FAIL_EARLY_MIN	50
 #define FILL_ITERATIONS	8
 #define FILL_SECONDS	0.5
-#define COMPLETE_SAMPLE	16
+#define COMPLETE_SAMPLE	64
 #define COMPLETE_SHARE	0.1
-#define COMPLETE_CALLS	4
+#define COMPLETE_CALLS	6
 #define COMPLETE_MAX	0.5
 
 static uint32_t
