@@ -100,8 +100,9 @@
 #define FILL_SECONDS	0.5
 #define COMPLETE_SAMPLE	64
 #define COMPLETE_SHARE	0.1
-#define COMPLETE_CALLS	6
-#define COMPLETE_MAX	0.5
+#define COMPLETE_LEGAL	2
+#define COMPLETE_MAX	0.8
+#define LEGAL_SAMPLE	8	/* a power of two */
 
 static uint32_t
 search_rand(struct search *s, uint32_t n)
@@ -128,7 +129,7 @@ search_available(struct search *s, model_state *st)
 	enum legal_verdict v;
 	int n = 0, illegal = 0, rc, i;
 	uint32_t id;
-	double t0;
+	double t0, tl;
 
 	if (++s->gen == 0) {
 		memset(s->stamp, 0, ((size_t)s->p->ndrafts * s->nfronts + 1) *
@@ -142,7 +143,12 @@ search_available(struct search *s, model_state *st)
 		return MODEL_OK;
 	}
 	t0 = search_call_begin(s);
+	tl = (s->legal_calls++ & (LEGAL_SAMPLE - 1)) == 0 ? clock_seconds() : 0;
 	rc = s->ops->legal_actions(s->m, st, s->mbuf, s->mcap, &n, &illegal);
+	if (tl > 0) {
+		s->legal_seconds += clock_seconds() - tl;
+		s->legal_timed++;
+	}
 	if (search_call_done(s, t0, rc) != MODEL_OK)
 		return rc;
 	s->set[0] = wait;
@@ -772,22 +778,24 @@ search_count(struct search *s, int rc, double now)
  * (search_fill) where the model has value(): over a horizon the tree does
  * not reach, the completing rollout is the plan's far end, and it takes
  * many calls (one step per action to the horizon), more than FILL_SECONDS
- * allows on a long horizon. At least COMPLETE_SHARE, more where the calls
- * so far say a completion takes longer, at most COMPLETE_MAX.
+ * allows on a long horizon. At least COMPLETE_SHARE, more where the
+ * legal_actions calls so far say a completion takes longer, at most
+ * COMPLETE_MAX: on a horizon that long the completion is most of the
+ * plan's value.
  */
 static double
-search_reserve(struct search *s)
+search_reserve(const struct search *s)
 {
-	uint64_t calls = search_get(&s->model_calls);
 	double share = COMPLETE_SHARE, est;
 
 	if (s->params.iterations > 0 || s->params.seconds <= 0 ||
 	    !s->has_value)
 		return 0;
-	/* A completion's cost: about two actions a slot, each some
-	 * COMPLETE_CALLS calls at the mean call's time so far. */
-	est = calls > 0 ? 2.0 * s->p->horizon_slots * COMPLETE_CALLS *
-	    search_getf(&s->model_seconds) / calls : 0;
+	/* A completion's cost: about two actions a slot, each as long as
+	 * COMPLETE_LEGAL legal_actions calls so far (one, and the actions
+	 * tried and taken). */
+	est = s->legal_timed > 0 ? 2.0 * s->p->horizon_slots *
+	    COMPLETE_LEGAL * s->legal_seconds / s->legal_timed : 0;
 	if (est / s->params.seconds > share)
 		share = est / s->params.seconds;
 	return share < COMPLETE_MAX ? share : COMPLETE_MAX;
@@ -840,7 +848,7 @@ search_fill(struct search *s)
 
 /* Share of the budget spent, 0..1. */
 static double
-search_spent(struct search *s, double now)
+search_spent(const struct search *s, double now)
 {
 	if (s->params.iterations > 0)
 		return (double)s->iterations / (s->params.iterations -
