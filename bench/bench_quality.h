@@ -177,26 +177,22 @@ bplan_of_search(struct search *s, struct bplan *pl)
 
 /*
  * The plan's true value: its actions replayed in order from samples
- * determinizations (the same seeds for every plan, so two plans are
- * compared on the same draws), a post the engine does not allow at its
- * turn skipped, the mean total reward. The deterministic projects need one
- * sample.
+ * determinizations (seeds from seedbase on, the same for every plan, so
+ * two plans are compared on the same draws), a post the engine lg does not
+ * allow at its turn skipped, the mean total reward. The deterministic
+ * projects need one sample.
  */
 static double
-bplan_value(const struct bproj *b, const struct bplan *pl, int samples)
+bplan_value_lg(const struct bproj *b, struct legal *lg,
+    const struct bplan *pl, int samples, uint64_t seedbase)
 {
-	struct legal_past *past;
-	struct legal *lg;
-	struct legal_path *lp;
+	struct legal_path *lp = legal_path_new(lg);
 	model_state *st, *next;
 	double total = 0, r;
-	int n, i, k, ok = 0;
+	int i, k, ok = 0;
 
-	n = legal_past_from_history(b->p, &past);
-	lg = legal_new(b->p, past, n, NULL);
-	lp = legal_path_new(lg);
 	for (k = 0; k < samples; k++) {
-		wmodel_ops.seed(b->wm, 0x5eed0000ULL + (uint64_t)k);
+		wmodel_ops.seed(b->wm, seedbase + (uint64_t)k);
 		if (wmodel_ops.sample_hidden(b->wm, &st) != MODEL_OK)
 			continue;
 		legal_path_reset(lg, lp);
@@ -215,9 +211,32 @@ bplan_value(const struct bproj *b, const struct bplan *pl, int samples)
 		ok++;
 	}
 	legal_path_free(lp);
-	legal_free(lg);
-	free(past);
 	return ok > 0 ? total / ok : 0;
+}
+
+#define BPLAN_SEEDS	0x5eed0000ULL	/* the judge's determinizations */
+
+static struct legal *
+bproj_legal(const struct bproj *b)
+{
+	struct legal_past *past;
+	struct legal *lg;
+	int n;
+
+	n = legal_past_from_history(b->p, &past);
+	lg = legal_new(b->p, past, n, NULL);
+	free(past);
+	return lg;
+}
+
+static double
+bplan_value(const struct bproj *b, const struct bplan *pl, int samples)
+{
+	struct legal *lg = bproj_legal(b);
+	double v = bplan_value_lg(b, lg, pl, samples, BPLAN_SEEDS);
+
+	legal_free(lg);
+	return v;
 }
 
 /* A planner's plan (posts with slots) as actions: waits up to each post. */

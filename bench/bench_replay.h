@@ -201,4 +201,46 @@ brec_replay(void *m, uint64_t *calls)
 	return rc == 0 ? cpu_now() - c0 : -1;
 }
 
+/*
+ * The recorded calls as text for bench/replay_py.py, which makes them again
+ * in a bare Python loop (its docstring gives the format). Returns 0, or -1
+ * where the file cannot be written.
+ */
+static int
+brec_write(const char *path, int nfronts)
+{
+	const struct brec *r;
+	FILE *f = fopen(path, "w");
+	size_t i;
+
+	if (f == NULL)
+		return -1;
+	for (i = 0; i < brec_log.n; i++) {
+		r = &brec_log.v[i];
+		switch (r->fn) {
+		case BR_SEED:
+			fprintf(f, "s %llu\n", (unsigned long long)r->seed);
+			break;
+		case BR_HIDDEN:
+			fputs("h\n", f);
+			break;
+		case BR_LEGAL:
+			fputs("l\n", f);
+			break;
+		case BR_APPLY:
+			fprintf(f, "a %lu\n", r->a.kind == ACTION_WAIT ? 0 :
+			    1 + (unsigned long)r->a.draft * nfronts +
+			    r->a.front);
+			break;
+		case BR_TERMINAL:
+			fputs("t\n", f);
+			break;
+		case BR_VALUE:
+			fputs("v\n", f);
+			break;
+		}
+	}
+	return fclose(f) == 0 ? 0 : -1;
+}
+
 #endif

@@ -4,10 +4,15 @@
  *
  *   peer      plan time against bench/peer_ismcts.py (the same ISMCTS in
  *             plain Python, same model, same iterations), on the demo
- *   call      time per model call inside the search against a replay of
- *             the search's own calls with nothing around them
- *             (bench_replay.h), and against a raw loop making the same
- *             kinds of calls on random paths with no tree (bench_raw)
+ *   call      time per model call inside the search against the
+ *             search's own calls made again with nothing around them, in
+ *             a bare Python loop (bench/replay_py.py) and through the C
+ *             interface (bench_replay.h), and against a raw loop making
+ *             the same kinds of calls on random paths with no tree
+ *             (bench_raw); on every project, and alone on "agency"
+ *   big       plan value against wall time (1, 5, 15, 60 s) on a project
+ *             of 1,000 drafts, 12 fronts and 672 slots, fronts (2
+ *             workers) against a baseline without MCTS (bench_baseline.h)
  *   isolation process against thread isolation, and 2 workers against 1
  *             (iterations per second), through the planner
  *   scaling   time per iteration from 10^3 to 10^6 iterations (a C model:
@@ -20,7 +25,8 @@
  * not skew a ratio; parallel speed-up is in wall time. Environment:
  * FRONTS_TOP (repository root, default "."), FRONTS_BIN (the fronts binary,
  * for worker processes), BENCH_PY_ITERATIONS (default 300), BENCH_QUICK=1
- * (smaller runs), BENCH_ONLY=scaling,drafts,peer,isolation (sections).
+ * (smaller runs), BENCH_ONLY=scaling,drafts,peer,isolation,small,hidden,
+ * scale,agency,big (sections).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +45,9 @@
 #include "sandbox/worker.h"
 #include "bench_quality.h"
 #include "bench_replay.h"
+#include "bench_baseline.h"
+
+static const char	*bench_top = ".";
 
 static double
 bench_load(void)
@@ -86,7 +95,7 @@ bench_params(uint64_t iterations)
 
 struct run {
 	double		cpu, wall;
-	uint64_t	calls, nodes, iterations, arena;
+	uint64_t	calls, nodes, iterations, arena, illegal;
 };
 
 /* One search on this thread; *plan (when not NULL) gets its plan. */
@@ -109,6 +118,7 @@ bench_search_sp(const struct project *p, const struct model_ops *ops,
 	r->nodes = snap->nodes;
 	r->arena = snap->arena_bytes;
 	r->iterations = snap->iterations;
+	r->illegal = snap->illegal_proposals;
 	if (rc != 0)
 		fprintf(stderr, "bench: search: %s\n", err.msg);
 	if (plan != NULL)
@@ -264,53 +274,111 @@ bench_raw(const struct project *p, const struct model_ops *ops, void *m,
 }
 
 /*
- * Time per model call in fronts' search (n iterations, seed 1) against a
- * replay of the very calls it made (the goal's figure: the same calls on
- * the same states, so the difference is the search's own work), and, for
- * information, against the raw loop's random paths, whose mix of calls
- * and states differs (no engine: posts pile up early, lists shrink).
- * One recorded search gives the calls; then the search (unrecorded: the
- * same seed makes the same calls, and the count is checked) and the
- * replay are timed in turn, BENCH_CALL_ROUNDS times, and the least time
- * of each stands for it, so neither pays for the recorder, for a cold
- * start, or for a moment of other load that the other escaped.
+ * The calls logged in file log made again in a bare Python loop
+ * (bench/replay_py.py, the model loaded as the peer loads it): its CPU
+ * seconds and calls, or -1.
+ */
+static double
+bench_pyloop(const char *top, const struct bproj *b, const char *log,
+    uint64_t *calls)
+{
+	char *in = bench_peer_input(b->p), *cmd, *out = NULL, *at;
+	unsigned long long n = 0;
+	double cpu = -1;
+	size_t len = 0;
+	FILE *f;
+
+	xasprintf(&cmd, "/usr/bin/python3 %s/bench/replay_py.py %s %s %s", top,
+	    in, b->model, log);
+	if ((f = popen(cmd, "r")) != NULL) {
+		if (getline(&out, &len, f) > 0 &&
+		    (at = strstr(out, "\"calls\": ")) != NULL &&
+		    sscanf(at + 9, "%llu", &n) == 1 &&
+		    (at = strstr(out, "\"cpu_seconds\": ")) != NULL)
+			sscanf(at + 15, "%lf", &cpu);
+		if (pclose(f) != 0)
+			cpu = -1;
+	}
+	*calls = n;
+	unlink(in);
+	free(out);
+	free(cmd);
+	free(in);
+	return cpu;
+}
+
+/*
+ * Time per model call in fronts' search (n iterations, seed 1) against the
+ * very calls it made, made again with nothing around them: in a bare
+ * Python loop (the goal's figure: what the calls themselves cost), and
+ * through the model's C interface (bench_replay.h; the difference to the
+ * loop is converting what the calls return). For information, against the
+ * raw loop's random paths, whose mix of calls and states differs (no
+ * engine: posts pile up early, lists shrink). One recorded search gives
+ * the calls; then the search (unrecorded: the same seed makes the same
+ * calls, and the count is checked) and both replays are timed in turn,
+ * BENCH_CALL_ROUNDS times, and the least time of each stands for it, so
+ * none pays for the recorder, for a cold start, or for a moment of other
+ * load that the others escaped.
  */
 #define BENCH_CALL_ROUNDS	3
+
+static void
+bench_call_ratio(const char *name, const char *what, const char *goal,
+    double cpu, double ocpu, uint64_t calls)
+{
+	char label[72];
+	double ratio = cpu / ocpu;
+
+	snprintf(label, sizeof label, "%s: time per model call / %s", name,
+	    what);
+	fig(label, goal, goal[0] == '-' ? -1 : ratio <= 1.10, "%.3f (%.2f us "
+	    "vs %.2f us)", ratio, cpu / calls * 1e6, ocpu / calls * 1e6);
+}
 
 static void
 bench_call_fig(struct bproj *b, const char *name, uint64_t n)
 {
 	struct search_params sp = bench_params(n);
 	struct run c, raw, t;
-	char label[72];
-	double ratio, rcpu = 0, cpu = 0, x;
-	uint64_t rcalls;
+	double rcpu = 0, cpu = 0, pcpu = -1, x, y;
+	uint64_t rcalls, pcalls;
+	char *log;
 	int i;
 
 	if (bench_search_sp(b->p, brec_start(&wmodel_ops), b->wm, &sp, &c,
 	    NULL) != 0)
 		return;
+	xasprintf(&log, "%s/calls-%s", bench_projects(bench_top), name);
+	if (brec_write(log, b->p->nfronts) != 0)
+		pcpu = -2;
 	for (i = 0; i < BENCH_CALL_ROUNDS; i++) {
 		if (bench_search_sp(b->p, &wmodel_ops, b->wm, &sp, &t,
 		    NULL) != 0 || t.calls != c.calls ||
 		    (x = brec_replay(b->wm, &rcalls)) <= 0 ||
 		    rcalls != c.calls)
-			return;
+			goto out;
 		cpu = i == 0 || t.cpu < cpu ? t.cpu : cpu;
 		rcpu = i == 0 || x < rcpu ? x : rcpu;
+		if (pcpu > -2 && (y = bench_pyloop(bench_top, b, log,
+		    &pcalls)) > 0 && pcalls == c.calls)
+			pcpu = pcpu < 0 || y < pcpu ? y : pcpu;
 	}
-	ratio = (cpu / c.calls) / (rcpu / rcalls);
-	snprintf(label, sizeof label, "%s: time per model call / replay",
-	    name);
-	fig(label, "<= 1.10", ratio <= 1.10, "%.3f (%.2f us vs %.2f us)",
-	    ratio, cpu / c.calls * 1e6, rcpu / rcalls * 1e6);
-	if (bench_raw(b->p, &wmodel_ops, b->wm, c.calls, &raw) != 0)
-		return;
-	ratio = (cpu / c.calls) / (raw.cpu / raw.calls);
-	snprintf(label, sizeof label, "%s: time per model call / raw loop",
-	    name);
-	fig(label, "-", -1, "%.3f (%.2f us vs %.2f us)",
-	    ratio, cpu / c.calls * 1e6, raw.cpu / raw.calls * 1e6);
+	if (pcpu > 0)
+		bench_call_ratio(name, "Python loop", "<= 1.10", cpu, pcpu,
+		    c.calls);
+	bench_call_ratio(name, "C replay", "-", cpu, rcpu, c.calls);
+	printf("%s: %llu iterations, %.1f model calls and %.1f illegal "
+	    "proposals per iteration; per call %.2f us in the search, %.2f us "
+	    "in a Python loop, %.2f us replayed through C\n", name,
+	    (unsigned long long)n, (double)c.calls / n, (double)c.illegal / n,
+	    cpu / c.calls * 1e6, pcpu / c.calls * 1e6, rcpu / c.calls * 1e6);
+	if (bench_raw(b->p, &wmodel_ops, b->wm, c.calls, &raw) == 0)
+		bench_call_ratio(name, "raw loop", "-", cpu / c.calls,
+		    raw.cpu / raw.calls, 1);
+out:
+	unlink(log);
+	free(log);
 }
 
 static void
@@ -346,6 +414,7 @@ bench_demo(const char *top)
 		printf("peer: failed\n");
 	db.p = p;
 	db.wm = wm;
+	db.model = model;
 	bench_call_fig(&db, "demo", n);
 	wmodel_leave(wm);
 	wmodel_free(wm);
@@ -814,6 +883,82 @@ bench_scale(const char *top)
 	bproj_free(&b);
 }
 
+/* Agency: the time per model call where legal_actions proposes every
+ * (draft, front) pair not used yet, some of which the rules never allow. */
+static void
+bench_agency(const char *top)
+{
+	struct bproj b;
+
+	if (bproj_load(top, "agency", &b) != 0)
+		return;
+	bench_call_fig(&b, "agency", bench_quick() ? 60 : 300);
+	bproj_free(&b);
+}
+
+/*
+ * Big: fronts (two workers, process isolation) against the baseline
+ * (bench_baseline.h, two processes) at equal wall time, plan value against
+ * time, each plan valued by the judge on the same determinizations. The
+ * baseline is one run with checkpoints; fronts plans afresh per budget.
+ */
+static void
+bench_big(const char *top)
+{
+	static const double full[] = { 1, 5, 15, 60 }, quick[] = { 1, 5 };
+	const double *t = bench_quick() ? quick : full;
+	int n = bench_quick() ? 2 : 4, samples = bench_quick() ? 8 : 32, i, k;
+	int posts, waits;
+	struct search_params sp = bench_params(0);
+	const char *bin = getenv("FRONTS_BIN");
+	double fv[4], bv[4], rate, cpu, srate, reach = -1;
+	struct bproj b;
+	struct bplan pl;
+
+	if (bin != NULL)
+		worker_set_binary(bin);
+	if (bproj_load(top, "big", &b) != 0)
+		return;
+	sp.isolation = ISOLATION_PROCESS;
+	sp.workers = 2;
+	for (i = 0; i < n; i++) {
+		sp.seconds = t[i];
+		fv[i] = -INFINITY;
+		if (bench_planner_sp(b.p, b.src, b.len, sp, &rate, &cpu,
+		    &srate, &pl) != 0)
+			continue;
+		fv[i] = bplan_value(&b, &pl, samples);
+		for (k = posts = waits = 0; k < pl.n; k++)
+			if (pl.a[k].kind == ACTION_WAIT)
+				waits++;
+			else
+				posts++;
+		printf("big: fronts, %.0f s, 2 workers: %.0f iterations per "
+		    "second, %d posts up to slot %d, plan value %.1f\n", t[i],
+		    srate, posts, waits, fv[i]);
+		bplan_free(&pl);
+	}
+	bl_run(&b, t, n, samples, bv);
+	for (i = 0; i < n; i++) {
+		printf("big: %4.0f s: fronts %8.1f  baseline %8.1f  (plan "
+		    "value, mean of %d samples)\n", t[i], fv[i], bv[i],
+		    samples);
+		if (reach < 0 && fv[i] >= bv[n - 1])
+			reach = t[i];
+	}
+	fig("big: plan value at equal time, fronts/baseline", ">= 1",
+	    fv[n - 1] >= bv[n - 1], "%.3f (%.1f vs %.1f at %.0f s)",
+	    fv[n - 1] / bv[n - 1], fv[n - 1], bv[n - 1], t[n - 1]);
+	if (reach > 0)
+		fig("big: fronts' time to the baseline's value", "<= 1/3",
+		    reach <= t[n - 1] / 3, "%.0f s of %.0f s", reach,
+		    t[n - 1]);
+	else
+		fig("big: fronts' time to the baseline's value", "<= 1/3", 0,
+		    "not reached in %.0f s", t[n - 1]);
+	bproj_free(&b);
+}
+
 /* BENCH_ONLY=name,name… runs only those sections. */
 static bool
 bench_wanted(const char *name)
@@ -828,6 +973,7 @@ main(int argc, char **argv)
 {
 	const char *top = getenv("FRONTS_TOP") ? getenv("FRONTS_TOP") : ".";
 
+	bench_top = top;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	printf("bench_search (%ld cores, load %.1f)\n",
@@ -846,6 +992,10 @@ main(int argc, char **argv)
 		bench_hidden(top);
 	if (bench_wanted("scale"))
 		bench_scale(top);
+	if (bench_wanted("agency"))
+		bench_agency(top);
+	if (bench_wanted("big"))
+		bench_big(top);
 	fig_print();
 	bench_projects_remove();
 	return 0;

@@ -12,6 +12,13 @@ into OUTDIR, the same bytes on every run:
               rewards are noisy.
   scale       300 drafts x 5 fronts x 168 hourly slots (a week), hidden
               interest in ten topics, noisy rewards and value().
+  agency      an agency's week: 300 drafts x 5 fronts x 168 hourly slots,
+              as scale, but drafts as an operator writes them: a tenth
+              too long for the Bluesky fronts, a tenth for some fronts
+              only, so legal_actions (every pair not used yet) proposes
+              posts the rules never allow.
+  big         two weeks of a large account: 1,000 drafts x 12 fronts x
+              672 half-hour slots, drafts as in agency.
 
 Every project runs one model (MODEL below) with its tables written in:
 reward = base(draft, front) x hour(front, slot) x interest(topic)
@@ -20,7 +27,7 @@ and halving with every slot. Fatigue is per front, so the order of posts
 within one slot never matters and the search's canonical same-slot order
 loses no plan.
 
-usage: gen_projects.py OUTDIR
+usage: gen_projects.py OUTDIR [NAME,NAME...]
 """
 import json
 import os
@@ -37,6 +44,7 @@ TOPIC_MU = %(topic_mu)r
 TOPIC_SD = %(topic_sd)r
 NOISE_SD = %(noise_sd)r
 CAP = %(cap)r	# posts a front can still make per remaining day, for value()
+DAY_SLOTS = %(day_slots)d
 FATIGUE = 0.5
 DECAY = 0.5
 
@@ -94,7 +102,7 @@ VALUE = '''
 def value(state):
     # What the remaining days still allow per front, at a typical rate.
     left = NSLOTS - state[0]
-    days = left / 24.0
+    days = left / DAY_SLOTS
     total = 0.0
     for f in range(NF):
         total += min(NPAIRS[f], CAP[f] * days) * MEAN[f] * 0.5
@@ -124,7 +132,7 @@ def write(dirname, name, start, slot_minutes, fronts, drafts, model):
     open(os.path.join(dirname, "history.jsonl"), "w").close()
     open(os.path.join(dirname, "rules.md"), "w").write(
         "# %s\n\nA benchmark project (bench/gen_projects.py).\n" % name)
-    src = MODEL % model
+    src = MODEL % dict(model, day_slots=model.get("day_slots", 24))
     if model.get("value"):
         src += VALUE
     open(os.path.join(dirname, "model.py"), "w").write(src)
@@ -237,12 +245,66 @@ def scale(outdir):
            "cap": [3 + f % 3 for f in range(5)], "value": True})
 
 
+def operator(outdir, name, seed, nf, nd, nslots, slot_minutes):
+    """agency and big: nf fronts, nd drafts, nslots slots from midnight."""
+    rng = random.Random(seed)
+    ids = ["f%d" % (f + 1) for f in range(nf)]
+    plat = ["mastodon" if f % 2 == 0 else "bluesky" for f in range(nf)]
+    fronts = []
+    for f in range(nf):
+        fr = {"id": ids[f], "platform": plat[f],
+              "account": "@%s@bench.example" % ids[f],
+              "limits": {"max_posts_per_day": 3 + f % 4,
+                         "min_gap_minutes": 60 * (1 + f % 3),
+                         "quiet_hours": [22 + f % 2, 6 + f % 3]}}
+        if plat[f] == "mastodon":
+            fr["instance"] = "https://bench.example"
+        else:
+            fr["handle"] = "%s.bench.example" % ids[f]
+            fr["limits"]["max_length"] = 300
+        fronts.append(fr)
+    ntopics = 10
+    drafts = []
+    for i in range(nd):
+        long_ = i % 10 == 3
+        d = {"id": "d%d" % (i + 1), "topics": ["t%d" % (i % ntopics)],
+             "text": text_of(rng, 400 if long_ else 60, "post")}
+        if i % 10 == 7:
+            d["fronts"] = sorted(rng.sample(ids, max(1, nf // 3)))
+        drafts.append(d)
+    hs = hours(0, slot_minutes, nslots)
+    pk = [9 + (12 * f) // nf for f in range(nf)]
+    hour = [[round(0.5 + 0.7 * (1 - min(abs(h - pk[f]),
+                                        24 - abs(h - pk[f])) / 12.0), 3)
+             for h in hs] for f in range(nf)]
+    pairs = [(d["id"], f, round(rng.uniform(2, 20), 2), i % ntopics)
+             for i, d in enumerate(drafts) for f in range(nf)]
+    write(os.path.join(outdir, name), name, "2026-12-01T00:00:00Z",
+          slot_minutes, fronts, drafts,
+          {"nf": nf, "nslots": nslots, "front_ids": ids, "pairs": pairs,
+           "hour": hour,
+           "topic_mu": [round(rng.uniform(-0.3, 0.3), 3)
+                        for _ in range(ntopics)],
+           "topic_sd": 0.4, "noise_sd": 0.3,
+           "cap": [3 + f % 4 for f in range(nf)], "value": True,
+           "day_slots": 24 * 60 // slot_minutes})
+
+
 def main():
     out = sys.argv[1]
+    only = sys.argv[2].split(",") if len(sys.argv) > 2 else None
+    want = lambda name: only is None or name in only
     for k in (1, 2, 3):
-        small(out, k)
-    hidden(out)
-    scale(out)
+        if want("small-%d" % k):
+            small(out, k)
+    if want("hidden"):
+        hidden(out)
+    if want("scale"):
+        scale(out)
+    if want("agency"):
+        operator(out, "agency", 4000, 5, 300, 168, 60)
+    if want("big"):
+        operator(out, "big", 5000, 12, 1000, 672, 30)
 
 
 if __name__ == "__main__":

@@ -59,6 +59,12 @@
  *     within FILL_SECONDS, force the whole principal variation and run a
  *     completing rollout from its end. An iteration budget spent to its end is left as it
  *     was: same seed, same plan.
+ *   - Where the model has value(), a completing rollout (the plan's far
+ *     end, beyond what the tree reached) takes at each step the best
+ *     immediate reward among COMPLETE_SAMPLE available actions drawn at
+ *     random (search_complete_pick), and a budget in seconds keeps a
+ *     share for it (search_reserve): over a horizon the search cannot
+ *     reach, the next slots are searched deeply and the rest is greedy.
  *   - Where no step's reward ever varied and the model has no value(),
  *     every rollout's return is a whole plan's true value: the plan is the
  *     best path evaluated (see search_follow_best), and no deepening
@@ -92,6 +98,11 @@
 #define FAIL_EARLY_MIN	50
 #define FILL_ITERATIONS	8
 #define FILL_SECONDS	0.5
+#define COMPLETE_SAMPLE	64
+#define COMPLETE_SHARE	0.1
+#define COMPLETE_LEGAL	2
+#define COMPLETE_MAX	0.8
+#define LEGAL_SAMPLE	8	/* a power of two */
 
 static uint32_t
 search_rand(struct search *s, uint32_t n)
@@ -118,7 +129,7 @@ search_available(struct search *s, model_state *st)
 	enum legal_verdict v;
 	int n = 0, illegal = 0, rc, i;
 	uint32_t id;
-	double t0;
+	double t0, tl;
 
 	if (++s->gen == 0) {
 		memset(s->stamp, 0, ((size_t)s->p->ndrafts * s->nfronts + 1) *
@@ -132,7 +143,12 @@ search_available(struct search *s, model_state *st)
 		return MODEL_OK;
 	}
 	t0 = search_call_begin(s);
+	tl = (s->legal_calls++ & (LEGAL_SAMPLE - 1)) == 0 ? clock_seconds() : 0;
 	rc = s->ops->legal_actions(s->m, st, s->mbuf, s->mcap, &n, &illegal);
+	if (tl > 0) {
+		s->legal_seconds += clock_seconds() - tl;
+		s->legal_timed++;
+	}
 	if (search_call_done(s, t0, rc) != MODEL_OK)
 		return rc;
 	s->set[0] = wait;
@@ -383,6 +399,40 @@ search_rollout_pick(struct search *s, int slot)
 	return bi;
 }
 
+/*
+ * A completing rollout's action where the model has value(): the best
+ * immediate reward among COMPLETE_SAMPLE available actions drawn at random
+ * (the wait among them where drawn), each tried on the state. Beyond what
+ * the tree reached the learned table is thin over a long horizon, and its
+ * uniform steps fill the plan's far end with arbitrary posts; the greedy
+ * choice is what a search that cannot reach the horizon leaves there (the
+ * run scheduler re-plans before it comes). Returns the index in the set,
+ * or -1 on a model error (in *rc).
+ */
+static int
+search_complete_pick(struct search *s, model_state *st, int *rc)
+{
+	model_state *next;
+	double r, br = -INFINITY;
+	int i, k, bi = 0, n = s->nset < COMPLETE_SAMPLE ? s->nset :
+	    COMPLETE_SAMPLE;
+	double t0;
+
+	for (k = 0; k < n; k++) {
+		i = n == s->nset ? k : (int)search_rand(s, (uint32_t)s->nset);
+		t0 = search_call_begin(s);
+		*rc = s->ops->apply(s->m, st, &s->set[i], &next, &r);
+		if (search_call_done(s, t0, *rc) != MODEL_OK)
+			return -1;
+		s->ops->state_free(s->m, next);
+		if (r > br) {
+			br = r;
+			bi = i;
+		}
+	}
+	return bi;
+}
+
 /* Every step of this iteration's path adds its return from there on to
  * its (action, slot) entry. */
 static void
@@ -413,7 +463,7 @@ search_learn(struct search *s)
 static int
 search_rollout(struct search *s, model_state **st, double *ret, bool *whole)
 {
-	int steps = 0, slot, rc;
+	int steps = 0, slot, rc, i;
 	struct action a;
 	double r, v;
 	bool over, late;
@@ -439,7 +489,12 @@ search_rollout(struct search *s, model_state **st, double *ret, bool *whole)
 		if ((rc = search_available(s, *st)) != MODEL_OK)
 			return rc;
 		slot = legal_path_slot(s->lp);
-		a = s->set[search_rollout_pick(s, slot)];
+		if (s->completing && s->has_value) {
+			if ((i = search_complete_pick(s, *st, &rc)) < 0)
+				return rc;
+			a = s->set[i];
+		} else
+			a = s->set[search_rollout_pick(s, slot)];
 		if ((rc = search_m_apply(s, st, &a, &r)) != MODEL_OK)
 			return rc;
 		search_record(s, &a, slot, r);
@@ -719,6 +774,34 @@ search_count(struct search *s, int rc, double now)
 }
 
 /*
+ * The share of a budget in seconds kept for completing the plan
+ * (search_fill) where the model has value(): over a horizon the tree does
+ * not reach, the completing rollout is the plan's far end, and it takes
+ * many calls (one step per action to the horizon), more than FILL_SECONDS
+ * allows on a long horizon. At least COMPLETE_SHARE, more where the
+ * legal_actions calls so far say a completion takes longer, at most
+ * COMPLETE_MAX: on a horizon that long the completion is most of the
+ * plan's value.
+ */
+static double
+search_reserve(const struct search *s)
+{
+	double share = COMPLETE_SHARE, est;
+
+	if (s->params.iterations > 0 || s->params.seconds <= 0 ||
+	    !s->has_value)
+		return 0;
+	/* A completion's cost: about two actions a slot, each as long as
+	 * COMPLETE_LEGAL legal_actions calls so far (one, and the actions
+	 * tried and taken). */
+	est = s->legal_timed > 0 ? 2.0 * s->p->horizon_slots *
+	    COMPLETE_LEGAL * s->legal_seconds / s->legal_timed : 0;
+	if (est / s->params.seconds > share)
+		share = est / s->params.seconds;
+	return share < COMPLETE_MAX ? share : COMPLETE_MAX;
+}
+
+/*
  * A run left before its last chunk's completing iterations (a stop, or a
  * budget in seconds that ran out first) completes its principal variation
  * instead: iterations that force the whole of it and run a completing
@@ -743,6 +826,9 @@ search_fill(struct search *s)
 		left = s->params.iterations - s->iterations;
 	s->focus_min = 1;
 	s->fill_by = clock_seconds() + FILL_SECONDS;
+	if (search_reserve(s) > 0 && !atomic_load(&s->cancel) &&
+	    s->started + s->params.seconds > s->fill_by)
+		s->fill_by = s->started + s->params.seconds;
 	for (; left > 0 && clock_seconds() < s->fill_by; left--) {
 		n = search_focus(s);
 		for (i = waits = 0; i < n; i++)
@@ -769,7 +855,8 @@ search_spent(const struct search *s, double now)
 		    search_polish_budget(s));
 	if (s->params.seconds <= 0)
 		return 1;
-	return (now - s->started) / s->params.seconds;
+	return (now - s->started) / (s->params.seconds *
+	    (1 - search_reserve(s)));
 }
 
 /* The run fails; s->error says why. */

@@ -208,12 +208,31 @@ search_merge_pv(struct merge_pv *pv, const struct export_node *e,
 	pv->last = i;
 }
 
+/* Does a plan reach the horizon (a wait for every slot)? */
+static bool
+search_merge_whole(const struct search *s, const struct action *path, int n)
+{
+	int i, waits = 0;
+
+	for (i = 0; i < n; i++)
+		waits += path[i].kind == ACTION_WAIT;
+	return waits >= s->p->horizon_slots;
+}
+
 /* The better of the plan so far and this tree's; either way resolved
- * again on the merged tree, whose nodes the merge moved. */
+ * again on the merged tree, whose nodes the merge moved. A plan that
+ * reaches the horizon beats one that stops short of it, whose value counts
+ * returns below its last step (rollouts, value()) that no step of the plan
+ * makes: on a horizon longer than a worker's tree reaches, the other
+ * worker's completed plan would otherwise lose to an estimate. */
 static void
 search_merge_prefer(struct search *s, struct merge_pv *pv)
 {
-	if (pv->n > 0 && (s->pact == NULL || pv->total > s->pref_total))
+	bool whole = pv->n > 0 && search_merge_whole(s, pv->path, pv->n);
+	bool had = s->pact != NULL && search_merge_whole(s, s->pact, s->npact);
+
+	if (pv->n > 0 && (s->pact == NULL || whole > had ||
+	    (whole == had && pv->total > s->pref_total)))
 		search_pref_set(s, pv->path, pv->n, pv->total);
 	else if (s->pact != NULL)
 		search_pref_set(s, s->pact, s->npact, s->pref_total);

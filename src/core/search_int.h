@@ -133,6 +133,10 @@ struct search {
 	int			 nprefix;
 	uint64_t		 focus_min;
 	double			 fill_by;	/* see search_fill; 0: none */
+	/* legal_actions timed apart, one call in LEGAL_SAMPLE (this thread
+	 * only): what a completion's steps cost (search_reserve). */
+	uint64_t		 legal_calls, legal_timed;
+	double			 legal_seconds;
 	double			 polish_share;	/* see search_polish.c */
 
 	struct action		*pact;		/* merged: the plan's path */

@@ -4,7 +4,8 @@
  * The hot path allocates nothing of its own: a model_state is the model's
  * PyObject itself (one owned reference), every action the model can be
  * handed is a tuple built once at load, and the model's proposals are
- * converted by two exact-str dict lookups. Results are converted only
+ * converted by two exact-str dict lookups, once per tuple object: a tuple
+ * seen again is recognised by its address (wmodel_ids.c). Results are converted only
  * through exact built-in types, so no model code runs outside a guarded
  * call. The GIL is taken per call unless the calling thread entered the
  * model (wmodel_enter), which is how a search loop should run it.
@@ -338,17 +339,16 @@ wm_action_index(struct wmodel *m, PyObject *t)
 	    (int)PyLong_AsLong(fi);
 }
 
-static void
-wm_action_of(const struct wmodel *m, int ix, struct action *a)
+/* A proposal's index: by identity where the tuple was seen before
+ * (wmodel_ids.c), else converted and remembered. */
+static inline int
+wm_proposal(struct wmodel *m, PyObject *t)
 {
-	memset(a, 0, sizeof *a);
-	if (ix == 0) {
-		a->kind = ACTION_WAIT;
-		return;
-	}
-	a->kind = ACTION_POST;
-	a->draft = (uint32_t)((ix - 1) / m->p->nfronts);
-	a->front = (uint16_t)((ix - 1) % m->p->nfronts);
+	int ix = wm_ids_get(&m->ids, t);
+
+	if (ix < 0 && (ix = wm_action_index(m, t)) >= 0)
+		wm_ids_put(&m->ids, t, ix);
+	return ix;
 }
 
 static int
@@ -375,10 +375,10 @@ wm_legal_actions(void *mv, model_state *s, struct action *out, int max,
 	len = PySequence_Fast_GET_SIZE(r);
 	items = PySequence_Fast_ITEMS(r);
 	for (i = 0; i < len; i++) {
-		if ((ix = wm_action_index(m, items[i])) < 0)
+		if ((ix = wm_proposal(m, items[i])) < 0)
 			(*illegal)++;
 		else if (*n < max)
-			wm_action_of(m, ix, &out[(*n)++]);
+			out[(*n)++] = m->actv[ix];
 	}
 	wm_decref(m, r);
 out:

@@ -29,6 +29,14 @@ enum wm_fn {
 
 extern const char *const wm_fn_names[FN_COUNT];
 
+/* The action tuples already converted, by address (wmodel_ids.c). */
+struct wm_ids {
+	PyObject	**key;		/* NULL: empty; each a strong reference */
+	int		 *ix;		/* its action index */
+	uint32_t	  mask;		/* table size - 1 */
+	uint32_t	  n, max;
+};
+
 struct wmodel {
 	const struct project	*p;
 	PyObject		*globals;
@@ -42,6 +50,8 @@ struct wmodel {
 	PyObject		*draft_ix;	/* str -> int */
 	PyObject		*front_ix;
 	PyObject		*s_wait, *s_post;
+	struct action		*actv;		/* acts as struct action */
+	struct wm_ids		 ids;
 	/* predict's arguments, built on its first call: per history post,
 	 * the post without metrics and its ctx entry with empty metrics. */
 	PyObject		*hist_post, *hist_bare;
@@ -84,6 +94,11 @@ int	wm_badtype(struct wmodel *, enum wm_fn, const char *want,
 int	wm_badnumber(struct wmodel *, enum wm_fn, const char *what,
 	    PyObject *o, double x);
 void	wm_decref(struct wmodel *, PyObject *o);
+/* wmodel_ids.c */
+void	wm_ids_init(struct wm_ids *, int nacts);
+int	wm_ids_get(const struct wm_ids *, const PyObject *o);
+void	wm_ids_put(struct wm_ids *, PyObject *o, int ix);
+void	wm_ids_free(struct wm_ids *);
 /* wmodel_predict.c */
 int	wm_predict(void *, const struct predict_query *, double *);
 bool	wm_has_predict(void *);

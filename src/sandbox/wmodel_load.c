@@ -170,12 +170,18 @@ wm_build_actions(struct wmodel *m, struct error *err)
 	    p->nfronts);
 	m->nacts = 1 + p->ndrafts * p->nfronts;
 	m->acts = xcalloc(m->nacts, sizeof *m->acts);
+	m->actv = xcalloc(m->nacts, sizeof *m->actv);
+	m->actv[0].kind = ACTION_WAIT;
+	wm_ids_init(&m->ids, m->nacts);
 	if (m->s_wait == NULL || m->s_post == NULL || m->draft_ix == NULL ||
 	    m->front_ix == NULL || (m->acts[0] = PyTuple_Pack(1, m->s_wait)) == NULL)
 		goto fail;
 	for (d = 0; d < p->ndrafts; d++) {
 		for (f = 0; f < p->nfronts; f++) {
 			i = 1 + d * p->nfronts + f;
+			m->actv[i].kind = ACTION_POST;
+			m->actv[i].draft = (uint32_t)d;
+			m->actv[i].front = (uint16_t)f;
 			m->acts[i] = Py_BuildValue("(Oss)", m->s_post,
 			    p->drafts[d].id, p->fronts[f].id);
 			if (m->acts[i] == NULL)
@@ -379,6 +385,8 @@ wmodel_free(struct wmodel *m)
 	for (i = 0; m->acts != NULL && i < m->nacts; i++)
 		Py_XDECREF(m->acts[i]);
 	free(m->acts);
+	free(m->actv);
+	wm_ids_free(&m->ids);
 	Py_XDECREF(m->code);
 	Py_XDECREF(m->globals);
 	Py_XDECREF(m->ctx);

@@ -1132,6 +1132,54 @@ test_merge_keeps_one_plan(void **state)
 	fx_free(p);
 }
 
+/*
+ * A worker whose plan stops short of the horizon values it by what its
+ * rollouts and value() found below its last step (B: one post, worth 20);
+ * the other's plan reaches the horizon (A: five waits, worth 8). The
+ * merged plan is A's, in either order: the estimate is no plan.
+ */
+static void
+test_merge_prefers_whole_plan(void **state)
+{
+	static const struct xn a[] = {
+		{ 0, 0, 0, 0, 10, 80, 0, 0 },
+		{ 0, ACTION_WAIT, 0, 0, 10, 80, 0, 1 },
+		{ 1, ACTION_WAIT, 0, 1, 10, 80, 0, 1 },
+		{ 2, ACTION_WAIT, 0, 2, 10, 80, 0, 1 },
+		{ 3, ACTION_WAIT, 0, 3, 10, 80, 0, 1 },
+		{ 4, ACTION_WAIT, 0, 4, 10, 80, 80, 1 },
+	}, b[] = {
+		{ 0, 0, 0, 0, 10, 200, 0, 0 },
+		{ 0, ACTION_POST, 0, 0, 10, 200, 30, 1 },
+	};
+	struct project *p = small_project();
+	struct search_params sp = params(1, 1);
+	struct search_result res;
+	struct error err = { 0 };
+	struct search *s;
+	char *ba, *bb;
+	size_t la, lb;
+	int order;
+
+	ba = export_of(a, 6, &la);
+	bb = export_of(b, 2, &lb);
+	for (order = 0; order < 2; order++) {
+		s = search_new(p, &sp, 0);
+		assert_int_equal(search_merge(s, order ? bb : ba,
+		    order ? lb : la, &err), 0);
+		assert_int_equal(search_merge(s, order ? ba : bb,
+		    order ? la : lb, &err), 0);
+		assert_int_equal(search_result(s, 0, &res), 0);
+		assert_int_equal(res.npv, 5);
+		assert_int_equal(res.pv[0].action.kind, ACTION_WAIT);
+		search_result_free(&res);
+		search_free(s);
+	}
+	free(ba);
+	free(bb);
+	fx_free(p);
+}
+
 /* Merged, two real searches give one worker's plan, step for step. */
 static void
 test_merge_plan_is_a_workers(void **state)
@@ -1422,6 +1470,7 @@ main(void)
 		cmocka_unit_test(test_timeout_ends_run),
 		cmocka_unit_test(test_merge_refuses_extreme_sums),
 		cmocka_unit_test(test_merge_keeps_one_plan),
+		cmocka_unit_test(test_merge_prefers_whole_plan),
 		cmocka_unit_test(test_merge_plan_is_a_workers),
 		cmocka_unit_test(test_merge_refuses_out_of_order),
 		cmocka_unit_test(test_merge_refuses_deep_chain),

@@ -18,6 +18,7 @@
 
 #include "core/project.h"
 #include "sandbox/wmodel.h"
+#include "sandbox/wmodel_int.h"
 
 #ifndef TOP
 #define TOP "."
@@ -188,6 +189,87 @@ test_proposals_converted(void **state)
 	assert_int_equal(acts[1].kind, ACTION_POST);
 	assert_int_equal(acts[1].draft, project_draft_index(demo, "d3"));
 	assert_int_equal(acts[1].front, project_front_index(demo, "linkedin"));
+	ops->state_free(m, s);
+	wmodel_free(m);
+}
+
+/*
+ * Proposals recognised by identity (wmodel_ids.c) convert as before: the
+ * model's own tuples every call, fresh tuples of other contents that may
+ * take a freed tuple's address (the cache holds its tuples, so none is
+ * freed), and a tuple subclass, which is never cached.
+ */
+static void
+test_proposals_by_identity(void **state)
+{
+	struct action acts[8];
+	struct error err;
+	struct wmodel *m;
+	model_state *s;
+	int n, illegal, k, d2, d3, ma, li;
+
+	m = load_src(BASE
+	    "ACTS = (('wait',), ('post', 'd2', 'mastodon'))\n"
+	    "class T(tuple):\n"
+	    "    pass\n"
+	    "K = [0]\n"
+	    "def legal_actions(state):\n"
+	    "    K[0] += 1\n"
+	    "    d = 'd%d' % (2 + K[0] % 2)\n"
+	    "    f = ('mastodon', 'linkedin')[K[0] % 2]\n"
+	    "    return [ACTS[0], ACTS[1], ('post', d, f),\n"
+	    "            T(('post', d, f)), ('post', 'zz', f)]\n"
+	    "def apply(state, action, rng):\n"
+	    "    return state + 1, 1\n", 1000, &err);
+	assert_non_null(m);
+	d2 = project_draft_index(demo, "d2");
+	d3 = project_draft_index(demo, "d3");
+	ma = project_front_index(demo, "mastodon");
+	li = project_front_index(demo, "linkedin");
+	assert_int_equal(ops->initial_state(m, &s), MODEL_OK);
+	for (k = 1; k <= 50; k++) {
+		assert_int_equal(ops->legal_actions(m, s, acts, 8, &n,
+		    &illegal), MODEL_OK);
+		assert_int_equal(n, 4);
+		assert_int_equal(illegal, 1);
+		assert_int_equal(acts[0].kind, ACTION_WAIT);
+		assert_int_equal(acts[1].draft, d2);
+		assert_int_equal(acts[1].front, ma);
+		assert_int_equal(acts[2].draft, k % 2 ? d3 : d2);
+		assert_int_equal(acts[2].front, k % 2 ? li : ma);
+		assert_true(action_equal(&acts[2], &acts[3]));
+	}
+	ops->state_free(m, s);
+	wmodel_free(m);
+}
+
+/* A model that builds fresh tuples on every call fills the cache up to its
+ * bound and no further, and its proposals still convert. */
+static void
+test_proposals_cache_bounded(void **state)
+{
+	struct action acts[64];
+	struct error err;
+	struct wmodel *m;
+	model_state *s;
+	int n, illegal, k;
+
+	m = load_src(BASE
+	    "def legal_actions(state):\n"
+	    "    return [('post', 'd%d' % (1 + i % 5), 'mastodon')\n"
+	    "            for i in range(60)]\n"
+	    "def apply(state, action, rng):\n"
+	    "    return state + 1, 1\n", 1000, &err);
+	assert_non_null(m);
+	assert_int_equal(ops->initial_state(m, &s), MODEL_OK);
+	for (k = 0; k < 200; k++) {
+		assert_int_equal(ops->legal_actions(m, s, acts, 64, &n,
+		    &illegal), MODEL_OK);
+		assert_int_equal(n, 60);
+		assert_int_equal(acts[59].draft, project_draft_index(demo,
+		    "d5"));
+	}
+	assert_int_equal(m->ids.n, m->ids.max);
 	ops->state_free(m, s);
 	wmodel_free(m);
 }
@@ -722,6 +804,8 @@ main(void)
 		cmocka_unit_test(test_demo_model),
 		cmocka_unit_test(test_ctx_read_only),
 		cmocka_unit_test(test_proposals_converted),
+		cmocka_unit_test(test_proposals_by_identity),
+		cmocka_unit_test(test_proposals_cache_bounded),
 		cmocka_unit_test(test_apply_sees_action),
 		cmocka_unit_test(test_bad_types),
 		cmocka_unit_test(test_numbers_checked),
