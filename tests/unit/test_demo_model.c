@@ -1,6 +1,8 @@
 /* The bundled demo's world model runs under the real sandbox (gate,
  * restricted namespace, guard): rollouts raise nothing, propose nothing
- * illegal, earn positive reward, and repeat under one seed. */
+ * illegal, earn positive reward, and repeat under one seed; it offers
+ * the thread a front's variant makes of a draft and keeps a draft inside
+ * its window. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,12 +86,79 @@ test_seeded_runs_repeat(void **state)
 	assert_true(a.mean_return != c.mean_return);
 }
 
+/* Walks the horizon with waits only; offered[d][f] is the last slot
+ * legal_actions offered draft d on front f at, -1 if none. */
+static void
+walk(int offered[][8])
+{
+	struct action acts[512];
+	model_state *s, *next;
+	double r;
+	int i, k, n, illegal;
+
+	for (i = 0; i < demo->ndrafts; i++)
+		for (k = 0; k < 8; k++)
+			offered[i][k] = -1;
+	assert_true(demo->nfronts <= 8);
+	assert_int_equal(wmodel_ops.initial_state(model, &s), MODEL_OK);
+	for (k = 0; k < demo->horizon_slots; k++) {
+		assert_int_equal(wmodel_ops.legal_actions(model, s, acts, 512, &n,
+		    &illegal), MODEL_OK);
+		assert_int_equal(illegal, 0);
+		for (i = 0; i < n; i++)
+			if (acts[i].kind == ACTION_POST)
+				offered[acts[i].draft][acts[i].front] = k;
+		acts[0] = (struct action){ .kind = ACTION_WAIT };
+		assert_int_equal(wmodel_ops.apply(model, s, &acts[0], &next, &r),
+		    MODEL_OK);
+		wmodel_ops.state_free(model, s);
+		s = next;
+	}
+	wmodel_ops.state_free(model, s);
+}
+
+/* d18 is too long for one Bluesky post; its Bluesky variant is a thread
+ * of three parts that each fit, so the model offers it there. */
+static void
+test_variant_thread_offered(void **state)
+{
+	int offered[64][8];
+	int d = project_draft_index(demo, "d18");
+
+	assert_true(demo->ndrafts <= 64 && d >= 0);
+	walk(offered);
+	assert_true(offered[d][project_front_index(demo, "bluesky")] >= 0);
+	assert_true(offered[d][project_front_index(demo, "mastodon")] >= 0);
+}
+
+/* d10's not_after falls inside the horizon: no front is offered it at a
+ * slot after it, and some front is at a slot before. */
+static void
+test_window_kept(void **state)
+{
+	int offered[64][8];
+	int d = project_draft_index(demo, "d10"), f, last, seen = 0;
+
+	assert_true(d >= 0 && demo->drafts[d].has_not_after);
+	last = (int)((demo->drafts[d].not_after - demo->start) /
+	    (60 * demo->slot_minutes));
+	assert_true(last > 0 && last < demo->horizon_slots - 1);
+	walk(offered);
+	for (f = 0; f < demo->nfronts; f++) {
+		assert_true(offered[d][f] <= last);
+		seen |= offered[d][f] >= 0;
+	}
+	assert_true(seen);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rollouts),
 		cmocka_unit_test(test_seeded_runs_repeat),
+		cmocka_unit_test(test_variant_thread_offered),
+		cmocka_unit_test(test_window_kept),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
