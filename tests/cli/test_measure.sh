@@ -73,26 +73,7 @@ else fail "no counts: --json has null and a reason" "$(head -c 600 "$TMPD/out")"
 # --- plan and the conformance checks -----------------------------------
 M="$TMPD/mutating"
 new_demo "$M"
-cat >"$M/model.py" <<'PY'
-def initial_state(ctx):
-    return {"slot": 0, "posted": []}
-
-
-def legal_actions(state):
-    return [("wait",), ("post", "d1", "x")]
-
-
-def apply(state, action, rng):
-    if action[0] == "wait":
-        state["slot"] = state["slot"] + 1
-        return state, 0.0
-    state["posted"].append(action[1])
-    return state, 1.0 / len(state["posted"])
-
-
-def is_terminal(state):
-    return state["slot"] >= 72
-PY
+cp "$TOP/tests/data/models/mutating.py" "$M/model.py"
 "$FRONTS" -C "$M" approve --yes >/dev/null 2>&1
 sha=$(sha256sum "$M/model.py" | cut -d' ' -f1)
 expect_exit "plan refuses a model that fails conformance" 3 "$FRONTS" \

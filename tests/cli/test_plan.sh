@@ -175,30 +175,11 @@ model() {
 	"$FRONTS" approve -C "$TMPD/$1" --yes >/dev/null 2>&1
 }
 
-model mutating <<'EOF'
-def initial_state(ctx):
-    return {"slot": 0, "posted": []}
-
-
-def legal_actions(state):
-    return [("wait",), ("post", "d1", "x")]
-
-
-def apply(state, action, rng):
-    if action[0] == "wait":
-        state["slot"] = state["slot"] + 1
-        return state, 0.0
-    state["posted"].append(action[1])
-    return state, 1.0 / len(state["posted"])
-
-
-def is_terminal(state):
-    return state["slot"] >= 72
-EOF
+model mutating <"$TOP/tests/data/models/mutating.py"
 expect_exit "validate fails a mutating model" 1 \
     "$FRONTS" validate -C "$TMPD/mutating"
 expect_grep "failure names apply and its line" \
-    "fail apply-does-not-mutate .*apply, model.py line 9" "$TMPD/out"
+    "fail apply-does-not-mutate .*apply, model.py line 12" "$TMPD/out"
 
 model raising <<'EOF'
 def initial_state(ctx):

@@ -75,26 +75,7 @@ check "dry run: nothing posted" "$(count '"ev": "post"')" 0
 # --- a model that fails its checks is never re-planned with ---------------
 F=$TMPD/dryfail
 cp -r "$P" "$F"
-cat >"$F/model.py" <<'PY'
-def initial_state(ctx):
-    return {"slot": 0, "posted": []}
-
-
-def legal_actions(state):
-    return [("wait",), ("post", "d1", "x")]
-
-
-def apply(state, action, rng):
-    if action[0] == "wait":
-        state["slot"] = state["slot"] + 1
-        return state, 0.0
-    state["posted"].append(action[1])
-    return state, 1.0 / len(state["posted"])
-
-
-def is_terminal(state):
-    return state["slot"] >= 72
-PY
+cp "$TOP/tests/data/models/mutating.py" "$F/model.py"
 FRONTS_TEST_NOW=$DAY "$FRONTS" approve -C "$F" --yes >/dev/null
 FRONTS_TEST_NOW="${DAY}x36000" "$FRONTS" run "$F/plan.json" -C "$F" $BUDGET \
     </dev/null >"$TMPD/dryfail.out" 2>&1

@@ -11,26 +11,6 @@
 
 #define SHA "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
-static char *
-tmpproj(void)
-{
-	char *dir = xstrdup("/tmp/fronts-conform-XXXXXX");
-
-	assert_non_null(mkdtemp(dir));
-	return dir;
-}
-
-static void
-rmproj(char *dir)
-{
-	char *cmd;
-
-	xasprintf(&cmd, "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-	free(dir);
-}
-
 static cJSON *
 report(const char *checks)
 {
@@ -47,7 +27,7 @@ report(const char *checks)
 static void
 test_conform_timeouts_only_not_kept(void **state)
 {
-	char *dir = tmpproj();
+	char *dir = test_tmpdir("conform");
 	struct error err = { 0 };
 	struct conform c, back;
 	cJSON *r = report("[{\"name\": \"a\", \"status\": \"pass\"},"
@@ -63,13 +43,13 @@ test_conform_timeouts_only_not_kept(void **state)
 	conform_read(dir, SHA, &back);
 	assert_int_equal(back.state, CONFORM_UNKNOWN);
 	cJSON_Delete(r);
-	rmproj(dir);
+	test_rmdir(dir);
 }
 
 static void
 test_conform_real_failure_kept(void **state)
 {
-	char *dir = tmpproj();
+	char *dir = test_tmpdir("conform");
 	struct error err = { 0 };
 	struct conform c, back;
 	cJSON *r = report("[{\"name\": \"b\", \"status\": \"fail\","
@@ -85,7 +65,7 @@ test_conform_real_failure_kept(void **state)
 	assert_string_equal(back.failed, "b, c");
 	assert_string_equal(back.message, "apply mutated its state");
 	cJSON_Delete(r);
-	rmproj(dir);
+	test_rmdir(dir);
 }
 
 int

@@ -11,30 +11,10 @@
 #include "core/lock.h"
 #include "core/statedir.h"
 
-static char *
-tmpproj(void)
-{
-	char *dir = xstrdup("/tmp/fronts-lock-XXXXXX");
-
-	assert_non_null(mkdtemp(dir));
-	return dir;
-}
-
-static void
-rmproj(char *dir)
-{
-	char *cmd;
-
-	xasprintf(&cmd, "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-	free(dir);
-}
-
 static void
 test_lock_second_taker_named_refusal(void **state)
 {
-	char *dir = tmpproj(), pid[32];
+	char *dir = test_tmpdir("lock"), pid[32];
 	struct project_lock *a = NULL, *b = NULL;
 	struct error err = { 0 };
 
@@ -55,7 +35,7 @@ test_lock_second_taker_named_refusal(void **state)
 	    &b, &err), 0);
 	project_lock_release(b);
 	project_lock_release(NULL);
-	rmproj(dir);
+	test_rmdir(dir);
 }
 
 /* A session hold (fronts run) lets this process's own takes nest inside
@@ -63,7 +43,7 @@ test_lock_second_taker_named_refusal(void **state)
 static void
 test_lock_hold_nests(void **state)
 {
-	char *dir = tmpproj();
+	char *dir = test_tmpdir("lock");
 	struct project_lock *h = NULL, *a = NULL, *b = NULL, *c = NULL;
 	struct error err = { 0 };
 
@@ -90,7 +70,7 @@ test_lock_hold_nests(void **state)
 static void
 test_lock_symlink_refused(void **state)
 {
-	char *dir = tmpproj(), *fdir, *lock;
+	char *dir = test_tmpdir("lock"), *fdir, *lock;
 	struct project_lock *a = NULL;
 	struct error err = { 0 };
 
@@ -104,13 +84,13 @@ test_lock_symlink_refused(void **state)
 	unlink(lock);
 	free(lock);
 	free(fdir);
-	rmproj(dir);
+	test_rmdir(dir);
 }
 
 static void
 test_statedir_group_writable_refused(void **state)
 {
-	char *dir = tmpproj(), *fdir;
+	char *dir = test_tmpdir("lock"), *fdir;
 	struct error err = { 0 };
 	int dfd;
 
@@ -124,13 +104,13 @@ test_statedir_group_writable_refused(void **state)
 	assert_int_equal(statedir_open(dir, false, &dfd, &err), 0);
 	close(dfd);
 	free(fdir);
-	rmproj(dir);
+	test_rmdir(dir);
 }
 
 static void
 test_statedir_append_through_symlinked_dir_refused(void **state)
 {
-	char *dir = tmpproj(), *fdir, *sub, *data;
+	char *dir = test_tmpdir("lock"), *fdir, *sub, *data;
 	struct error err = { 0 };
 	size_t len;
 
@@ -153,7 +133,7 @@ test_statedir_append_through_symlinked_dir_refused(void **state)
 	unlink(sub);
 	free(sub);
 	free(fdir);
-	rmproj(dir);
+	test_rmdir(dir);
 }
 
 int

@@ -13,7 +13,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 __attribute__((constructor)) static void
@@ -23,6 +25,33 @@ testutil_filter(void)
 
 	if (p != NULL && *p != '\0')
 		cmocka_set_test_filter(p);
+}
+
+/* A fresh directory /tmp/fronts-NAME-XXXXXX (malloc'd), and its removal
+ * with everything in it (the path freed). */
+static inline char *
+test_tmpdir(const char *name)
+{
+	size_t len = strlen(name) + 32;
+	char *dir = malloc(len);
+
+	assert_non_null(dir);
+	snprintf(dir, len, "/tmp/fronts-%s-XXXXXX", name);
+	assert_non_null(mkdtemp(dir));
+	return dir;
+}
+
+static inline void
+test_rmdir(char *dir)
+{
+	size_t len = strlen(dir) + 16;
+	char *cmd = malloc(len);
+
+	assert_non_null(cmd);
+	snprintf(cmd, len, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(dir);
 }
 
 #endif
