@@ -120,7 +120,8 @@ test_prompt_draft_shape(void **state)
 		fail_msg("%s", err.msg);
 	assert_int_equal(synth_prompt(p, &sys, &task, &err), 0);
 	assert_non_null(strstr(task, "- d1 [launch] on x,linkedin,mastodon,"
-	    "bluesky (1 image): "));
+	    "bluesky (1 image; x: own version of 1 part; linkedin: own version "
+	    "of 1 part): "));
 	assert_non_null(strstr(task, " (bluesky: own version of 3 parts): "));
 	assert_non_null(strstr(task, "(not after 2026-12-03T19:00:00+01:00)"));
 	assert_non_null(strstr(sys, "\"images\":"));
