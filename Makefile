@@ -166,7 +166,7 @@ asan:
 # threads, then a short plan in both isolations and a TUI run reading the
 # live search (tests/tsan/run.sh; tests/tsan/tsan.supp says what is
 # suppressed and why).
-TSAN_UNITS = test_mutex test_search test_guard test_wmodel test_demo_model test_worker test_planner
+TSAN_UNITS = test_util test_mutex test_search test_guard test_wmodel test_demo_model test_worker test_planner
 tsan:
 	$(MAKE) BUILD=build-tsan OPT="-O1 -g -DFRONTS_CHECKS -fsanitize=thread -fno-omit-frame-pointer" \
 		LDFLAGS="-fsanitize=thread" TEST_EXTRA=tests/tsan/skip.c \

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -346,17 +347,23 @@ clock_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* This binary's path, read once: the planner's and the accuracy view's
+ * threads both start workers, so the first reading must not race. */
+static char		self_path[PATH_MAX];
+static pthread_once_t	self_once = PTHREAD_ONCE_INIT;
+
+static void
+self_exe_read(void)
+{
+	ssize_t n;
+
+	n = readlink("/proc/self/exe", self_path, sizeof self_path - 1);
+	self_path[n > 0 ? n : 0] = '\0';
+}
+
 const char *
 self_exe_path(void)
 {
-	static char path[PATH_MAX];
-	ssize_t n;
-
-	if (path[0] != '\0')
-		return path;
-	n = readlink("/proc/self/exe", path, sizeof path - 1);
-	if (n <= 0)
-		return NULL;
-	path[n] = '\0';
-	return path;
+	pthread_once(&self_once, self_exe_read);
+	return self_path[0] != '\0' ? self_path : NULL;
 }

@@ -1,5 +1,6 @@
 /* Unit tests for util: atomic writes, appends, sha256, errors. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,31 @@ test_error_wrap(void **state)
 	assert_int_equal(err.code, EXIT_REFUSED);
 }
 
+static void *
+self_path_of(void *arg)
+{
+	return (void *)self_exe_path();
+}
+
+/* Two threads asking for the binary's path at once (the planner's and the
+ * accuracy view's both start workers) get the same reading; under TSan
+ * (make tsan) a racy first reading is reported. */
+static void
+test_self_exe_path_threads(void **state)
+{
+	pthread_t a, b;
+	void *pa, *pb;
+
+	(void)state;
+	assert_int_equal(pthread_create(&a, NULL, self_path_of, NULL), 0);
+	assert_int_equal(pthread_create(&b, NULL, self_path_of, NULL), 0);
+	assert_int_equal(pthread_join(a, &pa), 0);
+	assert_int_equal(pthread_join(b, &pb), 0);
+	assert_non_null(pa);
+	assert_ptr_equal(pa, pb);
+	assert_non_null(strstr(pa, "test_util"));
+}
+
 int
 main(void)
 {
@@ -129,6 +155,7 @@ main(void)
 		cmocka_unit_test(test_write_into_missing_dir_fails),
 		cmocka_unit_test(test_error_wrap),
 		cmocka_unit_test(test_dir_sync_failure_is_an_error),
+		cmocka_unit_test(test_self_exe_path_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
