@@ -103,7 +103,7 @@ static void
 test_bad_entry_names_the_field(void **state)
 {
 	char *d = tmpdir(), *f, *path;
-	struct instlimits got;
+	struct instlimits got = { 0 };
 	struct error err = { 0 };
 	const char *bad = "{\"instances\":{\"https://m.example\":"
 	    "{\"max_characters\":\"many\",\"characters_reserved_per_url\":23,"
@@ -147,7 +147,7 @@ test_impossible_read_at(void **state)
 	    "2026-04-31T09:00:00Z", "2026-13-01T09:00:00Z",
 	    "2026-12-01T24:00:00Z", "2025-02-29T09:00:00Z" };
 	char *d = tmpdir(), *f, *path, *text;
-	struct instlimits got;
+	struct instlimits got = { 0 };
 	struct error err = { 0 };
 	size_t i;
 
