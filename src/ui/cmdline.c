@@ -42,14 +42,24 @@ cmdline_count_redisplay(void)
 {
 	const struct front *f = cmdline_front;
 	struct text_measure m;
+	char next[sizeof cmdline_counted];
 
 	if (text_measure(rl_line_buffer, f->platform, &f->limits, &m) != 0)
-		snprintf(cmdline_counted, sizeof cmdline_counted, "%s(%s: not "
-		    "UTF-8) ", cmdline_base, f->id);
+		snprintf(next, sizeof next, "%s(%s: not UTF-8) ", cmdline_base,
+		    f->id);
 	else
-		snprintf(cmdline_counted, sizeof cmdline_counted, "%s(%s %d/%d%s) ",
-		    cmdline_base, f->id, m.length, m.limit, m.ok ? "" : " OVER");
-	rl_set_prompt(cmdline_counted);
+		snprintf(next, sizeof next, "%s(%s %d/%d%s) ", cmdline_base,
+		    f->id, m.length, m.limit, m.ok ? "" : " OVER");
+	/* readline redraws only what it thinks changed, measured against
+	 * the prompt it drew; a prompt whose text changed is drawn again
+	 * from the start of the line, or a count such as 211 -> 226 can be
+	 * left half updated on screen. */
+	if (strcmp(next, cmdline_counted) != 0) {
+		rl_clear_visible_line();
+		rl_on_new_line();
+		memcpy(cmdline_counted, next, sizeof cmdline_counted);
+		rl_set_prompt(cmdline_counted);
+	}
 	rl_redisplay();
 }
 
@@ -127,6 +137,7 @@ cmdline_read_counted(struct ui *ui, const char *prompt, const char *initial,
 
 	cmdline_front = f;
 	cmdline_base = prompt;
+	cmdline_counted[0] = '\0';	/* the first redisplay sets it */
 	rl_redisplay_function = cmdline_count_redisplay;
 	line = cmdline_read(ui, prompt, initial, false);
 	rl_redisplay_function = rl_redisplay;
