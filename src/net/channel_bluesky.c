@@ -276,8 +276,9 @@ bluesky_bytes(const struct channel_image *im)
 	return b;
 }
 
-/* The embed of the post's images, each blob a placeholder until its
- * upload answers, and one upload request per image. */
+/* The embed of the post's images and one upload request per image: each
+ * image's blob is a marker in the record until its upload's answer puts
+ * the real blob there (a dry run shows the marker). */
 static void
 bluesky_images(struct channel_call *c, cJSON *rec, const char *service,
     const struct channel_post *p)
