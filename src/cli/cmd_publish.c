@@ -27,7 +27,7 @@
 #include "core/project.h"
 #include "core/termsafe.h"
 #include "core/timeutil.h"
-#include "net/publish.h"
+#include "runs/publish.h"
 
 #define PUBLISH_TIMEOUT_MS	30000
 

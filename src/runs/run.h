@@ -28,7 +28,7 @@
 #include "core/project.h"
 #include "core/search.h"
 #include "core/util.h"
-#include "net/publish.h"
+#include "runs/publish.h"
 
 struct run_opts {
 	const char		*dir;

@@ -13,7 +13,7 @@
 
 #include "core/clock.h"
 #include "core/timeutil.h"
-#include "net/publish.h"
+#include "runs/publish.h"
 #include "ui/ui_int.h"
 
 /* The thread publishes from its own copy of the plan, so edits or a new

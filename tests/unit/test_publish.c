@@ -18,7 +18,7 @@
 #include "fixture_fake.h"
 #include "core/plan.h"
 #include "core/project.h"
-#include "net/publish.h"
+#include "runs/publish.h"
 
 #define SENTINEL	"ck-SENTINEL-5e1f-composio"
 

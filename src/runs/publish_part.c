@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/media.h"
-#include "net/publish_int.h"
+#include "runs/publish_int.h"
 
 const struct body *
 publish_body(const struct publish *pub, int i)

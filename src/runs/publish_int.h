@@ -6,7 +6,7 @@
 #ifndef FRONTS_PUBLISH_INT_H
 #define FRONTS_PUBLISH_INT_H
 
-#include "net/publish.h"
+#include "runs/publish.h"
 
 /* The images of one part, read, checked and cleaned. */
 struct publish_images {

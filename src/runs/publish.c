@@ -19,8 +19,8 @@
 #include "core/legal.h"
 #include "core/statedir.h"
 #include "core/timeutil.h"
-#include "net/publish.h"
-#include "net/publish_int.h"
+#include "runs/publish.h"
+#include "runs/publish_int.h"
 
 int
 publish_open(struct publish *pub, const struct project *p,
