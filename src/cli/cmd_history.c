@@ -19,7 +19,6 @@
 #include "cli/cmd_history_int.h"
 #include "core/history.h"
 #include "core/history_merge.h"
-#include "core/live.h"
 #include "core/project.h"
 #include "core/termsafe.h"
 #include "core/topics.h"
@@ -43,35 +42,35 @@ first_line(const char *text, char *buf, size_t size)
 
 /* "counts left unknown: 2 negative, 1 not a number" when any were. */
 static void
-history_print_bad_counts(const struct hist_batch *b)
+history_print_bad_counts(const int bad_counts[HIST_BAD_NREASONS])
 {
 	const char *sep = "";
 	int i, n = 0;
 
 	for (i = 0; i < HIST_BAD_NREASONS; i++)
-		n += b->bad_counts[i];
+		n += bad_counts[i];
 	if (n == 0)
 		return;
 	printf("  %d count%s left unknown: ", n, n == 1 ? "" : "s");
 	for (i = 0; i < HIST_BAD_NREASONS; i++)
-		if (b->bad_counts[i] > 0) {
-			printf("%s%d %s", sep, b->bad_counts[i],
+		if (bad_counts[i] > 0) {
+			printf("%s%d %s", sep, bad_counts[i],
 			    hist_bad_count_names[i]);
 			sep = ", ";
 		}
 	printf("\n");
 }
 
-static void
-history_print_summary(const struct hist_merge *m, const struct hist_batch *b,
-    bool dry_run, bool verbose)
+void
+history_print_applied(const struct history_applied *a)
 {
+	const struct hist_merge *m = &a->merge;
 	const struct hist_change *c;
 	int i;
 
 	for (i = 0; i < m->nchanges; i++) {
 		c = &m->changes[i];
-		if (c->kind == HIST_UNCHANGED && !verbose)
+		if (c->kind == HIST_UNCHANGED)
 			continue;
 		if (c->kind == HIST_SKIPPED)
 			termsafe_fprintf(stdout, "  skipped  %s: %s\n", c->what,
@@ -82,147 +81,25 @@ history_print_summary(const struct hist_merge *m, const struct hist_batch *b,
 			    *c->detail ? " (" : "", c->detail,
 			    *c->detail ? ")" : "");
 	}
-	history_print_bad_counts(b);
+	history_print_bad_counts(a->bad_counts);
 	printf("%s%d added, %d updated, %d unchanged, %d skipped",
-	    dry_run ? "dry run, nothing written: " : "", m->count[HIST_ADDED],
-	    m->count[HIST_UPDATED], m->count[HIST_UNCHANGED],
-	    m->count[HIST_SKIPPED]);
+	    a->dry_run ? "dry run, nothing written: " : "",
+	    m->count[HIST_ADDED], m->count[HIST_UPDATED],
+	    m->count[HIST_UNCHANGED], m->count[HIST_SKIPPED]);
 	if (m->duplicates > 0)
 		printf(" (%d given twice)", m->duplicates);
 	printf("\n");
-}
-
-int
-history_context_open(const char *dir, struct history_context *hc,
-    struct error *err)
-{
-	char *fj;
-	size_t len;
-	struct error rerr = { 0 };
-
-	memset(hc, 0, sizeof *hc);
-	if (project_load(dir, &hc->project, err) != 0)
-		return -1;
-	fj = path_join(dir, "fronts.json");
-	if (file_read(fj, &hc->fronts_text, &len, err) != 0 ||
-	    (hc->fronts_json = cJSON_Parse(hc->fronts_text)) == NULL ||
-	    topics_from_json(hc->fronts_json, fj, &hc->topics, err) != 0) {
-		free(fj);
-		history_context_close(hc);
-		return -1;
-	}
-	free(fj);
-	hc->history_path = path_join(dir, "history.jsonl");
-	if (file_read(hc->history_path, &hc->history, &hc->history_len,
-	    &rerr) != 0) {
-		hc->history = xstrdup("");
-		hc->history_len = 0;
-	}
-	return 0;
-}
-
-void
-history_context_close(struct history_context *hc)
-{
-	project_free(hc->project);
-	cJSON_Delete(hc->fronts_json);
-	free(hc->fronts_text);
-	topics_free(&hc->topics);
-	free(hc->history_path);
-	free(hc->history);
-	memset(hc, 0, sizeof *hc);
-}
-
-/* How many posts fronts published have outcomes to hold against their
- * predictions (validate measures them against the backtest). */
-static void
-history_print_live(const struct project *p)
-{
-	struct backtest_report none = { .ran = false };
-	struct live_report lv;
-
-	live_measure(p, &none, &lv);
-	if (lv.published > 0)
+	if (!a->scored)
+		return;
+	termsafe_fprintf(stdout, "%d of the %d posts written can be scored "
+	    "under the objective (%s)\n", a->scorable, a->nwritten,
+	    a->objective);
+	/* validate measures these against the backtest. */
+	if (a->live_published > 0)
 		termsafe_fprintf(stdout, "%d of the %d posts fronts published "
 		    "have settled outcomes to compare with the prediction saved "
 		    "at publish: `fronts validate` shows the live error\n",
-		    lv.n, lv.published);
-	live_report_free(&lv);
-}
-
-/* How many of the posts this run wrote the objective can score. */
-static void
-history_print_scorable(const char *dir, const struct hist_merge *m)
-{
-	struct project *p;
-	struct error err = { 0 };
-	char **ids = xcalloc((size_t)m->nchanges + 1, sizeof *ids), obj[512];
-	int i, n = 0;
-
-	for (i = 0; i < m->nchanges; i++)
-		if (m->changes[i].kind == HIST_ADDED ||
-		    m->changes[i].kind == HIST_UPDATED)
-			ids[n++] = m->changes[i].id;
-	if (n > 0 && project_load(dir, &p, &err) == 0) {
-		objective_describe(p, obj, sizeof obj);
-		termsafe_fprintf(stdout, "%d of the %d posts written can be "
-		    "scored under the objective (%s)\n",
-		    objective_scorable_count(p, ids, n), n, obj);
-		history_print_live(p);
-		project_free(p);
-	}
-	free(ids);
-}
-
-int
-history_apply(const char *dir, struct history_context *hc, const char *front,
-    const struct hist_batch *b, bool dry_run, time_t now, struct error *err)
-{
-	struct hist_merge_in in = { hc->history_path, hc->history,
-	    hc->history_len, front, &hc->topics, now };
-	struct hist_merge m;
-	int rc = 0;
-
-	if (hist_merge(&in, b, &m, err) != 0)
-		return -1;
-	/* Written first, told after: a failed write reports the failure
-	 * and nothing it did not do. */
-	if (!dry_run && m.count[HIST_ADDED] + m.count[HIST_UPDATED] > 0) {
-		rc = hist_write(dir, m.text, m.len, err);
-		if (rc == 0) {
-			free(hc->history);
-			hc->history = m.text;
-			hc->history_len = m.len;
-			m.text = NULL;
-		}
-	}
-	if (rc == 0)
-		history_print_summary(&m, b, dry_run, false);
-	if (rc == 0 && !dry_run)
-		history_print_scorable(dir, &m);
-	hist_merge_free(&m);
-	return rc;
-}
-
-/* Which platform each format belongs to; -1: any (generic CSV). */
-static int
-format_platform(enum hist_format f)
-{
-	switch (f) {
-	case HIST_FMT_X:
-	case HIST_FMT_X_API:
-		return PLATFORM_X;
-	case HIST_FMT_MASTODON:
-	case HIST_FMT_MASTODON_API:
-		return PLATFORM_MASTODON;
-	case HIST_FMT_BLUESKY_CAR:
-	case HIST_FMT_BLUESKY_FEED:
-		return PLATFORM_BLUESKY;
-	case HIST_FMT_LINKEDIN:
-		return PLATFORM_LINKEDIN;
-	default:
-		return -1;
-	}
+		    a->live_n, a->live_published);
 }
 
 /* --map time=Date,text=Body,likes=Likes: names point into arg (edited). */
@@ -271,47 +148,19 @@ struct import_args {
 static int
 import_run(struct cli *cli, const struct import_args *a)
 {
-	struct history_context hc;
-	struct hist_batch b;
-	struct hist_opts o = { a->file, NULL, &a->map, a->now, a->force };
+	struct history_import_opts o = { cli->dir, a->file, a->front,
+	    a->format, &a->map, a->has_map, a->dry_run, a->force, a->now };
+	struct history_applied r;
 	struct error err = { 0 };
-	const struct front *fr;
-	enum hist_format f;
-	char *data = NULL;
-	size_t len;
-	int fi, rc = -1;
+	int rc;
 
-	if (history_context_open(cli->dir, &hc, &err) != 0)
+	if ((rc = history_import_run(&o, &r, &err)) == HISTORY_NO_FRONT)
+		return cli_usage_error("history", "%s", err.msg);
+	if (rc != 0)
 		return cli_report("history", &err);
-	if ((fi = project_front_index(hc.project, a->front)) < 0) {
-		history_context_close(&hc);
-		return cli_usage_error("history", "no front \"%s\" in "
-		    "fronts.json", a->front);
-	}
-	fr = &hc.project->fronts[fi];
-	o.account = fr->account;
-	if (file_read(a->file, &data, &len, &err) != 0)
-		goto out;
-	if (a->format != NULL)
-		f = (enum hist_format)hist_format_from_name(a->format);
-	else if (a->has_map)
-		f = HIST_FMT_CSV;
-	else if (hist_format_detect(a->file, data, len, &f, &err) != 0)
-		goto out;
-	if (format_platform(f) >= 0 && format_platform(f) != (int)fr->platform) {
-		error_set(&err, EXIT_USAGE, "%s is in the %s format, but front "
-		    "\"%s\" is on %s", a->file, hist_format_names[f], fr->id,
-		    platform_name(fr->platform));
-		goto out;
-	}
-	if (hist_parse(f, &o, data, len, &b, &err) != 0)
-		goto out;
-	rc = history_apply(cli->dir, &hc, fr->id, &b, a->dry_run, a->now, &err);
-	hist_batch_free(&b);
-out:
-	free(data);
-	history_context_close(&hc);
-	return rc == 0 ? EXIT_OK : cli_report("history", &err);
+	history_print_applied(&r);
+	history_applied_free(&r);
+	return EXIT_OK;
 }
 
 static int
