@@ -39,6 +39,8 @@ struct http_xfer {
 	double			 idle;		/* seconds; 0: no idle limit */
 	double			 last_rx;	/* when a byte last arrived */
 	bool			 idled;		/* aborted for silence */
+	const atomic_bool	*cancel;
+	bool			 cancelled;	/* aborted through cancel */
 };
 
 static pthread_once_t http_once = PTHREAD_ONCE_INIT;
@@ -158,6 +160,10 @@ http_xferinfo_cb(void *arg, curl_off_t dltotal, curl_off_t dlnow,
 {
 	struct http_xfer *x = arg;
 
+	if (x->cancel != NULL && atomic_load(x->cancel)) {
+		x->cancelled = true;
+		return 1;
+	}
 	if (x->idle > 0 && clock_seconds() - x->last_rx > x->idle) {
 		x->idled = true;
 		return 1;
@@ -314,7 +320,10 @@ http_transport_error(const struct http_request *req, CURLcode res,
 
 	if (r->request_id != NULL)
 		snprintf(rid, sizeof rid, " (request id %s)", r->request_id);
-	if (x->overflow)
+	if (x->cancelled)
+		error_set(err, EXIT_ERROR, "the request to %s was stopped",
+		    host);
+	else if (x->overflow)
 		error_set(err, EXIT_NETWORK, "the response from %s exceeds "
 		    "the %zu-byte limit%s", host, x->max, rid);
 	else if (x->idled)
@@ -358,6 +367,7 @@ http_perform(const struct http_request *req, struct http_response *resp,
 	x.max = req->max_response > 0 ? req->max_response : HTTP_MAX_RESPONSE;
 	x.idle = req->idle_timeout_ms > 0 ? req->idle_timeout_ms / 1000.0 : 0;
 	x.last_rx = t0;
+	x.cancel = req->cancel;
 	resp->body = xstrdup("");
 	x.cap = 1;
 	if (http_init_rc != CURLE_OK)
@@ -379,7 +389,7 @@ http_perform(const struct http_request *req, struct http_response *resp,
 	curl_easy_cleanup(h);
 	curl_slist_free_all(hdrs);
 	resp->seconds = clock_seconds() - t0;
-	resp->hopeless = x.overflow;
+	resp->hopeless = x.overflow || x.cancelled;
 	if (res == CURLE_OK && resp->status > 0) {
 		resp->phase = HTTP_RESPONDED;
 		return 0;
@@ -608,6 +618,26 @@ http_sleep_ms(double ms)
 		;
 }
 
+bool
+http_cancelled(const struct http_request *req)
+{
+	return req->cancel != NULL && atomic_load(req->cancel);
+}
+
+/* A retry's wait, cut short by req's cancel flag (the next try then
+ * stops at once). */
+static void
+http_wait_ms(const struct http_request *req, double ms)
+{
+	double slice;
+
+	while (ms > 0 && !http_cancelled(req)) {
+		slice = req->cancel != NULL && ms > 100 ? 100 : ms;
+		http_sleep_ms(slice);
+		ms -= slice;
+	}
+}
+
 /* Exponential backoff with "equal jitter": half fixed, half random. */
 static long
 http_backoff_ms(const struct http_retry *pol, int attempt, unsigned *seed)
@@ -693,7 +723,8 @@ http_perform_retry(const struct http_request *req, const struct http_retry *pol,
 				break;
 			}
 			wait = http_backoff_ms(pol, t, &seed);
-			http_sleep_ms((double)(wait > cap ? cap : wait) * scale);
+			http_wait_ms(req, (double)(wait > cap ? cap : wait) *
+			    scale);
 			continue;
 		}
 		resp->tries = t;
@@ -725,7 +756,7 @@ http_perform_retry(const struct http_request *req, const struct http_retry *pol,
 			wait = http_backoff_ms(pol, t, &seed);
 		if (wait > cap)
 			wait = cap;
-		http_sleep_ms((double)wait * scale);
+		http_wait_ms(req, (double)wait * scale);
 	}
 	resp->tries = t;
 	resp->seconds = clock_seconds() - t0;

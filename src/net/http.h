@@ -9,6 +9,7 @@
 #ifndef FRONTS_HTTP_H
 #define FRONTS_HTTP_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
@@ -38,6 +39,10 @@ struct http_request {
 	 * failure? Only for requests without side effects (LLM calls);
 	 * publishing never sets it. */
 	bool				 retry_transport;
+	/* Set by another thread: the transfer stops at once, and no retry
+	 * or backoff wait follows (a TUI that quits mid-answer). NULL:
+	 * never. */
+	const atomic_bool		*cancel;
 };
 
 /* How far a request got: publishing needs to tell "never reached the
@@ -124,5 +129,7 @@ char	*http_request_describe(const struct http_request *);
 
 /* Sleeps ms milliseconds (nothing for ms <= 0), across signals. */
 void	http_sleep_ms(double ms);
+/* Was req stopped through its cancel flag? */
+bool	http_cancelled(const struct http_request *);
 
 #endif

@@ -425,6 +425,7 @@ provider_post(const struct provider_options *o, const struct provider_call *c,
 	req.idle_timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : LLM_IDLE_MS;
 	req.max_response = LLM_MAX_RESPONSE;
 	req.retry_transport = true;	/* asking again has no side effect */
+	req.cancel = o->cancel;
 	pol.service = c->service;
 	pol.scale = o->retry_scale;
 	ans->wire_request = c->body;
@@ -441,7 +442,8 @@ provider_post(const struct provider_options *o, const struct provider_call *c,
 		rc = provider_read(c, &resp, ans, err);
 		http_response_free(&resp);
 		/* A stream that broke off is a transport failure too. */
-		if (rc != LLM_STREAM_BROKEN || asked >= LLM_STREAM_TRIES)
+		if (rc != LLM_STREAM_BROKEN || asked >= LLM_STREAM_TRIES ||
+		    http_cancelled(&req))
 			break;
 		http_retry_pause(&pol, asked);
 	}

@@ -15,6 +15,7 @@
 #ifndef FRONTS_PROVIDER_H
 #define FRONTS_PROVIDER_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "core/util.h"
@@ -60,6 +61,8 @@ struct provider_options {
 	bool		 record;	/* store every exchange in record_dir */
 	const char	*record_dir;
 	const char	*const *replay_dirs;	/* NULL-terminated search list */
+	/* Set by another thread: a request under way stops (http.h). */
+	const atomic_bool *cancel;
 };
 
 struct provider;

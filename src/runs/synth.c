@@ -498,6 +498,10 @@ synth_run(const struct project *p, struct provider *prov,
 		task = with;
 	}
 	for (round = 1; round <= rounds; round++) {
+		if (o->cancel != NULL && atomic_load(o->cancel)) {
+			rc = error_set(err, EXIT_ERROR, "synthesis was stopped");
+			break;
+		}
 		parent = round == 1 ? -1 : synth_pick(r, &rng);
 		if (parent < 0)
 			synth_say(o, "round %d: asking %s", round,

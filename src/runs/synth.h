@@ -9,6 +9,7 @@
 #ifndef FRONTS_SYNTH_H
 #define FRONTS_SYNTH_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -41,6 +42,9 @@ struct synth_options {
 	/* Called with one line of progress ("round 1: asking …"). */
 	void			(*progress)(void *arg, const char *line);
 	void			*progress_arg;
+	/* Set by another thread: no new round starts (the provider's and
+	 * the validation's own flags stop the one under way). */
+	const atomic_bool	*cancel;
 };
 
 struct synth_candidate {

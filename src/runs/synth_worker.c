@@ -21,7 +21,8 @@ synth_worker_validate(void *arg, const struct project *p, const char *src,
 		.src = src,
 		.len = len,
 		.deadline = sw->deadline,
-		.memory_mb = sw->memory_mb
+		.memory_mb = sw->memory_mb,
+		.cancel = sw->cancel
 	};
 	struct validate_report rep;
 

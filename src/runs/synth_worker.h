@@ -12,6 +12,7 @@ struct synth_worker {
 	const char	*project_dir;
 	double		 deadline;	/* seconds per candidate; 0: 120 */
 	long		 memory_mb;	/* 0: the worker's default */
+	const atomic_bool *cancel;	/* NULL: never stopped */
 };
 
 /* A synth_validate_fn; arg is a struct synth_worker. */

@@ -40,8 +40,14 @@ worker_validate(const struct worker_validate_job *vj, cJSON **report,
 	if (worker_spawn(&job, &w, err) != 0)
 		return -1;
 	do {
+		if (vj->cancel != NULL && atomic_load(vj->cancel)) {
+			worker_free(w);
+			return error_set(err, EXIT_ERROR, "the validation was "
+			    "stopped");
+		}
 		memset(&snap, 0, sizeof snap);
-		ev = worker_poll(w, 1000, &snap, &result, &rlen, err);
+		ev = worker_poll(w, vj->cancel != NULL ? 100 : 1000, &snap,
+		    &result, &rlen, err);
 	} while (ev == WORKER_EVENT_NONE || ev == WORKER_EVENT_SNAPSHOT);
 	worker_free(w);
 	if (ev != WORKER_EVENT_RESULT)

@@ -7,6 +7,7 @@
 #ifndef FRONTS_WORKER_VALIDATE_H
 #define FRONTS_WORKER_VALIDATE_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
@@ -24,6 +25,9 @@ struct worker_validate_job {
 	long		 memory_mb;	/* 0: the worker's default */
 	int		 call_timeout_ms;	/* 0: 1000 */
 	double		 window;	/* backtest window; 0: its default */
+	/* Set by another thread: the worker is killed, and the answer is
+	 * an error saying so. NULL: never. */
+	const atomic_bool *cancel;
 };
 
 /* The report as validate_report_json() made it (*report: the caller's).
