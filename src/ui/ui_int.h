@@ -17,6 +17,7 @@
 #define FRONTS_UI_UI_INT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -192,8 +193,10 @@ struct ui {
 	struct ui_post		*posts;
 	/* synthesis and publishing */
 	struct ui_job		 synth_job;
-	pid_t			 synth_pid;	/* the `fronts synth` child, under
-						   synth_job.lock */
+	/* The synthesis thread's own project (loaded on the UI thread) and
+	 * the flag that stops it when the TUI quits. */
+	struct project		*synth_proj;
+	atomic_bool		 synth_cancel;
 	char			 synth_seen[256];	/* progress last drawn */
 	bool			 synth_builtin;	/* :synth builtin */
 	struct ui_job		 pub_job;	/* preparing or sending */

@@ -80,6 +80,43 @@ tui_stop
 kill "$FAKE_PID" 2>/dev/null
 FAKE_PID=
 
+# --- quitting while a synthesis waits on its answer -----------------------
+# The synthesis runs on a thread of the TUI: q stops its request at once,
+# and nothing of it is written.
+Q=$TMPD/quit
+new_demo "$Q"
+QOLD=$(sha256sum "$Q/model.py" | cut -d' ' -f1)
+QREPORTS=$(ls "$Q/.fronts" 2>/dev/null | grep -c '^synth-' || true)
+FAKE_DIR=$TMPD/fakeq
+mkdir -p "$FAKE_DIR"
+printf '[{"code_file": "%s", "hold_until": "%s"}]\n' "$TMPD/new_model.py" \
+    "$TMPD/never" >"$FAKE_DIR/script.json"
+/usr/bin/python3 "$TOP/tests/servers/fake_llm.py" --script "$FAKE_DIR/script.json" \
+    --log "$FAKE_DIR" --port-file "$FAKE_DIR/port" &
+FAKE_PID=$!
+i=0
+while [ ! -s "$FAKE_DIR/port" ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i + 1)); done
+export ANTHROPIC_BASE_URL=http://127.0.0.1:$(cat "$FAKE_DIR/port")
+tui_start 160 40 "$FRONTS tui -C $Q; echo EXIT=\$? >$TMPD/qexit"
+check_screen "races: the old model is shown before quitting" "sha256 $(echo "$QOLD" | cut -c1-20)"
+tui_keys s
+check_screen "races: the status line shows the synthesis's progress" \
+    "synth: round 1: asking anthropic"
+i=0
+while [ ! -s "$FAKE_DIR/requests.jsonl" ] && [ $i -lt "$TUI_TIMEOUT" ]; do
+	sleep 0.1; i=$((i + 1))
+done
+tui_keys q
+check_file "races: q during a synthesis quits cleanly" "EXIT=0" "$TMPD/qexit"
+sha256sum "$Q/model.py" >"$TMPD/qsha"
+expect_grep "races: the stopped synthesis wrote no model" "^$QOLD " "$TMPD/qsha"
+if [ "$(ls "$Q/.fronts" 2>/dev/null | grep -c '^synth-' || true)" = "$QREPORTS" ]; then
+	pass "races: the stopped synthesis wrote no report"
+else fail "races: the stopped synthesis wrote no report" "$(ls "$Q/.fronts")"; fi
+tui_stop
+kill "$FAKE_PID" 2>/dev/null
+FAKE_PID=
+
 # --- publish while the planner hands over a new plan ---------------------
 P=$TMPD/publish
 new_demo "$P"
