@@ -17,7 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/project.h"
-#include "sandbox/rollout.h"
+#include "core/rollout.h"
 #include "sandbox/wmodel.h"
 #include "sandbox/worker.h"
 

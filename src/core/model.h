@@ -12,6 +12,7 @@
 #define FRONTS_MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -50,6 +51,13 @@ struct model_error {
 	int	line;		/* line in model.py, 0 if unknown */
 	char	function[32];	/* "apply" */
 };
+
+/* The name a model's errors give its source. */
+#define MODEL_FILENAME	"model.py"
+
+/* "ZeroDivisionError: division by zero (model.py line 12, in apply)". */
+void	model_error_format(const struct model_error *, char *buf,
+	    size_t size);
 
 /*
  * One question to predict(ctx, post, rng): the post is project.history[post]

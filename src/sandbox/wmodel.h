@@ -44,7 +44,5 @@ void	wmodel_free(struct wmodel *);
 void	wmodel_enter(struct wmodel *);
 void	wmodel_leave(struct wmodel *);
 
-/* "ZeroDivisionError: division by zero (model.py line 12, in apply)". */
-void	wmodel_error_format(const struct model_error *, char *buf, size_t size);
 
 #endif

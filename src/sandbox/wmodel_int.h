@@ -16,7 +16,7 @@
 #include "sandbox/guard.h"
 #include "sandbox/wmodel.h"
 
-#define WM_FILENAME	"model.py"
+#define WM_FILENAME	MODEL_FILENAME
 /* The module's top-level code may precompute tables: it gets ten calls'
  * worth of time, and at least WM_LOAD_MIN_MS. */
 #define WM_LOAD_FACTOR	10

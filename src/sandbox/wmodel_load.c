@@ -402,18 +402,3 @@ wmodel_free(struct wmodel *m)
 	PyGILState_Release(st);
 	free(m);
 }
-
-void
-wmodel_error_format(const struct model_error *e, char *buf, size_t size)
-{
-	char where[96];
-
-	if (e->line > 0)
-		snprintf(where, sizeof where, "%s line %d, in %s", WM_FILENAME,
-		    e->line, e->function);
-	else
-		snprintf(where, sizeof where, "in %s", e->function);
-	snprintf(buf, size, "%s%s%s (%s)", e->type[0] ? e->type : "Error",
-	    e->message[0] ? ": " : "", e->message, where);
-}
-

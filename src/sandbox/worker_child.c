@@ -35,7 +35,7 @@
 #include "sandbox/lockdown.h"
 #include "sandbox/namespace.h"
 #include "sandbox/pyhost.h"
-#include "sandbox/rollout.h"
+#include "core/rollout.h"
 #include "sandbox/wmodel.h"
 #include "sandbox/worker_int.h"
 

@@ -27,7 +27,7 @@
 #include "sandbox/frame.h"
 #include "sandbox/frame_parse.h"
 #include "sandbox/lockdown.h"
-#include "sandbox/rollout.h"
+#include "core/rollout.h"
 #include "sandbox/seccomp.h"
 #include "ui/view.h"
 

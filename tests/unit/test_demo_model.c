@@ -10,7 +10,7 @@
 #include "testutil.h"
 #include "core/project.h"
 #include "sandbox/pyhost.h"
-#include "sandbox/rollout.h"
+#include "core/rollout.h"
 #include "sandbox/wmodel.h"
 
 static struct project *demo;

@@ -14,7 +14,7 @@
 #include "sandbox/frame.h"
 #include "sandbox/frame_parse.h"
 #include "sandbox/lockdown.h"
-#include "sandbox/rollout.h"
+#include "core/rollout.h"
 
 static struct search_snapshot snap;
 

@@ -486,7 +486,7 @@ test_error_line(void **state)
 	assert_string_equal(e->type, "ZeroDivisionError");
 	assert_string_equal(e->message, "division by zero");
 	assert_int_equal(e->line, 8);
-	wmodel_error_format(e, buf, sizeof buf);
+	model_error_format(e, buf, sizeof buf);
 	assert_string_equal(buf, "ZeroDivisionError: division by zero "
 	    "(model.py line 8, in apply)");
 	ops->state_free(m, s);

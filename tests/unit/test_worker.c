@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "sandbox/frame.h"
-#include "sandbox/rollout.h"
+#include "core/rollout.h"
 #include "sandbox/seccomp.h"
 #include "sandbox/worker.h"
 #include "core/validate.h"

@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sandbox/rollout.h"
-#include "sandbox/wmodel.h"
+#include "core/rollout.h"
 
 struct rollout {
 	const struct project	*p;
@@ -35,7 +34,7 @@ rollout_fail(struct rollout *r, int rc, struct error *err)
 {
 	char buf[512];
 
-	wmodel_error_format(r->ops->last_error(r->m), buf, sizeof buf);
+	model_error_format(r->ops->last_error(r->m), buf, sizeof buf);
 	return error_set(err, EXIT_MODEL, "the model %s: %s",
 	    rc == MODEL_TIMEOUT ? "timed out" : rc == MODEL_BADTYPE ?
 	    "returned the wrong type" : "raised", buf);
