@@ -198,24 +198,33 @@ history_pull_one(const struct history_pull_opts *a,
 		hf->state = HISTORY_FAILED;
 		return hf->err.code != 0 ? hf->err.code : EXIT_ERROR;
 	}
-	hf->state = HISTORY_PULLED;
-	history_attach_ledger(a->dir, l, hf, &r.batch);
-	if (r.complete)
-		history_find_gone(hc->project, fi, hf, &r.batch);
-	else if (r.stopped == NULL)
-		hf->page_limit = true;
-	hf->requests = r.requests;
-	hf->pages = r.pages;
-	if (history_apply(a->dir, hc, f->id, &r.batch, a->dry_run, a->now,
-	    &hf->result, &hf->err) != 0)
-		rc = hf->err.code != 0 ? hf->err.code : EXIT_ERROR;
-	else {
-		hf->applied = true;
-		if ((hf->stopped = r.stopped) != NULL)
-			rc = EXIT_NETWORK;
-		r.stopped = NULL;
-	}
+	rc = history_pull_merge(a, hc, l, fi, &r, hf);
 	pull_result_free(&r);
+	return rc;
+}
+
+int
+history_pull_merge(const struct history_pull_opts *a,
+    struct history_context *hc, const struct ledger *l, int fi,
+    struct pull_result *r, struct history_front *hf)
+{
+	int rc = EXIT_OK;
+
+	hf->state = HISTORY_PULLED;
+	history_attach_ledger(a->dir, l, hf, &r->batch);
+	if (r->complete)
+		history_find_gone(hc->project, fi, hf, &r->batch);
+	else if (r->stopped == NULL)
+		hf->page_limit = true;
+	hf->requests = r->requests;
+	hf->pages = r->pages;
+	if (history_apply(a->dir, hc, hc->project->fronts[fi].id, &r->batch,
+	    a->dry_run, a->now, &hf->result, &hf->err) != 0)
+		return hf->err.code != 0 ? hf->err.code : EXIT_ERROR;
+	hf->applied = true;
+	if ((hf->stopped = r->stopped) != NULL)
+		rc = EXIT_NETWORK;
+	r->stopped = NULL;
 	return rc;
 }
 

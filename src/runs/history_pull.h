@@ -17,6 +17,7 @@
 #include "core/ledger.h"
 #include "core/project.h"
 #include "core/util.h"
+#include "net/pull.h"
 #include "runs/history_apply.h"
 
 #define HISTORY_PULL_DEFAULT_DAYS	30
@@ -87,5 +88,16 @@ struct history_pull_result {
 int	history_pull_run(const struct history_pull_opts *,
 	    struct history_pull_result *out, struct error *err);
 void	history_pull_result_free(struct history_pull_result *);
+
+/* The step after the platform answered, for front fi (hf->front and
+ * hf->since set): the ledger's sent posts attached to the rows of r by
+ * platform id (the history line takes the entry's id and the plan's
+ * prediction), sent posts and known posts inside the window that r lacks
+ * named (the latter only when r is complete), and r merged into history
+ * as a->dry_run says. r's stop message moves into hf. The front's exit
+ * code. */
+int	history_pull_merge(const struct history_pull_opts *a,
+	    struct history_context *hc, const struct ledger *l, int fi,
+	    struct pull_result *r, struct history_front *hf);
 
 #endif

@@ -1,4 +1,4 @@
-/* Unit tests for the publish flow (net/publish.c) against the fake
+/* Unit tests for the publish flow (runs/publish.c) against the fake
  * Composio server on 127.0.0.1 (tests/servers/fake_social.py) and a
  * project from tests/cli/publish_fixture.py: what the dry-run request
  * shows (never the key), the ledger's intent before its outcome, a sent
