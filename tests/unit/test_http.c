@@ -1,7 +1,8 @@
 /* Unit tests for http: responses, retries (x-should-retry, transport
  * failures only where asked for, never for publishing), give-ups,
- * timeouts (total and silence), caps, options libcurl refuses, and that no
- * key leaves through a message, against a loopback fake server. */
+ * timeouts (total and silence), a cancel flag, caps, options libcurl
+ * refuses, and that no key leaves through a message, against a loopback
+ * fake server. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -446,6 +447,34 @@ test_idle_timeout(void **state)
 	fakellm_stop(&f);
 }
 
+/* A cancel flag set by another thread (here: before the call) stops the
+ * transfer and every retry of it, with a message saying so. */
+static void
+test_cancel_stops(void **state)
+{
+	struct fakellm f;
+	struct http_response resp;
+	struct error err = { 0 };
+	struct http_request r;
+	atomic_bool cancel;
+	char url[160];
+
+	atomic_init(&cancel, true);
+	assert_int_equal(fakellm_start(&f, "[{\"text\":\"late\",\"stall\":5,"
+	    "\"times\":4}]", NULL), 0);
+	r = req_for(&f, url, sizeof url);
+	r.retry_transport = true;
+	r.cancel = &cancel;
+	assert_true(http_cancelled(&r));
+	assert_int_equal(http_perform_retry(&r, &fast, &resp, &err), -1);
+	assert_non_null(strstr(err.msg, "was stopped"));
+	assert_true(resp.hopeless);
+	assert_int_equal(resp.tries, 1);
+	assert_null(strstr(err.msg, KEY));
+	http_response_free(&resp);
+	fakellm_stop(&f);
+}
+
 static void
 test_retry_after_parse(void **state)
 {
@@ -538,6 +567,7 @@ main(void)
 		cmocka_unit_test(test_publishing_never_retries),
 		cmocka_unit_test(test_refused_option_is_named),
 		cmocka_unit_test(test_idle_timeout),
+		cmocka_unit_test(test_cancel_stops),
 		cmocka_unit_test(test_retry_after_parse),
 		cmocka_unit_test(test_quota_detection),
 		cmocka_unit_test(test_describe_hides_secrets),
