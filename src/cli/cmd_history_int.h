@@ -36,7 +36,7 @@ int	history_apply(const char *dir, struct history_context *,
 	    time_t now, struct error *err);
 
 /* `fronts history pull` (cmd_history_pull.c). */
-int	history_pull(struct cli *, int argc, char **argv);
+int	history_pull(struct cli *, struct args *);
 /* The pull `fronts run` makes after each outcome: every front that can be
  * pulled and holds a post the ledger says fronts sent, over the default
  * window. Returns an exit code; what it did is printed. */
