@@ -96,7 +96,8 @@ args_number_ok(const struct args_option *o, const char *arg, double *out)
 	char *end;
 	double v;
 
-	if (arg[0] == '\0' || isspace((unsigned char)arg[0]))
+	/* No sign, as a whole number has none: "+5" is refused too. */
+	if (!isdigit((unsigned char)arg[0]) && arg[0] != '.')
 		return false;
 	errno = 0;
 	v = strtod(arg, &end);

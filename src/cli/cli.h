@@ -61,6 +61,16 @@ struct cmd_entry {
 	{ .name = "seed", .kind = ARGS_WHOLE, .metavar = "N", \
 	  .min = 0, .max = UINT64_MAX, \
 	  .help = "the random seed (default 1)" }
+#define CLI_OPTION_WAIT \
+	{ .name = "wait", .kind = ARGS_FLAG, \
+	  .help = "wait for the project lock, not refuse" }
+#define CLI_OPTION_NOTIFY \
+	{ .name = "notify", .kind = ARGS_STRING, .metavar = "CMD", \
+	  .help = "run CMD when a post comes due" }
+#define CLI_OPTION_TIMEOUT_MS \
+	{ .name = "timeout-ms", .kind = ARGS_DURATION, .metavar = "MS", \
+	  .unit = "milliseconds", .min = 1, .max = 3600000, \
+	  .help = "the longest one request may take (default 30000)" }
 /* The limits plan, validate and synth share, with the command's default
  * time limit. */
 #define CLI_OPTION_TIME_LIMIT(deflt) \

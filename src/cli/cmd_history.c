@@ -373,13 +373,16 @@ cmd_history_exec(struct cli *cli, struct args *args)
 	return cli_usage_error("history", "expected import, pull or topics");
 }
 
+#define HISTORY_OPTION_DRY_RUN \
+	{ .name = "dry-run", .kind = ARGS_FLAG, \
+	  .help = "report the merge; write nothing" }
+
 static const struct cmd_entry cmd_history_import_entry = {
 	.name = "import",
 	.options = (const struct args_option[]){
 		{ .name = "front", .kind = ARGS_STRING, .metavar = "ID",
 		  .help = "the front the export is of" },
-		{ .name = "dry-run", .kind = ARGS_FLAG,
-		  .help = "report the merge; write nothing" },
+		HISTORY_OPTION_DRY_RUN,
 		{ .name = "force", .kind = ARGS_FLAG,
 		  .help = "import a Mastodon outbox of another account" },
 		{ .name = "format", .kind = ARGS_STRING, .metavar = "F",
@@ -401,10 +404,8 @@ static const struct cmd_entry cmd_history_pull_entry = {
 		  .help = "pull this front only (default: every one)" },
 		{ .name = "since", .kind = ARGS_STRING, .metavar = "DATE",
 		  .help = "posts from DATE on (2026-11-01 or ISO-8601)" },
-		{ .name = "dry-run", .kind = ARGS_FLAG,
-		  .help = "report the merge; write nothing" },
-		{ .name = "wait", .kind = ARGS_FLAG,
-		  .help = "wait for the project lock, not refuse" },
+		HISTORY_OPTION_DRY_RUN,
+		CLI_OPTION_WAIT,
 		{ .name = NULL }
 	},
 	.exec = history_pull,

@@ -180,8 +180,7 @@ const struct cmd_entry cmd_ledger_entry = {
 		  .help = "resolve: the post is on the platform, at URL" },
 		{ .name = "failed", .kind = ARGS_FLAG,
 		  .help = "resolve: the post never reached the platform" },
-		{ .name = "wait", .kind = ARGS_FLAG,
-		  .help = "resolve: wait for the project lock, not refuse" },
+		CLI_OPTION_WAIT,
 		{ .name = NULL }
 	},
 	.args_max = -1,

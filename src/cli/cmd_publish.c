@@ -420,11 +420,8 @@ const struct cmd_entry cmd_publish_entry = {
 		  .help = "send for real (default: print each request)" },
 		{ .name = "now", .kind = ARGS_FLAG,
 		  .help = "offer posts planned for later now too" },
-		{ .name = "wait", .kind = ARGS_FLAG,
-		  .help = "wait for the project lock, not refuse" },
-		{ .name = "timeout-ms", .kind = ARGS_DURATION, .metavar = "MS",
-		  .unit = "milliseconds", .min = 1, .max = 3600000,
-		  .help = "the longest one request may take (default 30000)" },
+		CLI_OPTION_WAIT,
+		CLI_OPTION_TIMEOUT_MS,
 		{ .name = NULL }
 	},
 	.args_max = -1,

@@ -347,8 +347,7 @@ const struct cmd_entry cmd_run_entry = {
 		  .unit = "minutes", .min = 0, .max = 100000,
 		  .help = "a post's window after its slot (default: one\n"
 		  "slot); past it the post is skipped (late)" },
-		{ .name = "notify", .kind = ARGS_STRING, .metavar = "CMD",
-		  .help = "run CMD when a post comes due" },
+		CLI_OPTION_NOTIFY,
 		{ .name = "replan", .kind = ARGS_DURATION, .metavar = "MINUTES",
 		  .unit = "minutes", .min = 0, .max = 100000,
 		  .help = "re-plan this often (default 240; 0: only after\n"
@@ -357,9 +356,7 @@ const struct cmd_entry cmd_run_entry = {
 		CLI_OPTION_WORKERS,
 		CLI_OPTION_ISOLATION,
 		CLI_OPTION_SEED,
-		{ .name = "timeout-ms", .kind = ARGS_DURATION, .metavar = "MS",
-		  .unit = "milliseconds", .min = 1, .max = 3600000,
-		  .help = "the longest one request may take (default 30000)" },
+		CLI_OPTION_TIMEOUT_MS,
 		{ .name = NULL }
 	},
 	.args_max = -1,

@@ -39,8 +39,7 @@ const struct cmd_entry cmd_tui_entry = {
 		  .help = "publish for real (default: a dry run)" },
 		{ .name = "theme", .kind = ARGS_STRING, .metavar = "NAME",
 		  .help = "the colour theme (themes/NAME.theme)" },
-		{ .name = "notify", .kind = ARGS_STRING, .metavar = "CMD",
-		  .help = "run CMD when a post comes due" },
+		CLI_OPTION_NOTIFY,
 		{ .name = NULL }
 	},
 	.exec = cmd_tui_exec,

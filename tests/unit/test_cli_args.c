@@ -237,6 +237,16 @@ test_numbers_and_durations(void **state)
 	refused("--seconds: expected a number of seconds above 0 and below "
 	    "1000000, got '-1'", parse(&a, &err, "--seconds", "-1", NULL),
 	    &a, &err);
+	refused("--seconds: expected a number of seconds above 0 and below "
+	    "1000000, got '+2'", parse(&a, &err, "--seconds", "+2", NULL),
+	    &a, &err);
+	refused("--window: expected a number above 0 and below 1, got ' .5'",
+	    parse(&a, &err, "--window", " .5", NULL), &a, &err);
+	assert_int_equal(parse(&a, &err, "--window", ".5", "--seconds", "1e3",
+	    NULL), 0);
+	assert_true(args_number(&a, "window", 0) == 0.5);
+	assert_true(args_number(&a, "seconds", 0) == 1000);
+	args_free(&a);
 	refused("--late: expected a whole number of minutes from 0 to "
 	    "100000, got '1.5'", parse(&a, &err, "--late", "1.5", NULL), &a,
 	    &err);
