@@ -15,7 +15,7 @@
 W64="whole number from 0 to 18446744073709551615"
 SECS="number of seconds above 0 and at most 1000000"
 MB="whole number from 64 to 1048576"
-# CMD OPT WHAT (lines of three words; WHAT the rest of the line)
+# CMD OPT WHAT, one option a line (WHAT: the rest of the line)
 cat >"$TMPD/opts" <<EOF2
 plan iterations whole number from 1 to 1099511627776
 plan seconds number of seconds above 0 and below 1000000
@@ -41,11 +41,11 @@ validate memory-mb $MB
 publish timeout-ms whole number of milliseconds from 1 to 3600000
 EOF2
 cd "$TMPD" || exit 1
-while read -r cmd opt want <&3; do
+while read -r cmd opt what <&3; do
 	for arg in -1 +5 5x " 5" 99999999999999999999; do
 		expect_exit "$cmd --$opt '$arg': exit 2" 2 "$FRONTS" "$cmd" \
 		    "--$opt" "$arg"
-		line="fronts $cmd: --$opt: expected a $want, got '$arg'"
+		line="fronts $cmd: --$opt: expected a $what, got '$arg'"
 		if grep -qxF -- "$line" "$TMPD/err"; then
 			pass "$cmd --$opt '$arg': one wording"
 		else fail "$cmd --$opt '$arg': one wording" \
@@ -56,7 +56,7 @@ while read -r cmd opt want <&3; do
 	    "^fronts $cmd: --$opt: expected a .*, got '-1'\$" "$TMPD/err"
 	expect_exit "$cmd --$opt without a value: exit 2" 2 "$FRONTS" "$cmd" \
 	    "--$opt"
-	line="fronts $cmd: --$opt: expected a $want, got nothing"
+	line="fronts $cmd: --$opt: expected a $what, got nothing"
 	if grep -qxF -- "$line" "$TMPD/err"; then
 		pass "$cmd --$opt without a value: one wording"
 	else fail "$cmd --$opt without a value: one wording" \
