@@ -1,10 +1,7 @@
 /*
  * cli — fronts' command table, global options and error reporting.
  */
-#include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +13,7 @@
 #include "core/clock.h"
 #include "core/hook.h"
 #include "core/project.h"
+#include "core/search.h"
 #include "sandbox/approval.h"
 #include "core/termsafe.h"
 #include "sandbox/namespace.h"
@@ -71,10 +69,31 @@ cli_print_help(FILE *f)
 	    "network failure. `fronts COMMAND --help` shows a command's options.\n");
 }
 
+/* -C DIR: every command takes it (and --help, answered before). */
+static const struct args_option cli_common[] = {
+	{ .name = "dir", .letter = 'C', .short_only = true,
+	  .kind = ARGS_STRING, .metavar = "DIR",
+	  .help = "the project directory (default: the current one)" },
+	{ .name = NULL }
+};
+
 static void
 cli_print_cmd_help(FILE *f, const struct cmd_entry *c)
 {
+	const struct cmd_entry *const *s;
+
 	fprintf(f, "usage: fronts %s %s\n\n%s\n", c->name, c->usage, c->summary);
+	if (!c->raw) {
+		fprintf(f, "\noptions:\n");
+		args_print_help(f, cli_common);
+		args_print_help(f, c->options);
+	}
+	for (s = c->subcommands; s != NULL && *s != NULL; s++) {
+		if ((*s)->options == NULL)
+			continue;
+		fprintf(f, "\noptions of %s %s:\n", c->name, (*s)->name);
+		args_print_help(f, (*s)->options);
+	}
 	if (c->details != NULL)
 		fprintf(f, "\n%s", c->details);
 }
@@ -99,87 +118,19 @@ cli_usage_error(const char *name, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-int
-cli_dir_json_options(struct cli *cli, const char *name, int argc,
-    char **argv, bool *json)
+void
+cli_search_options(const struct args *a, struct search_params *sp)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c;
+	const char *iso = args_string(a, "isolation");
 
-	*json = false;
-	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'C':
-			cli->dir = optarg;
-			break;
-		case 'j':
-			*json = true;
-			break;
-		default:
-			return cli_usage_error(name, "unknown option");
-		}
-	}
-	if (optind != argc)
-		return cli_usage_error(name, "unexpected argument %s",
-		    argv[optind]);
-	return EXIT_OK;
-}
-
-int
-cli_whole(const char *name, const char *opt, const char *arg, uint64_t min,
-    uint64_t max, uint64_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = isdigit((unsigned char)arg[0]) ? strtoull(arg, &end, 10) : 0;
-	if (!isdigit((unsigned char)arg[0]) || errno != 0 || *end != '\0' ||
-	    v < min || v > max)
-		return cli_usage_error(name, "--%s: expected a whole number "
-		    "from %llu to %llu, got '%s'", opt, (unsigned long long)min,
-		    (unsigned long long)max, arg);
-	*out = v;
-	return 0;
-}
-
-int
-cli_number(const char *name, const char *opt, const char *arg, double over,
-    double upto, bool upto_in, const char *unit, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno != 0 || end == arg || *end != '\0' || isspace((unsigned
-	    char)arg[0]) || !(v > over) || !(upto_in ? v <= upto : v < upto))
-		return cli_usage_error(name, "--%s: expected a number%s%s "
-		    "above %.15g and %s %.15g, got '%s'", opt, unit[0] ? " of " : "",
-		    unit, over, upto_in ? "at most" : "below", upto, arg);
-	*out = v;
-	return 0;
-}
-
-int
-cli_time_limit(const char *name, const char *arg, double *out)
-{
-	return cli_number(name, "time-limit", arg, 0, 1e6, true, "seconds",
-	    out);
-}
-
-int
-cli_memory_mb(const char *name, const char *arg, long *out)
-{
-	uint64_t v;
-
-	if (cli_whole(name, "memory-mb", arg, 64, 1048576, &v) != 0)
-		return EXIT_USAGE;
-	*out = (long)v;
-	return 0;
+	sp->iterations = args_whole(a, "iterations", sp->iterations);
+	sp->workers = (int)args_whole(a, "workers", (uint64_t)sp->workers);
+	sp->seed = args_whole(a, "seed", sp->seed);
+	if (iso != NULL)
+		sp->isolation = strcmp(iso, "thread") == 0 ? ISOLATION_THREAD :
+		    ISOLATION_PROCESS;
+	if (sp->isolation == ISOLATION_THREAD)
+		sp->workers = 1;
 }
 
 int
@@ -241,6 +192,51 @@ cli_wants_help(int argc, char **argv)
 	return false;
 }
 
+/* The entry argv names: c, or its subcommand in argv[1]. */
+static const struct cmd_entry *
+cli_pick(const struct cmd_entry *c, int argc, char **argv)
+{
+	const struct cmd_entry *const *s;
+
+	for (s = c->subcommands; s != NULL && *s != NULL && argc > 1; s++)
+		if (strcmp((*s)->name, argv[1]) == 0)
+			return *s;
+	return NULL;
+}
+
+/* Parses argv (argv[0] the command's name) against the command's options
+ * and runs it. */
+static int
+cli_exec(struct cli *cli, const struct cmd_entry *c, int argc, char **argv)
+{
+	const struct cmd_entry *run = c, *sub;
+	struct error err = { 0 };
+	struct args a;
+	int rc;
+
+	if ((sub = cli_pick(c, argc, argv)) != NULL) {
+		run = sub;
+		argc--;
+		argv++;
+	}
+	if (run->raw)
+		args_raw(argc, argv, &a);
+	else if (args_parse(cli_common, run->options, argc, argv, &a,
+	    &err) != 0)
+		return cli_usage_error(c->name, "%s", err.msg);
+	if (!run->raw && run->args_max >= 0 && args_count(&a) > run->args_max) {
+		rc = cli_usage_error(c->name, "unexpected argument %s",
+		    args_arg(&a, run->args_max));
+		args_free(&a);
+		return rc;
+	}
+	if (!run->raw && args_has(&a, "dir"))
+		cli->dir = args_string(&a, "dir");
+	rc = run->exec(cli, &a);
+	args_free(&a);
+	return rc;
+}
+
 int
 cli_main(int argc, char **argv)
 {
@@ -274,7 +270,7 @@ cli_main(int argc, char **argv)
 	if (i == argc) {
 		/* `fronts` alone on a terminal opens the TUI. */
 		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
-			return cmd_tui_entry.exec(&cli, 1,
+			return cli_exec(&cli, &cmd_tui_entry, 1,
 			    (char *[]){ "tui", NULL });
 		cli_print_help(stderr);
 		return EXIT_USAGE;
@@ -292,6 +288,5 @@ cli_main(int argc, char **argv)
 	/* A test build reads its clock hook (and refuses a malformed one)
 	 * before the command, not at the first "now" deep inside it. */
 	(void)clock_now();
-	optind = 0;	/* each command runs its own getopt_long */
-	return c->exec(&cli, argc - i, argv + i);
+	return cli_exec(&cli, c, argc - i, argv + i);
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cli/args.h"
 #include "core/util.h"
 
 struct cli {
@@ -22,44 +23,77 @@ struct cmd_entry {
 	const char	*name;
 	const char	*summary;
 	const char	*usage;		/* option lines after "fronts NAME" */
-	int		(*exec)(struct cli *, int argc, char **argv);
+	/* Its options (ended by a NULL name), besides -C DIR and --help,
+	 * which every command takes; --help lists them. */
+	const struct args_option *options;
+	int		(*exec)(struct cli *, struct args *);
 	bool		 hidden;	/* not listed in --help */
+	bool		 raw;		/* arguments unparsed, all positional */
+	int		 args_max;	/* positional arguments it takes (more
+					 * are a usage error); -1: it checks */
 	const char	*details;	/* `fronts NAME --help` only; or NULL */
+	/* Words after NAME that pick another entry ("history import"): its
+	 * options and exec; errors and --help stay the command's. */
+	const struct cmd_entry *const *subcommands;
 };
+
+/* Options several commands share, spelt and explained the same way. */
+#define CLI_OPTION_JSON \
+	{ .name = "json", .kind = ARGS_FLAG, \
+	  .help = "print JSON (docs/DESIGN.md) instead of text" }
+#define CLI_OPTION_MODEL \
+	{ .name = "model", .kind = ARGS_STRING, .metavar = "FILE", \
+	  .help = "the world model (default DIR/model.py)" }
+#define CLI_OPTION_ISOLATION \
+	{ .name = "isolation", .kind = ARGS_CHOICE, \
+	  .choices = "process|thread", .metavar = "process|thread", \
+	  .help = "run the model in sandboxed workers (default) or in\n" \
+	  "this process, unsandboxed, one worker" }
+#define CLI_OPTION_ITERATIONS(deflt) \
+	{ .name = "iterations", .kind = ARGS_WHOLE, .metavar = "N", \
+	  .min = 1, .max = 1ULL << 40, \
+	  .help = "search iterations (default " deflt ")" }
+#define CLI_OPTION_WORKERS \
+	{ .name = "workers", .kind = ARGS_WHOLE, .metavar = "N", \
+	  .min = 1, .max = 256, \
+	  .help = "search workers (default: the cores, at most 8)" }
+#define CLI_OPTION_SEED \
+	{ .name = "seed", .kind = ARGS_WHOLE, .metavar = "N", \
+	  .min = 0, .max = UINT64_MAX, \
+	  .help = "the random seed (default 1)" }
+#define CLI_OPTION_WAIT \
+	{ .name = "wait", .kind = ARGS_FLAG, \
+	  .help = "wait for the project lock, not refuse" }
+#define CLI_OPTION_NOTIFY \
+	{ .name = "notify", .kind = ARGS_STRING, .metavar = "CMD", \
+	  .help = "run CMD when a post comes due" }
+#define CLI_OPTION_TIMEOUT_MS \
+	{ .name = "timeout-ms", .kind = ARGS_DURATION, .metavar = "MS", \
+	  .unit = "milliseconds", .min = 1, .max = 3600000, \
+	  .help = "the longest one request may take (default 30000)" }
+/* The limits plan, validate and synth share, with the command's default
+ * time limit. */
+#define CLI_OPTION_TIME_LIMIT(deflt) \
+	{ .name = "time-limit", .kind = ARGS_DURATION, .metavar = "S", \
+	  .unit = "seconds", .over = 0, .upto = 1e6, \
+	  .help = "wall clock (default " deflt }
+#define CLI_OPTION_MEMORY_MB \
+	{ .name = "memory-mb", .kind = ARGS_WHOLE, .metavar = "MB", \
+	  .min = 64, .max = 1048576, \
+	  .help = "memory budget of all workers together (default\n" \
+	  "2048): each of N workers gets MB/N" }
 
 int	cli_main(int argc, char **argv);
 /* Prints "fronts NAME: message" and the usage line; returns EXIT_USAGE. */
 int	cli_usage_error(const char *name, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
-/*
- * The one parser of an option's number, with one wording for every
- * command: "fronts NAME: --OPT: expected a whole number from 1 to 256,
- * got '-1'". 0, or the usage error printed and EXIT_USAGE. No sign, no
- * spaces, nothing after the digits; a whole number never wraps.
- */
-int	cli_whole(const char *name, const char *opt, const char *arg,
-	    uint64_t min, uint64_t max, uint64_t *out);
-/* A number above over and at most upto (below upto when !upto_in);
- * unit ("seconds", or "") names what it counts in the error. */
-int	cli_number(const char *name, const char *opt, const char *arg,
-	    double over, double upto, bool upto_in, const char *unit,
-	    double *out);
-/* The limits plan, validate and synth share: --time-limit S (a wall
- * clock, 0 < S <= 1e6) and --memory-mb MB (64 <= MB <= 1048576). 0, or a
- * usage error (EXIT_USAGE). */
-int	cli_time_limit(const char *name, const char *arg, double *out);
-/* Their --help lines, with the command's default time limit. */
-#define CLI_LIMITS_HELP(deflt) \
-	"  --time-limit S    wall clock (default " deflt "\n" \
-	"  --memory-mb MB    memory budget of all workers together (default\n" \
-	"                    2048): each of N workers gets MB/N\n"
-int	cli_memory_mb(const char *name, const char *arg, long *out);
+struct search_params;
+/* The search options plan and run share (CLI_OPTION_ITERATIONS,
+ * _WORKERS, _ISOLATION, _SEED) over sp's defaults; thread isolation has
+ * one worker. */
+void	cli_search_options(const struct args *, struct search_params *sp);
 /* Prints "fronts NAME: err->msg" to stderr; returns err->code (or 1). */
 int	cli_report(const char *name, const struct error *err);
-/* The options of a command that takes only [-C DIR] [--json]: sets
- * cli->dir and *json; a usage error otherwise (EXIT_USAGE). */
-int	cli_dir_json_options(struct cli *cli, const char *name, int argc,
-	    char **argv, bool *json);
 /* Without --model (model NULL), an error saying how to write one when
  * dir has no model.py yet; 0 otherwise. */
 int	cli_no_model(const char *dir, const char *model, struct error *err);

@@ -8,7 +8,6 @@
  */
 #include <sys/wait.h>
 
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,36 +221,13 @@ out:
 }
 
 static int
-cmd_approve_exec(struct cli *cli, int argc, char **argv)
+cmd_approve_exec(struct cli *cli, struct args *a)
 {
-	static const struct option opts[] = {
-		{ "model", required_argument, NULL, 'm' },
-		{ "yes", no_argument, NULL, 'y' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *dir = cli->dir, *model = NULL;
+	const char *dir = cli->dir, *model = args_string(a, "model");
 	struct error err = { 0 };
 	char *path;
-	int c, yes = 0, rc;
+	int yes = args_has(a, "yes"), rc;
 
-	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'C':
-			dir = optarg;
-			break;
-		case 'm':
-			model = optarg;
-			break;
-		case 'y':
-			yes = 1;
-			break;
-		default:
-			return cli_usage_error("approve", "unknown option");
-		}
-	}
-	if (optind != argc)
-		return cli_usage_error("approve", "unexpected argument %s",
-		    argv[optind]);
 	if (cli_no_model(dir, model, &err) != 0)
 		return cli_report("approve", &err);
 	path = model != NULL ? xstrdup(model) : path_join(dir, "model.py");
@@ -264,5 +240,11 @@ const struct cmd_entry cmd_approve_entry = {
 	.name = "approve",
 	.summary = "review and approve the world model's exact bytes",
 	.usage = "[-C DIR] [--model FILE] [--yes]",
+	.options = (const struct args_option[]){
+		CLI_OPTION_MODEL,
+		{ .name = "yes", .kind = ARGS_FLAG,
+		  .help = "approve without asking (no terminal needed)" },
+		{ .name = NULL }
+	},
 	.exec = cmd_approve_exec,
 };

@@ -36,18 +36,16 @@ check_print(const struct check_target *t, bool provider)
 }
 
 static int
-cmd_check_exec(struct cli *cli, int argc, char **argv)
+cmd_check_exec(struct cli *cli, struct args *a)
 {
 	struct project *p = NULL;
 	struct check_target *t;
 	struct error err = { 0 };
 	cJSON *out, *fronts;
 	char *s;
-	bool json, ok = true;
-	int rc, i, n, failed = 0;
+	bool json = args_has(a, "json"), ok = true;
+	int i, n, failed = 0;
 
-	if ((rc = cli_dir_json_options(cli, "check", argc, argv, &json)) != EXIT_OK)
-		return rc;
 	if (project_load(cli->dir, &p, &err) != 0)
 		return cli_report("check", &err);
 	n = p->nfronts + 1;
@@ -92,5 +90,9 @@ const struct cmd_entry cmd_check_entry = {
 	.name = "check",
 	.summary = "prove credentials and platform limits before a live run (read-only)",
 	.usage = "[-C DIR] [--json]",
+	.options = (const struct args_option[]){
+		CLI_OPTION_JSON,
+		{ .name = NULL }
+	},
 	.exec = cmd_check_exec,
 };

@@ -9,7 +9,6 @@
  * `fronts drafts import FILE.csv --map …` appends drafts from a
  * spreadsheet (drafts_csv.h); --dry-run says what it would add.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,49 +305,35 @@ import_report(const char *file, const struct drafts_import *im, bool dry_run)
 
 /* `fronts drafts import FILE.csv --map text=COL[,…] [--dry-run]`. */
 static int
-drafts_import(struct cli *cli, int argc, char **argv)
+drafts_import(struct cli *cli, struct args *a)
 {
-	static const struct option opts[] = {
-		{ "map", required_argument, NULL, 'm' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct drafts_csv_map map;
 	struct drafts_import im;
 	struct error err = { 0 };
 	struct project *p = NULL;
-	bool dry_run = false, has_map = false;
+	const char *file = args_arg(a, 0), *spec = args_string(a, "map");
+	bool dry_run = args_has(a, "dry-run");
 	char *data = NULL;
 	size_t len;
-	int c, rc = -1;
+	int rc = -1;
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
-		if (c == 'C')
-			cli->dir = optarg;
-		else if (c == 'n')
-			dry_run = true;
-		else if (c == 'm' && drafts_csv_map_parse(optarg, &map) == 0)
-			has_map = true;
-		else if (c == 'm')
-			return cli_usage_error("drafts", "--map takes text=COL"
-			    "[,id=COL][,topics=COL][,fronts=COL]"
-			    "[,not_before=COL][,not_after=COL]");
-		else
-			return cli_usage_error("drafts", "unknown option");
-	}
-	if (optind + 1 != argc || !has_map)
+	/* The map cuts the spec, argv's own bytes, and points into it. */
+	if (spec != NULL && drafts_csv_map_parse((char *)spec, &map) != 0)
+		return cli_usage_error("drafts", "--map takes text=COL"
+		    "[,id=COL][,topics=COL][,fronts=COL]"
+		    "[,not_before=COL][,not_after=COL]");
+	if (args_count(a) != 1 || spec == NULL)
 		return cli_usage_error("drafts", "expected `import FILE.csv "
 		    "--map text=COL[,…]`");
 	if (project_load(cli->dir, &p, &err) != 0 ||
-	    file_read(argv[optind], &data, &len, &err) != 0 ||
-	    drafts_csv_read(p, argv[optind], data, len, &map, &im, &err) != 0)
+	    file_read(file, &data, &len, &err) != 0 ||
+	    drafts_csv_read(p, file, data, len, &map, &im, &err) != 0)
 		goto out;
 	rc = 0;
 	if (!dry_run && im.added > 0)
 		rc = drafts_append(cli->dir, &im, &err);
 	if (rc == 0)
-		import_report(argv[optind], &im, dry_run);
+		import_report(file, &im, dry_run);
 	drafts_import_free(&im);
 out:
 	free(data);
@@ -357,40 +342,16 @@ out:
 }
 
 static int
-drafts_usage(const char *opt)
+cmd_drafts_exec(struct cli *cli, struct args *a)
 {
-	return cli_usage_error("drafts", "unknown option %s", opt);
-}
-
-static int
-cmd_drafts_exec(struct cli *cli, int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct drafts_tally t = { 0, 0, NULL, 0 };
 	struct error err = { 0 };
 	struct project *p;
 	cJSON *root = NULL, *arr = NULL;
-	bool json = false;
+	bool json = args_has(a, "json");
 	char *out;
-	int c, i, rc = EXIT_OK;
+	int i, rc = EXIT_OK;
 
-	if (argc > 1 && strcmp(argv[1], "import") == 0)
-		return drafts_import(cli, argc - 1, argv + 1);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+C:", opts, NULL)) != -1) {
-		if (c == 'j')
-			json = true;
-		else if (c == 'C')
-			cli->dir = optarg;
-		else
-			return drafts_usage(argv[optind - 1]);
-	}
-	if (optind < argc)
-		return cli_usage_error("drafts", "unexpected argument %s",
-		    argv[optind]);
 	if (project_load(cli->dir, &p, &err) != 0)
 		return cli_report("drafts", &err);
 	for (i = 0; i < p->nwarnings; i++)
@@ -429,6 +390,20 @@ out:
 	return rc;
 }
 
+static const struct cmd_entry cmd_drafts_import_entry = {
+	.name = "import",
+	.options = (const struct args_option[]){
+		{ .name = "map", .kind = ARGS_STRING,
+		  .metavar = "text=COL,…",
+		  .help = "the CSV's columns of each draft field" },
+		{ .name = "dry-run", .kind = ARGS_FLAG,
+		  .help = "report what would be added; write nothing" },
+		{ .name = NULL }
+	},
+	.args_max = -1,
+	.exec = drafts_import,
+};
+
 const struct cmd_entry cmd_drafts_entry = {
 	.name = "drafts",
 	.summary = "each draft's parts, images and lengths per front, with "
@@ -437,7 +412,14 @@ const struct cmd_entry cmd_drafts_entry = {
 	    "       fronts drafts import FILE.csv --map text=COL[,id=COL]"
 	    "[,topics=COL][,fronts=COL][,not_before=COL][,not_after=COL] "
 	    "[-C DIR] [--dry-run]",
+	.options = (const struct args_option[]){
+		CLI_OPTION_JSON,
+		{ .name = NULL }
+	},
 	.exec = cmd_drafts_exec,
+	.subcommands = (const struct cmd_entry *const[]){
+		&cmd_drafts_import_entry, NULL
+	},
 	.details =
 	    "drafts.jsonl, one draft per line:\n"
 	    "  id, text (the first post), topics, fronts (default: all)\n"

@@ -5,7 +5,6 @@
  * JSON object. Exit 0 accepted, 3 refused, 1 when the file cannot be
  * read.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -36,26 +35,17 @@ cmd_gate_print(const char *file, const struct gate_result *r, int json)
 }
 
 static int
-cmd_gate_exec(struct cli *cli, int argc, char **argv)
+cmd_gate_exec(struct cli *cli, struct args *a)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct gate_result r;
 	struct error err = { 0 };
-	int c, json = 0;
+	const char *file = args_arg(a, 0);
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c != 'j')
-			return cli_usage_error("gate", "unknown option");
-		json = 1;
-	}
-	if (optind != argc - 1)
+	if (args_count(a) != 1)
 		return cli_usage_error("gate", "expected one FILE");
-	if (gate_check_file(argv[optind], &r, NULL, NULL, &err) != 0)
+	if (gate_check_file(file, &r, NULL, NULL, &err) != 0)
 		return cli_report("gate", &err);
-	cmd_gate_print(argv[optind], &r, json);
+	cmd_gate_print(file, &r, args_has(a, "json"));
 	gate_result_free(&r);
 	return r.accepted ? EXIT_OK : EXIT_REFUSED;
 }
@@ -64,5 +54,10 @@ const struct cmd_entry cmd_gate_entry = {
 	.name = "gate",
 	.summary = "check a world model's source with the AST gate",
 	.usage = "FILE [--json]",
+	.options = (const struct args_option[]){
+		CLI_OPTION_JSON,
+		{ .name = NULL }
+	},
+	.args_max = -1,
 	.exec = cmd_gate_exec,
 };

@@ -8,7 +8,6 @@
  * Every run prints what it added, updated and skipped (and why); with
  * --dry-run it writes nothing. A refusal changes nothing.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,72 +163,41 @@ import_run(struct cli *cli, const struct import_args *a)
 }
 
 static int
-history_import(struct cli *cli, int argc, char **argv)
+history_import(struct cli *cli, struct args *args)
 {
-	static const struct option opts[] = {
-		{ "front", required_argument, NULL, 'f' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "map", required_argument, NULL, 'm' },
-		{ "force", no_argument, NULL, 'o' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct import_args a = { .now = clock_now() };
-	int c;
+	const char *map = args_string(args, "map");
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'C':
-			cli->dir = optarg;
-			break;
-		case 'f':
-			a.front = optarg;
-			break;
-		case 'n':
-			a.dry_run = true;
-			break;
-		case 'o':
-			a.force = true;
-			break;
-		case 'F':
-			if (hist_format_from_name(optarg) < 0 ||
-			    strcmp(optarg, "mastodon-api") == 0)
-				return cli_usage_error("history", "unknown "
-				    "--format %s (x, mastodon, bluesky-car, "
-				    "bluesky-feed, linkedin, csv)", optarg);
-			a.format = optarg;
-			break;
-		case 'm':
-			if (parse_map(optarg, &a.map) != 0)
-				return cli_usage_error("history", "--map takes "
-				    "time=COL,text=COL[,id=COL][,url=COL]"
-				    "[,likes=COL]…");
-			a.has_map = true;
-			break;
-		default:
-			return cli_usage_error("history", "unknown option");
-		}
-	}
-	if (optind + 1 != argc || a.front == NULL)
+	a.front = args_string(args, "front");
+	a.dry_run = args_has(args, "dry-run");
+	a.force = args_has(args, "force");
+	a.format = args_string(args, "format");
+	if (a.format != NULL && (hist_format_from_name(a.format) < 0 ||
+	    strcmp(a.format, "mastodon-api") == 0))
+		return cli_usage_error("history", "unknown --format %s (x, "
+		    "mastodon, bluesky-car, bluesky-feed, linkedin, csv)",
+		    a.format);
+	/* The map cuts the spec, argv's own bytes, and points into it. */
+	if (map != NULL && parse_map((char *)map, &a.map) != 0)
+		return cli_usage_error("history", "--map takes time=COL,"
+		    "text=COL[,id=COL][,url=COL][,likes=COL]…");
+	a.has_map = map != NULL;
+	if (args_count(args) != 1 || a.front == NULL)
 		return cli_usage_error("history", "expected `import FILE "
 		    "--front ID`");
-	a.file = argv[optind];
+	a.file = args_arg(args, 0);
 	return import_run(cli, &a);
 }
 
 static int
-history_topics(struct cli *cli, int argc, char **argv)
+history_topics(struct cli *cli, struct args *args)
 {
 	struct history_context hc;
 	struct error err = { 0 };
 	const struct history_post *h;
 	char line[128];
 	int i, n = 0;
-	bool json = false;
 
-	if (cli_dir_json_options(cli, "history", argc, argv, &json) != 0)
-		return EXIT_USAGE;
 	if (history_context_open(cli->dir, &hc, &err) != 0)
 		return cli_report("history", &err);
 	for (i = 0; i < hc.project->nhistory; i++) {
@@ -249,19 +217,53 @@ history_topics(struct cli *cli, int argc, char **argv)
 }
 
 static int
-cmd_history_exec(struct cli *cli, int argc, char **argv)
+cmd_history_exec(struct cli *cli, struct args *args)
 {
-	if (argc < 2)
-		return cli_usage_error("history", "expected import, pull or "
-		    "topics");
-	if (strcmp(argv[1], "import") == 0)
-		return history_import(cli, argc - 1, argv + 1);
-	if (strcmp(argv[1], "pull") == 0)
-		return history_pull(cli, argc - 1, argv + 1);
-	if (strcmp(argv[1], "topics") == 0)
-		return history_topics(cli, argc - 1, argv + 1);
 	return cli_usage_error("history", "expected import, pull or topics");
 }
+
+#define HISTORY_OPTION_DRY_RUN \
+	{ .name = "dry-run", .kind = ARGS_FLAG, \
+	  .help = "report the merge; write nothing" }
+
+static const struct cmd_entry cmd_history_import_entry = {
+	.name = "import",
+	.options = (const struct args_option[]){
+		{ .name = "front", .kind = ARGS_STRING, .metavar = "ID",
+		  .help = "the front the export is of" },
+		HISTORY_OPTION_DRY_RUN,
+		{ .name = "force", .kind = ARGS_FLAG,
+		  .help = "import a Mastodon outbox of another account" },
+		{ .name = "format", .kind = ARGS_STRING, .metavar = "F",
+		  .help = "x, mastodon, bluesky-car, bluesky-feed, linkedin or\n"
+		  "csv (default: told by the file)" },
+		{ .name = "map", .kind = ARGS_STRING,
+		  .metavar = "time=COL,text=COL,…",
+		  .help = "csv: the columns of each field" },
+		{ .name = NULL }
+	},
+	.args_max = -1,
+	.exec = history_import,
+};
+
+static const struct cmd_entry cmd_history_pull_entry = {
+	.name = "pull",
+	.options = (const struct args_option[]){
+		{ .name = "front", .kind = ARGS_STRING, .metavar = "ID",
+		  .help = "pull this front only (default: every one)" },
+		{ .name = "since", .kind = ARGS_STRING, .metavar = "DATE",
+		  .help = "posts from DATE on (2026-11-01 or ISO-8601)" },
+		HISTORY_OPTION_DRY_RUN,
+		CLI_OPTION_WAIT,
+		{ .name = NULL }
+	},
+	.exec = history_pull,
+};
+
+static const struct cmd_entry cmd_history_topics_entry = {
+	.name = "topics",
+	.exec = history_topics,
+};
 
 const struct cmd_entry cmd_history_entry = {
 	.name = "history",
@@ -272,4 +274,9 @@ const struct cmd_entry cmd_history_entry = {
 	    "[--dry-run]\n"
 	    "       fronts history topics [-C DIR]",
 	.exec = cmd_history_exec,
+	.args_max = -1,
+	.subcommands = (const struct cmd_entry *const[]){
+		&cmd_history_import_entry, &cmd_history_pull_entry,
+		&cmd_history_topics_entry, NULL
+	},
 };

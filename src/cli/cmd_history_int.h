@@ -13,7 +13,7 @@
 void	history_print_applied(const struct history_applied *);
 
 /* `fronts history pull` (cmd_history_pull.c). */
-int	history_pull(struct cli *, int argc, char **argv);
+int	history_pull(struct cli *, struct args *);
 /* The pull `fronts run` makes after each outcome: every front that can be
  * pulled and holds a post the ledger says fronts sent, over the default
  * window. Returns an exit code; what it did is printed. */

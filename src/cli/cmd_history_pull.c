@@ -3,7 +3,6 @@
  * [--dry-run]`: the options, and the printing of what
  * runs/history_pull.c did for each front as it is done.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,46 +126,17 @@ history_pull_sent(struct cli *cli)
 }
 
 int
-history_pull(struct cli *cli, int argc, char **argv)
+history_pull(struct cli *cli, struct args *args)
 {
-	static const struct option opts[] = {
-		{ "front", required_argument, NULL, 'f' },
-		{ "since", required_argument, NULL, 's' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "wait", no_argument, NULL, 'w' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct pull_args a = { 0 };
 	time_t t;
-	int c;
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'C':
-			cli->dir = optarg;
-			break;
-		case 'f':
-			a.front = optarg;
-			break;
-		case 's':
-			if (parse_since(optarg, &t) != 0)
-				return cli_usage_error("history", "--since takes "
-				    "a date (2026-11-01) or an ISO-8601 time");
-			a.since = optarg;
-			break;
-		case 'n':
-			a.dry_run = true;
-			break;
-		case 'w':
-			a.wait = true;
-			break;
-		default:
-			return cli_usage_error("history", "unknown option");
-		}
-	}
-	if (optind != argc)
-		return cli_usage_error("history", "unexpected argument %s",
-		    argv[optind]);
+	a.front = args_string(args, "front");
+	a.since = args_string(args, "since");
+	a.dry_run = args_has(args, "dry-run");
+	a.wait = args_has(args, "wait");
+	if (a.since != NULL && parse_since(a.since, &t) != 0)
+		return cli_usage_error("history", "--since takes a date "
+		    "(2026-11-01) or an ISO-8601 time");
 	return pull_run(cli, &a, a.since != NULL ? t : 0);
 }

@@ -35,25 +35,14 @@ cmd_init_next(const char *dir, bool empty)
 }
 
 static int
-cmd_init_exec(struct cli *cli, int argc, char **argv)
+cmd_init_exec(struct cli *cli, struct args *a)
 {
 	struct error err = { 0 };
-	const char *dir = NULL;
-	bool empty = false;
-	int i;
+	const char *dir = args_arg(a, 0);
+	bool empty = args_has(a, "empty");
 
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--empty") == 0) {
-			empty = true;
-			continue;
-		}
-		if (argv[i][0] == '-' && argv[i][1] != '\0')
-			return cli_usage_error("init", "unknown option %s",
-			    argv[i]);
-		if (dir != NULL)
-			return cli_usage_error("init", "too many arguments");
-		dir = argv[i];
-	}
+	if (args_count(a) > 1)
+		return cli_usage_error("init", "too many arguments");
 	if (dir == NULL)
 		return cli_usage_error("init", "missing DIR");
 	if (demo_scaffold(dir, empty, &err) != 0)
@@ -66,5 +55,11 @@ const struct cmd_entry cmd_init_entry = {
 	.name = "init",
 	.summary = "scaffold a project from the bundled demo (--empty: an empty one)",
 	.usage = "[--empty] DIR",
+	.options = (const struct args_option[]){
+		{ .name = "empty", .kind = ARGS_FLAG,
+		  .help = "an empty project instead of the demo" },
+		{ .name = NULL }
+	},
+	.args_max = -1,
 	.exec = cmd_init_exec,
 };

@@ -7,7 +7,6 @@
  * --wait waits for another holder instead of exiting 1. A thread is listed
  * as one entry (its part 1's) with a line per part.
  */
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -139,44 +138,19 @@ ledger_resolve(struct ledger *l, const char *id, int sent, const char *url)
 }
 
 static int
-cmd_ledger_exec(struct cli *cli, int argc, char **argv)
+cmd_ledger_exec(struct cli *cli, struct args *a)
 {
-	static const struct option opts[] = {
-		{ "sent", required_argument, NULL, 's' },
-		{ "failed", no_argument, NULL, 'f' },
-		{ "wait", no_argument, NULL, 'w' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct project_lock *lock = NULL;
 	struct ledger l;
 	struct error err = { 0 };
-	const char *url = NULL;
-	int c, failed = 0, wait = 0, rc;
+	const char *url = args_string(a, "sent");
+	int failed = args_has(a, "failed"), wait = args_has(a, "wait"), rc;
+	int argc = args_count(a);
 
-	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'C':
-			cli->dir = optarg;
-			break;
-		case 's':
-			url = optarg;
-			break;
-		case 'f':
-			failed = 1;
-			break;
-		case 'w':
-			wait = 1;
-			break;
-		default:
-			return cli_usage_error("ledger", "unknown option");
-		}
-	}
-	argc -= optind;
-	argv += optind;
 	if (argc == 0 && (url != NULL || failed))
 		return cli_usage_error("ledger", "--sent and --failed go with "
 		    "`resolve ID`");
-	if (argc > 0 && (strcmp(argv[0], "resolve") != 0 || argc != 2))
+	if (argc > 0 && (strcmp(args_arg(a, 0), "resolve") != 0 || argc != 2))
 		return cli_usage_error("ledger", "expected `resolve ID`");
 	if (argc > 0 && (url == NULL) == !failed)
 		return cli_usage_error("ledger", "resolve needs exactly one of "
@@ -191,7 +165,7 @@ cmd_ledger_exec(struct cli *cli, int argc, char **argv)
 	if (argc == 0)
 		rc = ledger_list(&l);
 	else
-		rc = ledger_resolve(&l, argv[1], url != NULL, url);
+		rc = ledger_resolve(&l, args_arg(a, 1), url != NULL, url);
 	ledger_free(&l);
 	project_lock_release(lock);
 	return rc;
@@ -201,5 +175,14 @@ const struct cmd_entry cmd_ledger_entry = {
 	.name = "ledger",
 	.summary = "list or settle the publish ledger",
 	.usage = "[-C DIR] | resolve ID --sent URL|--failed [--wait] [-C DIR]",
+	.options = (const struct args_option[]){
+		{ .name = "sent", .kind = ARGS_STRING, .metavar = "URL",
+		  .help = "resolve: the post is on the platform, at URL" },
+		{ .name = "failed", .kind = ARGS_FLAG,
+		  .help = "resolve: the post never reached the platform" },
+		CLI_OPTION_WAIT,
+		{ .name = NULL }
+	},
+	.args_max = -1,
 	.exec = cmd_ledger_exec,
 };

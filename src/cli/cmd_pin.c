@@ -6,7 +6,6 @@
  * is checked against the rules (as the planner will) before the file is
  * written, so a pin that no plan could honour never lands in it.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,30 +26,18 @@ struct pin_opts {
 };
 
 static int
-pin_options(struct cli *cli, int argc, char **argv, struct pin_opts *o)
+pin_options(struct args *a, struct pin_opts *o)
 {
-	static const struct option opts[] = {
-		{ "drop", no_argument, NULL, 'd' },
-		{ "clear", no_argument, NULL, 'c' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c, n, want;
+	int n, want;
 
 	memset(o, 0, sizeof *o);
-	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'C': cli->dir = optarg; break;
-		case 'd': o->mode = PIN_DROP; break;
-		case 'c': o->mode = PIN_CLEAR; break;
-		case 'l': o->mode = PIN_LIST; break;
-		case 'j': o->json = true; break;
-		default:
-			return cli_usage_error("pin", "unknown option");
-		}
-	}
-	n = argc - optind;
+	if (args_has(a, "drop") + args_has(a, "clear") + args_has(a, "list") > 1)
+		return cli_usage_error("pin", "--drop, --clear and --list "
+		    "exclude each other");
+	o->mode = args_has(a, "drop") ? PIN_DROP : args_has(a, "clear") ?
+	    PIN_CLEAR : args_has(a, "list") ? PIN_LIST : PIN_SET;
+	o->json = args_has(a, "json");
+	n = args_count(a);
 	want = o->mode == PIN_LIST ? 0 : o->mode == PIN_SET ? 2 : 1;
 	if (n < want || n > want + (o->mode == PIN_SET))
 		return cli_usage_error("pin", "%s", o->mode == PIN_LIST ?
@@ -58,9 +45,9 @@ pin_options(struct cli *cli, int argc, char **argv, struct pin_opts *o)
 		    "expected DRAFT FRONT [TIME]" : "expected one DRAFT");
 	if (o->json && o->mode != PIN_LIST)
 		return cli_usage_error("pin", "--json goes with --list");
-	o->draft = n > 0 ? argv[optind] : NULL;
-	o->front = n > 1 ? argv[optind + 1] : NULL;
-	o->at = n > 2 ? argv[optind + 2] : NULL;
+	o->draft = args_arg(a, 0);
+	o->front = args_arg(a, 1);
+	o->at = args_arg(a, 2);
 	return 0;
 }
 
@@ -151,14 +138,14 @@ pin_edit(struct project *p, const struct pin_opts *o, struct error *err)
 }
 
 static int
-cmd_pin_exec(struct cli *cli, int argc, char **argv)
+cmd_pin_exec(struct cli *cli, struct args *a)
 {
 	struct pin_opts o;
 	struct project *p = NULL;
 	struct error err = { 0 };
 	int rc, i;
 
-	if ((rc = pin_options(cli, argc, argv, &o)) != 0)
+	if ((rc = pin_options(a, &o)) != 0)
 		return rc;
 	if (project_load(cli->dir, &p, &err) != 0)
 		return cli_report("pin", &err);
@@ -180,5 +167,15 @@ const struct cmd_entry cmd_pin_entry = {
 	.summary = "pin a draft to a front and time, or drop it (pins.jsonl)",
 	.usage = "[-C DIR] DRAFT FRONT [TIME] | --drop DRAFT | --clear DRAFT |\n"
 	    "               --list [--json]",
+	.options = (const struct args_option[]){
+		{ .name = "drop", .kind = ARGS_FLAG,
+		  .help = "keep DRAFT out of every plan" },
+		{ .name = "clear", .kind = ARGS_FLAG,
+		  .help = "forget DRAFT's pins" },
+		{ .name = "list", .kind = ARGS_FLAG, .help = "list the pins" },
+		CLI_OPTION_JSON,
+		{ .name = NULL }
+	},
+	.args_max = -1,
 	.exec = cmd_pin_exec,
 };

@@ -9,7 +9,6 @@
  * Ctrl-C while the workers wind down ends the program at once.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -46,104 +45,31 @@ struct plan_opts {
 };
 
 static int
-plan_options(struct cli *cli, int argc, char **argv, struct plan_opts *o)
+plan_options(struct cli *cli, struct args *a, struct plan_opts *o)
 {
-	static const struct option opts[] = {
-		{ "model", required_argument, NULL, 'm' },
-		{ "iterations", required_argument, NULL, 'n' },
-		{ "seconds", required_argument, NULL, 's' },
-		{ "workers", required_argument, NULL, 'w' },
-		{ "isolation", required_argument, NULL, 'i' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "call-timeout-ms", required_argument, NULL, 't' },
-		{ "time-limit", required_argument, NULL, 'T' },
-		{ "memory-mb", required_argument, NULL, 'M' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "force", no_argument, NULL, 'F' },
-		{ "calendar", no_argument, NULL, 'c' },
-		{ NULL, 0, NULL, 0 }
-	};
-	uint64_t v;
-	bool counted = false;
-	int c;
-
 	memset(o, 0, sizeof *o);
 	o->dir = cli->dir;
+	o->out = args_string(a, "out");
+	o->model = args_string(a, "model");
+	o->json = args_has(a, "json");
+	o->force = args_has(a, "force");
+	o->calendar = args_has(a, "calendar");
 	search_params_default(&o->sp);
-	while ((c = getopt_long(argc, argv, "C:o:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'C': o->dir = optarg; break;
-		case 'o': o->out = optarg; break;
-		case 'm': o->model = optarg; break;
-		case 'j': o->json = true; break;
-		case 'F': o->force = true; break;
-		case 'c': o->calendar = true; break;
-		case 'n':
-			if (cli_whole("plan", "iterations", optarg, 1,
-			    1ULL << 40, &v) != 0)
-				return EXIT_USAGE;
-			o->sp.iterations = v;
-			counted = true;
-			break;
-		case 's':
-			if (cli_number("plan", "seconds", optarg, 0, 1e6,
-			    false, "seconds", &o->sp.seconds) != 0)
-				return EXIT_USAGE;
-			break;
-		case 'w':
-			if (cli_whole("plan", "workers", optarg, 1, 256,
-			    &v) != 0)
-				return EXIT_USAGE;
-			o->sp.workers = (int)v;
-			break;
-		case 'i':
-			if (strcmp(optarg, "process") == 0)
-				o->sp.isolation = ISOLATION_PROCESS;
-			else if (strcmp(optarg, "thread") == 0)
-				o->sp.isolation = ISOLATION_THREAD;
-			else
-				return cli_usage_error("plan", "--isolation: "
-				    "\"%s\" is neither process nor thread",
-				    optarg);
-			break;
-		case 'S':
-			if (cli_whole("plan", "seed", optarg, 0, UINT64_MAX,
-			    &v) != 0)
-				return EXIT_USAGE;
-			o->sp.seed = v;
-			break;
-		case 't':
-			if (cli_whole("plan", "call-timeout-ms", optarg, 1,
-			    3600000, &v) != 0)
-				return EXIT_USAGE;
-			o->sp.call_timeout_ms = (int)v;
-			break;
-		case 'T':
-			if (cli_time_limit("plan", optarg,
-			    &o->sp.time_limit) != 0)
-				return EXIT_USAGE;
-			break;
-		case 'M':
-			if (cli_memory_mb("plan", optarg, &o->sp.memory_mb) != 0)
-				return EXIT_USAGE;
-			break;
-		default:
-			return cli_usage_error("plan", "unknown option");
-		}
-	}
-	if (optind != argc)
-		return cli_usage_error("plan", "unexpected argument %s",
-		    argv[optind]);
+	cli_search_options(a, &o->sp);
+	o->sp.seconds = args_number(a, "seconds", 0);
+	o->sp.call_timeout_ms = (int)args_ms(a, "call-timeout-ms",
+	    o->sp.call_timeout_ms);
+	o->sp.time_limit = args_number(a, "time-limit", 0);
+	o->sp.memory_mb = (long)args_whole(a, "memory-mb",
+	    (uint64_t)o->sp.memory_mb);
 	if (o->json && o->calendar)
 		return cli_usage_error("plan", "--json and --calendar exclude "
 		    "each other");
-	if (counted && o->sp.seconds > 0)
+	if (args_has(a, "iterations") && args_has(a, "seconds"))
 		return cli_usage_error("plan", "--iterations and --seconds "
 		    "exclude each other");
 	if (o->sp.seconds > 0)
 		o->sp.iterations = 0;
-	if (o->sp.isolation == ISOLATION_THREAD)
-		o->sp.workers = 1;
 	if (o->sp.isolation == ISOLATION_PROCESS &&
 	    o->sp.memory_mb / o->sp.workers < SEARCH_MEMORY_MIN)
 		return cli_usage_error("plan", "--memory-mb: %ld MiB gives each "
@@ -472,7 +398,7 @@ plan_no_drafts(const struct project *p, struct error *err)
 }
 
 static int
-cmd_plan_exec(struct cli *cli, int argc, char **argv)
+cmd_plan_exec(struct cli *cli, struct args *a)
 {
 	struct plan_opts o;
 	struct project *p = NULL;
@@ -483,7 +409,7 @@ cmd_plan_exec(struct cli *cli, int argc, char **argv)
 	size_t len;
 	int rc;
 
-	if ((rc = plan_options(cli, argc, argv, &o)) != 0)
+	if ((rc = plan_options(cli, a, &o)) != 0)
 		return rc;
 	memset(&pl, 0, sizeof pl);
 	rc = -1;
@@ -517,7 +443,32 @@ const struct cmd_entry cmd_plan_entry = {
 	    "               [--isolation process|thread] [--seed N] [--call-timeout-ms MS]\n"
 	    "               [--time-limit S] [--memory-mb MB] [--json | --calendar]\n"
 	    "               [-o PLAN.json] [--force]",
-	.details = CLI_LIMITS_HELP("3600, or --seconds plus 60 when later;\n"
-	    "                    at it the best plan so far is returned)"),
+	.options = (const struct args_option[]){
+		CLI_OPTION_MODEL,
+		CLI_OPTION_ITERATIONS("20000"),
+		{ .name = "seconds", .kind = ARGS_DURATION, .metavar = "S",
+		  .unit = "seconds", .over = 0, .upto = 1e6, .below = true,
+		  .help = "search for S seconds instead of a count" },
+		CLI_OPTION_WORKERS,
+		CLI_OPTION_ISOLATION,
+		CLI_OPTION_SEED,
+		{ .name = "call-timeout-ms", .kind = ARGS_DURATION,
+		  .metavar = "MS", .unit = "milliseconds", .min = 1,
+		  .max = 3600000,
+		  .help = "the longest one call of the model may run\n"
+		  "(default 1000)" },
+		CLI_OPTION_TIME_LIMIT("3600, or --seconds plus 60 when later;\n"
+		    "at it the best plan so far is returned)"),
+		CLI_OPTION_MEMORY_MB,
+		CLI_OPTION_JSON,
+		{ .name = "calendar", .kind = ARGS_FLAG,
+		  .help = "print the plan's day-by-front calendar" },
+		{ .name = "out", .letter = 'o', .short_only = true,
+		  .kind = ARGS_STRING, .metavar = "PLAN.json",
+		  .help = "write the plan to PLAN.json" },
+		{ .name = "force", .kind = ARGS_FLAG,
+		  .help = "plan with a model that fails its conformance checks" },
+		{ .name = NULL }
+	},
 	.exec = cmd_plan_exec,
 };

@@ -11,7 +11,6 @@
  * or with --wait waits for it.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,52 +349,21 @@ publish_run(struct publish *pub, const struct publish_opts *o)
 }
 
 static int
-publish_parse(struct cli *cli, int argc, char **argv, struct publish_opts *o)
+publish_parse(struct args *a, struct publish_opts *o)
 {
-	static const struct option opts[] = {
-		{ "live", no_argument, NULL, 'l' },
-		{ "now", no_argument, NULL, 'n' },
-		{ "wait", no_argument, NULL, 'w' },
-		{ "timeout-ms", required_argument, NULL, 't' },
-		{ NULL, 0, NULL, 0 }
-	};
-	uint64_t v;
-	int c;
-
 	memset(o, 0, sizeof *o);
-	o->timeout_ms = PUBLISH_TIMEOUT_MS;
-	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'C':
-			cli->dir = optarg;
-			break;
-		case 'l':
-			o->live = true;
-			break;
-		case 'n':
-			o->now = true;
-			break;
-		case 'w':
-			o->wait = true;
-			break;
-		case 't':
-			if (cli_whole("publish", "timeout-ms", optarg, 1,
-			    3600000, &v) != 0)
-				return EXIT_USAGE;
-			o->timeout_ms = (long)v;
-			break;
-		default:
-			return cli_usage_error("publish", "unknown option");
-		}
-	}
-	if (optind + 1 != argc)
+	o->live = args_has(a, "live");
+	o->now = args_has(a, "now");
+	o->wait = args_has(a, "wait");
+	o->timeout_ms = args_ms(a, "timeout-ms", PUBLISH_TIMEOUT_MS);
+	if (args_count(a) != 1)
 		return cli_usage_error("publish", "expected one PLAN.json");
-	o->plan_path = argv[optind];
+	o->plan_path = args_arg(a, 0);
 	return EXIT_OK;
 }
 
 static int
-cmd_publish_exec(struct cli *cli, int argc, char **argv)
+cmd_publish_exec(struct cli *cli, struct args *a)
 {
 	struct publish_opts o;
 	struct project *p = NULL;
@@ -405,7 +373,7 @@ cmd_publish_exec(struct cli *cli, int argc, char **argv)
 	char warn[512];
 	int rc;
 
-	if ((rc = publish_parse(cli, argc, argv, &o)) != EXIT_OK)
+	if ((rc = publish_parse(a, &o)) != EXIT_OK)
 		return rc;
 	if (o.live && !isatty(STDIN_FILENO))
 		return cli_usage_error("publish", "--live needs a terminal on "
@@ -447,5 +415,15 @@ const struct cmd_entry cmd_publish_entry = {
 	.name = "publish",
 	.summary = "publish a plan's posts, one keypress each (dry run unless --live)",
 	.usage = "PLAN.json [-C DIR] [--live] [--now] [--wait] [--timeout-ms MS]",
+	.options = (const struct args_option[]){
+		{ .name = "live", .kind = ARGS_FLAG,
+		  .help = "send for real (default: print each request)" },
+		{ .name = "now", .kind = ARGS_FLAG,
+		  .help = "offer posts planned for later now too" },
+		CLI_OPTION_WAIT,
+		CLI_OPTION_TIMEOUT_MS,
+		{ .name = NULL }
+	},
+	.args_max = -1,
 	.exec = cmd_publish_exec,
 };

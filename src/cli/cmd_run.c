@@ -7,7 +7,6 @@
  * the question is discarded). Holds the project lock the whole time.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -209,105 +208,22 @@ run_loop(struct run *r, const struct run_args *a, struct error *err)
 	}
 }
 
-/* The whole-number options and their ranges (as plan's, where shared). */
-static const struct {
-	int		 c;
-	const char	*name;
-	uint64_t	 min, max;
-} run_wholes[] = {
-	{ 'L', "late", 0, 100000 },
-	{ 'R', "replan", 0, 100000 },
-	{ 'n', "iterations", 1, 1ULL << 40 },
-	{ 'w', "workers", 1, 256 },
-	{ 'S', "seed", 0, UINT64_MAX },
-	{ 't', "timeout-ms", 1, 3600000 },
-};
-
-/* Sets the whole-number option c from arg; EXIT_USAGE when it is none
- * (or out of its range). */
 static int
-run_whole_option(struct run_args *a, int c, const char *arg)
+run_options(struct cli *cli, struct args *args, struct run_args *a)
 {
-	uint64_t v;
-	size_t i;
-
-	for (i = 0; i < sizeof run_wholes / sizeof run_wholes[0]; i++)
-		if (run_wholes[i].c == c)
-			break;
-	if (i == sizeof run_wholes / sizeof run_wholes[0])
-		return cli_usage_error("run", "unknown option");
-	if (cli_whole("run", run_wholes[i].name, arg, run_wholes[i].min,
-	    run_wholes[i].max, &v) != 0)
-		return EXIT_USAGE;
-	if (c == 'L')
-		a->o.late_minutes = (int)v;
-	else if (c == 'R')
-		a->o.replan_minutes = (int)v;
-	else if (c == 'n')
-		a->o.sp.iterations = v;
-	else if (c == 'w')
-		a->o.sp.workers = (int)v;
-	else if (c == 'S')
-		a->o.sp.seed = v;
-	else
-		a->o.timeout_ms = (long)v;
-	return 0;
-}
-
-static int
-run_options(struct cli *cli, int argc, char **argv, struct run_args *a)
-{
-	static const struct option opts[] = {
-		{ "live", no_argument, NULL, 'l' },
-		{ "late", required_argument, NULL, 'L' },
-		{ "notify", required_argument, NULL, 'N' },
-		{ "replan", required_argument, NULL, 'R' },
-		{ "iterations", required_argument, NULL, 'n' },
-		{ "workers", required_argument, NULL, 'w' },
-		{ "isolation", required_argument, NULL, 'i' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "timeout-ms", required_argument, NULL, 't' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c;
-
 	memset(a, 0, sizeof *a);
-	a->o.late_minutes = -1;
-	a->o.replan_minutes = RUN_REPLAN_MINUTES;
-	a->o.timeout_ms = RUN_TIMEOUT_MS;
+	a->o.live = args_has(args, "live");
+	a->o.notify = args_string(args, "notify");
+	a->o.late_minutes = (int)(args_ms(args, "late", -60000) / 60000);
+	a->o.replan_minutes = (int)(args_ms(args, "replan",
+	    RUN_REPLAN_MINUTES * 60000L) / 60000);
+	a->o.timeout_ms = args_ms(args, "timeout-ms", RUN_TIMEOUT_MS);
 	search_params_default(&a->o.sp);
 	a->o.sp.iterations = RUN_ITERATIONS;
-	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'C':
-			cli->dir = optarg;
-			break;
-		case 'l':
-			a->o.live = true;
-			break;
-		case 'N':
-			a->o.notify = optarg;
-			break;
-		case 'i':
-			if (strcmp(optarg, "process") != 0 &&
-			    strcmp(optarg, "thread") != 0)
-				return cli_usage_error("run", "--isolation: "
-				    "\"%s\" is neither process nor thread",
-				    optarg);
-			a->o.sp.isolation = optarg[0] == 't' ?
-			    ISOLATION_THREAD : ISOLATION_PROCESS;
-			break;
-		default:
-			if (run_whole_option(a, c, optarg) != 0)
-				return EXIT_USAGE;
-			break;
-		}
-	}
-	if (optind + 1 < argc)
+	cli_search_options(args, &a->o.sp);
+	if (args_count(args) > 1)
 		return cli_usage_error("run", "at most one PLAN.json");
-	a->o.plan_path = optind < argc ? argv[optind] : NULL;
-	if (a->o.sp.isolation == ISOLATION_THREAD)
-		a->o.sp.workers = 1;
+	a->o.plan_path = args_arg(args, 0);
 	a->o.dir = cli->dir;
 	a->tty = isatty(STDIN_FILENO);
 	return EXIT_OK;
@@ -391,14 +307,14 @@ run_exec(struct cli *cli, struct run_args *a)
 }
 
 static int
-cmd_run_exec(struct cli *cli, int argc, char **argv)
+cmd_run_exec(struct cli *cli, struct args *args)
 {
 	struct run_args a;
 	struct error err = { 0 };
 	int rc;
 	struct project_lock *lk = NULL;
 
-	if ((rc = run_options(cli, argc, argv, &a)) != EXIT_OK)
+	if ((rc = run_options(cli, args, &a)) != EXIT_OK)
 		return rc;
 	if (a.o.live && !a.tty)
 		return cli_usage_error("run", "--live needs a terminal on "
@@ -424,5 +340,25 @@ const struct cmd_entry cmd_run_entry = {
 	    "               [--replan MINUTES] [--iterations N] [--workers N]\n"
 	    "               [--isolation process|thread] [--seed N] "
 	    "[--timeout-ms MS]",
+	.options = (const struct args_option[]){
+		{ .name = "live", .kind = ARGS_FLAG,
+		  .help = "send for real (default: a dry run)" },
+		{ .name = "late", .kind = ARGS_DURATION, .metavar = "MINUTES",
+		  .unit = "minutes", .min = 0, .max = 100000,
+		  .help = "a post's window after its slot (default: one\n"
+		  "slot); past it the post is skipped (late)" },
+		CLI_OPTION_NOTIFY,
+		{ .name = "replan", .kind = ARGS_DURATION, .metavar = "MINUTES",
+		  .unit = "minutes", .min = 0, .max = 100000,
+		  .help = "re-plan this often (default 240; 0: only after\n"
+		  "posts)" },
+		CLI_OPTION_ITERATIONS("20000"),
+		CLI_OPTION_WORKERS,
+		CLI_OPTION_ISOLATION,
+		CLI_OPTION_SEED,
+		CLI_OPTION_TIMEOUT_MS,
+		{ .name = NULL }
+	},
+	.args_max = -1,
 	.exec = cmd_run_exec,
 };

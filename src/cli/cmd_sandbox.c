@@ -66,7 +66,7 @@ sandbox_probe_worker(const char *dir, struct lockdown *ld, struct error *err)
 }
 
 static int
-cmd_sandbox_exec(struct cli *cli, int argc, char **argv)
+cmd_sandbox_exec(struct cli *cli, struct args *a)
 {
 	struct project *p = NULL;
 	struct error err = { 0 };
@@ -74,11 +74,8 @@ cmd_sandbox_exec(struct cli *cli, int argc, char **argv)
 	const char *dir;
 	char *s;
 	cJSON *j;
-	bool json;
-	int rc;
+	bool json = args_has(a, "json");
 
-	if ((rc = cli_dir_json_options(cli, "sandbox", argc, argv, &json)) != 0)
-		return rc;
 	dir = cli->dir;
 	/* The worker loads the project too; a bad one is reported here. */
 	if (project_load(dir, &p, &err) != 0 ||
@@ -107,5 +104,9 @@ const struct cmd_entry cmd_sandbox_entry = {
 	.name = "sandbox",
 	.summary = "list the worker's sandbox layers on this machine",
 	.usage = "[-C DIR] [--json]",
+	.options = (const struct args_option[]){
+		CLI_OPTION_JSON,
+		{ .name = NULL }
+	},
 	.exec = cmd_sandbox_exec,
 };

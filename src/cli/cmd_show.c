@@ -4,7 +4,6 @@
  * sent, skipped, failed, unknown); `--calendar` as the day-by-front
  * timeline `fronts plan --calendar` prints; `--json` either as JSON.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,28 +152,14 @@ show_list(const struct project *p, const struct plan *pl,
 }
 
 static int
-show_options(struct cli *cli, int argc, char **argv, struct show_opts *o)
+show_options(struct args *a, struct show_opts *o)
 {
-	static const struct option opts[] = {
-		{ "calendar", no_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c;
-
 	memset(o, 0, sizeof *o);
-	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'C': cli->dir = optarg; break;
-		case 'c': o->calendar = true; break;
-		case 'j': o->json = true; break;
-		default:
-			return cli_usage_error("show", "unknown option");
-		}
-	}
-	if (argc - optind != 1)
+	o->calendar = args_has(a, "calendar");
+	o->json = args_has(a, "json");
+	if (args_count(a) != 1)
 		return cli_usage_error("show", "expected one PLAN.json");
-	o->plan = argv[optind];
+	o->plan = args_arg(a, 0);
 	return 0;
 }
 
@@ -203,7 +188,7 @@ show_print(const struct project *p, const struct plan *pl,
 }
 
 static int
-cmd_show_exec(struct cli *cli, int argc, char **argv)
+cmd_show_exec(struct cli *cli, struct args *a)
 {
 	struct show_opts o;
 	struct project *p = NULL;
@@ -211,7 +196,7 @@ cmd_show_exec(struct cli *cli, int argc, char **argv)
 	struct plan pl;
 	int rc;
 
-	if ((rc = show_options(cli, argc, argv, &o)) != 0)
+	if ((rc = show_options(a, &o)) != 0)
 		return rc;
 	memset(&pl, 0, sizeof pl);
 	if (project_load(cli->dir, &p, &err) != 0 ||
@@ -229,5 +214,12 @@ const struct cmd_entry cmd_show_entry = {
 	.name = "show",
 	.summary = "show a saved plan, or its calendar, with each post's state",
 	.usage = "[-C DIR] PLAN.json [--calendar] [--json]",
+	.options = (const struct args_option[]){
+		{ .name = "calendar", .kind = ARGS_FLAG,
+		  .help = "the day-by-front timeline instead of the list" },
+		CLI_OPTION_JSON,
+		{ .name = NULL }
+	},
+	.args_max = -1,
 	.exec = cmd_show_exec,
 };

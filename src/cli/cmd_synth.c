@@ -20,7 +20,6 @@
  * (a number, e.g. 0.001) multiplies every retry wait, so tests run the
  * real backoff schedule in milliseconds.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,84 +51,21 @@ synth_progress(void *arg, const char *line)
 	termsafe_fprintf(stderr, "%s\n", line);
 }
 
-static int
-synth_parse(int argc, char **argv, struct cli *cli, struct synth_args *a)
+static void
+synth_parse(const struct args *args, struct synth_args *a)
 {
-	static const struct option opts[] = {
-		{ "provider", required_argument, NULL, 'p' },
-		{ "llm-model", required_argument, NULL, 'm' },
-		{ "record", no_argument, NULL, 'r' },
-		{ "rounds", required_argument, NULL, 'n' },
-		{ "fixtures", required_argument, NULL, 'f' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "time-limit", required_argument, NULL, 'T' },
-		{ "memory-mb", required_argument, NULL, 'M' },
-		{ "from-builtin", no_argument, NULL, 'B' },
-		{ NULL, 0, NULL, 0 }
-	};
-	uint64_t v;
-	double d;
-	int c;
-
 	memset(a, 0, sizeof *a);
-	while ((c = getopt_long(argc, argv, "C:o:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'C':
-			cli->dir = optarg;
-			break;
-		case 'o':
-			a->out = optarg;
-			break;
-		case 'p':
-			a->provider = optarg;
-			break;
-		case 'm':
-			a->model = optarg;
-			break;
-		case 'r':
-			a->record = true;
-			break;
-		case 'B':
-			a->from_builtin = true;
-			break;
-		case 'f':
-			a->fixtures = optarg;
-			break;
-		case 'n':
-			if (cli_whole("synth", "rounds", optarg, 1, 50,
-			    &v) != 0)
-				return EXIT_USAGE;
-			a->rounds = (int)v;
-			break;
-		case 't':
-			if (cli_number("synth", "timeout", optarg, 0, 3600,
-			    true, "seconds", &d) != 0)
-				return EXIT_USAGE;
-			a->timeout_ms = (long)(d * 1000);
-			break;
-		case 'T':
-			if (cli_time_limit("synth", optarg, &a->time_limit) != 0)
-				return EXIT_USAGE;
-			break;
-		case 'M':
-			if (cli_memory_mb("synth", optarg, &a->memory_mb) != 0)
-				return EXIT_USAGE;
-			break;
-		case 's':
-			if (cli_whole("synth", "seed", optarg, 0, UINT64_MAX,
-			    &v) != 0)
-				return EXIT_USAGE;
-			a->seed = v;
-			break;
-		default:
-			return cli_usage_error("synth", "unknown option");
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("synth", "unexpected argument '%s'",
-		    argv[optind]);
-	return 0;
+	a->out = args_string(args, "out");
+	a->provider = args_string(args, "provider");
+	a->model = args_string(args, "llm-model");
+	a->record = args_has(args, "record");
+	a->from_builtin = args_has(args, "from-builtin");
+	a->fixtures = args_string(args, "fixtures");
+	a->rounds = (int)args_whole(args, "rounds", 0);
+	a->timeout_ms = args_ms(args, "timeout", 0);
+	a->time_limit = args_number(args, "time-limit", 0);
+	a->memory_mb = (long)args_whole(args, "memory-mb", 0);
+	a->seed = args_whole(args, "seed", 0);
 }
 
 /* What was written and what the operator must do next. */
@@ -175,7 +111,7 @@ synth_print(const struct synth_args *a, const struct synth_job_result *j)
 }
 
 static int
-cmd_synth_exec(struct cli *cli, int argc, char **argv)
+cmd_synth_exec(struct cli *cli, struct args *args)
 {
 	struct synth_args a;
 	struct synth_job_opts o;
@@ -185,8 +121,7 @@ cmd_synth_exec(struct cli *cli, int argc, char **argv)
 	bool builtin;
 	int rc;
 
-	if ((rc = synth_parse(argc, argv, cli, &a)) != 0)
-		return rc;
+	synth_parse(args, &a);
 	builtin = a.provider != NULL && strcmp(a.provider, "builtin") == 0;
 	if (builtin && (a.record || a.model != NULL || a.rounds > 1 ||
 	    a.from_builtin))
@@ -215,7 +150,34 @@ const struct cmd_entry cmd_synth_entry = {
 	.usage = "[-C DIR] [--provider P] [--llm-model M] [--record] [--rounds N] [-o FILE]\n"
 	    "               [--from-builtin] [--fixtures DIR] [--timeout S] [--seed N]\n"
 	    "               [--time-limit S] [--memory-mb MB]",
-	.details = CLI_LIMITS_HELP("120 for each candidate's validation;\n"
-	    "                    its worker is killed at it)"),
+	.options = (const struct args_option[]){
+		{ .name = "provider", .kind = ARGS_STRING, .metavar = "P",
+		  .help = "anthropic, openai, replay, or builtin (no language\n"
+		  "model: the builtin world model)" },
+		{ .name = "llm-model", .kind = ARGS_STRING, .metavar = "M",
+		  .help = "the language model (default: fronts.json's, else\n"
+		  "the provider's)" },
+		{ .name = "record", .kind = ARGS_FLAG,
+		  .help = "store each exchange for the replay provider" },
+		{ .name = "rounds", .kind = ARGS_WHOLE, .metavar = "N",
+		  .min = 1, .max = 50,
+		  .help = "rounds of candidates and feedback at most" },
+		{ .name = "out", .letter = 'o', .short_only = true,
+		  .kind = ARGS_STRING, .metavar = "FILE",
+		  .help = "write the model to FILE (default DIR/model.py)" },
+		{ .name = "from-builtin", .kind = ARGS_FLAG,
+		  .help = "start from the builtin model, to refine" },
+		{ .name = "fixtures", .kind = ARGS_STRING, .metavar = "DIR",
+		  .help = "where recordings are kept and replayed from" },
+		{ .name = "timeout", .kind = ARGS_DURATION, .metavar = "S",
+		  .unit = "seconds", .over = 0, .upto = 3600,
+		  .help = "the longest the answer may stay silent (default\n"
+		  "300)" },
+		CLI_OPTION_SEED,
+		CLI_OPTION_TIME_LIMIT("120 for each candidate's validation;\n"
+		    "its worker is killed at it)"),
+		CLI_OPTION_MEMORY_MB,
+		{ .name = NULL }
+	},
 	.exec = cmd_synth_exec,
 };

@@ -8,7 +8,6 @@
  * model in a sandboxed worker unless the operator asks for --isolation
  * thread.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,57 +33,20 @@ struct validate_opts {
 };
 
 static int
-validate_options(struct cli *cli, int argc, char **argv,
+validate_options(struct cli *cli, struct args *a,
     struct validate_opts *o)
 {
-	static const struct option opts[] = {
-		{ "model", required_argument, NULL, 'm' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "isolation", required_argument, NULL, 'i' },
-		{ "backtest", no_argument, NULL, 'b' },
-		{ "window", required_argument, NULL, 'w' },
-		{ "time-limit", required_argument, NULL, 'T' },
-		{ "memory-mb", required_argument, NULL, 'M' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c;
+	const char *iso = args_string(a, "isolation");
 
 	memset(o, 0, sizeof *o);
 	o->dir = cli->dir;
-	while ((c = getopt_long(argc, argv, "C:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'C': o->dir = optarg; break;
-		case 'm': o->model = optarg; break;
-		case 'j': o->json = true; break;
-		case 'b': o->backtest = true; break;
-		case 'w':
-			if (cli_number("validate", "window", optarg, 0, 1,
-			    false, "", &o->window) != 0)
-				return EXIT_USAGE;
-			break;
-		case 'T':
-			if (cli_time_limit("validate", optarg,
-			    &o->time_limit) != 0)
-				return EXIT_USAGE;
-			break;
-		case 'M':
-			if (cli_memory_mb("validate", optarg, &o->memory_mb) != 0)
-				return EXIT_USAGE;
-			break;
-		case 'i':
-			if (strcmp(optarg, "thread") == 0)
-				o->thread = true;
-			else if (strcmp(optarg, "process") != 0)
-				return cli_usage_error("validate",
-				    "--isolation takes process or thread");
-			break;
-		default:
-			return cli_usage_error("validate", "unknown option");
-		}
-	}
-	if (optind != argc)
-		return cli_usage_error("validate", "unexpected argument %s",
-		    argv[optind]);
+	o->model = args_string(a, "model");
+	o->json = args_has(a, "json");
+	o->backtest = args_has(a, "backtest");
+	o->window = args_number(a, "window", 0);
+	o->time_limit = args_number(a, "time-limit", 0);
+	o->memory_mb = (long)args_whole(a, "memory-mb", 0);
+	o->thread = iso != NULL && strcmp(iso, "thread") == 0;
 	if (o->thread && (o->time_limit > 0 || o->memory_mb > 0))
 		return cli_usage_error("validate", "--time-limit and --memory-mb "
 		    "are the worker's: --isolation thread has none");
@@ -173,7 +135,7 @@ validate_keep(const char *dir, const char *src, size_t len,
 }
 
 static int
-cmd_validate_exec(struct cli *cli, int argc, char **argv)
+cmd_validate_exec(struct cli *cli, struct args *a)
 {
 	struct validate_opts o;
 	struct validate_report r;
@@ -183,7 +145,7 @@ cmd_validate_exec(struct cli *cli, int argc, char **argv)
 	size_t len;
 	int rc;
 
-	if ((rc = validate_options(cli, argc, argv, &o)) != 0)
+	if ((rc = validate_options(cli, a, &o)) != 0)
 		return rc;
 	memset(&r, 0, sizeof r);
 	rc = -1;
@@ -221,6 +183,19 @@ const struct cmd_entry cmd_validate_entry = {
 	.usage = "[-C DIR] [--model FILE] [--isolation process|thread] "
 	    "[--backtest [--window F]] [--json]\n"
 	    "               [--time-limit S] [--memory-mb MB]",
-	.details = CLI_LIMITS_HELP("120; the worker is killed at it)"),
+	.options = (const struct args_option[]){
+		CLI_OPTION_MODEL,
+		CLI_OPTION_ISOLATION,
+		{ .name = "backtest", .kind = ARGS_FLAG,
+		  .help = "print only the backtest on history.jsonl" },
+		{ .name = "window", .kind = ARGS_NUMBER, .metavar = "F",
+		  .over = 0, .upto = 1, .below = true,
+		  .help = "with --backtest: the newest fraction of history\n"
+		  "predicted (default 0.2)" },
+		CLI_OPTION_TIME_LIMIT("120; the worker is killed at it)"),
+		CLI_OPTION_MEMORY_MB,
+		CLI_OPTION_JSON,
+		{ .name = NULL }
+	},
 	.exec = cmd_validate_exec,
 };

@@ -23,14 +23,14 @@ cmd_worker_has_parent(void)
 }
 
 static int
-cmd_worker_exec(struct cli *cli, int argc, char **argv)
+cmd_worker_exec(struct cli *cli, struct args *a)
 {
 	if (!cmd_worker_has_parent()) {
 		fprintf(stderr, "fronts __worker: the sandbox worker is started "
 		    "by fronts itself (plan, validate, synth, tui), not by hand\n");
 		return EXIT_USAGE;
 	}
-	return worker_main(argc, argv);
+	return worker_main(args_count(a), a->argv);
 }
 
 const struct cmd_entry cmd_worker_entry = {
@@ -39,4 +39,5 @@ const struct cmd_entry cmd_worker_entry = {
 	.usage = "",
 	.exec = cmd_worker_exec,
 	.hidden = true,
+	.raw = true,
 };

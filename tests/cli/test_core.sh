@@ -46,7 +46,7 @@ number_error "plan --workers 0" plan workers 0 "whole number from 1 to 256"
 number_error "run --workers 0" run workers 0 "whole number from 1 to 256"
 number_error "plan --iterations +5" plan iterations +5 "whole number from 1 to 1099511627776"
 number_error "synth --rounds 51" synth rounds 51 "whole number from 1 to 50"
-number_error "publish --timeout-ms 0" publish timeout-ms 0 "whole number from 1 to 3600000" x.json
+number_error "publish --timeout-ms 0" publish timeout-ms 0 "whole number of milliseconds from 1 to 3600000" x.json
 number_error "validate --window 1" validate window 1 "number above 0 and below 1"
 number_error "plan --seconds abc" plan seconds abc "number of seconds above 0 and below 1000000"
 number_error "synth --time-limit 0" synth time-limit 0 "number of seconds above 0 and at most 1000000"
