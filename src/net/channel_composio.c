@@ -186,6 +186,8 @@ void
 channel_composio_result(const struct channel_call *c,
     const struct http_response *r, struct channel_result *out)
 {
+	const struct platform_composio *cp =
+	    platform_of(c->front->platform)->composio;
 	cJSON *j = cJSON_Parse(r->body);
 	const cJSON *ok, *data, *e;
 	const char *id, *log;
@@ -212,8 +214,8 @@ channel_composio_result(const struct channel_call *c,
 			out->post_id = xstrdup(id);
 		else if (log != NULL)
 			xasprintf(&out->post_id, "composio-log:%s", log);
-		if (id != NULL && c->platform->composio->post_url != NULL)
-			out->url = c->platform->composio->post_url(id);
+		if (id != NULL && cp->post_url != NULL)
+			out->url = cp->post_url(id);
 	}
 	cJSON_Delete(j);
 }
