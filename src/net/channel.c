@@ -35,7 +35,7 @@ channel_kind_of(const struct front *f, enum channel_kind *kind,
 	if (pl == NULL)
 		return NULL;
 	*kind = pl->kind;
-	return pl->name;
+	return pl->channel;
 }
 
 int
@@ -232,7 +232,7 @@ channel_open_post(const struct front *f, const struct channel_post *p,
 	c->kind = pl->kind;
 	c->session.http.timeout_ms = timeout_ms;
 	c->post.http.timeout_ms = timeout_ms;
-	c->name = pl->call_name != NULL ? pl->call_name(f) : xstrdup(pl->name);
+	c->name = platform_call_name(pl, f);
 	c->key = pl->key(entry_id, at);
 	channel_secret(c);
 	if ((rc = pl->build(c, p, now, err)) != 0)

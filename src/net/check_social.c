@@ -44,7 +44,7 @@ check_front(const struct project *p, const struct front *f,
 		    "%s", err.msg);
 		return;
 	}
-	what = pl->call_name != NULL ? pl->call_name(f) : xstrdup(pl->name);
+	what = platform_call_name(pl, f);
 	check_target_init(t, f->id, what, platform_secret_var(pl, f));
 	free(what);
 	if (!check_credential(t, "export the credential in that variable; "

@@ -41,6 +41,12 @@ platform_front(const struct front *f, struct error *err)
 	return pl;
 }
 
+char *
+platform_call_name(const struct platform_handler *pl, const struct front *f)
+{
+	return pl->call_name != NULL ? pl->call_name(f) : xstrdup(pl->channel);
+}
+
 const char *
 platform_secret_var(const struct platform_handler *pl, const struct front *f)
 {

@@ -10,6 +10,11 @@
  * channel_NAME.c (publishing), pull_NAME.c (history) and check_NAME.c
  * (`fronts check`), where X, LinkedIn and Reddit share Composio's.
  * Adding a platform is adding those files and one line to platform.c.
+ *
+ * The limits a plan must keep (length, links, images per post, sizes)
+ * are core's, in text.c and legal_media.c: the planner needs them and
+ * core sees nothing of net. What is here is what the sender itself
+ * holds to (max_images).
  */
 #ifndef FRONTS_PLATFORM_H
 #define FRONTS_PLATFORM_H
@@ -46,7 +51,8 @@ struct platform_composio {
 
 struct platform_handler {
 	enum platform		 platform;
-	const char		*name;		/* the channel: "mastodon", … */
+	const char		*name;		/* platform_name(): "x", … */
+	const char		*channel;	/* "composio", "mastodon", … */
 	enum channel_kind	 kind;
 	/* The credential: the variable a front's secret_field names, else
 	 * secret_default. */
@@ -56,11 +62,12 @@ struct platform_handler {
 	 * need_field; NULL: none), and the service it names in saying so. */
 	const char		*need_block, *need_field;
 	const char		*service;
-	/* Images per post the builder uploads; 0: it refuses images. */
+	/* Images per post the builder uploads (at most CHANNEL_MAX_IMAGES);
+	 * 0: it refuses images. */
 	int			 max_images;
 
 	/* Publishing (channel.h). call_name: the call's name ("composio/
-	 * TOOL"; NULL: name). key: the idempotency or record key of a
+	 * TOOL"; NULL: channel). key: the idempotency or record key of a
 	 * ledger entry at its planned time. build: every request of the
 	 * post into the call. send: sends them and reads the answer.
 	 * upload_then: what the post waits for after its uploads, as a dry
@@ -92,13 +99,17 @@ extern const struct platform_handler platform_x, platform_linkedin,
 
 /* The table of a platform; NULL for one fronts has no channel to
  * (Threads). */
-const struct platform_handler	*platform_of(enum platform);
+const struct platform_handler *platform_of(enum platform);
 /* The front's platform's table, or NULL with err (EXIT_ERROR) naming
  * what keeps the front from publishing. */
-const struct platform_handler	*platform_front(const struct front *,
-			    struct error *err);
+const struct platform_handler *platform_front(const struct front *,
+	    struct error *err);
+/* The name of a front's call: "composio/TOOL", "mastodon", … (caller
+ * frees). */
+char	*platform_call_name(const struct platform_handler *,
+	    const struct front *);
 /* The variable the front's credential comes from. */
-const char		*platform_secret_var(const struct platform_handler *,
-			    const struct front *);
+const char *platform_secret_var(const struct platform_handler *,
+	    const struct front *);
 
 #endif

@@ -13,6 +13,7 @@
 const struct platform_handler platform_bluesky = {
 	.platform = PLATFORM_BLUESKY,
 	.name = "bluesky",
+	.channel = "bluesky",
 	.kind = CHANNEL_BLUESKY,
 	.secret_field = "password_env",
 	.secret_default = "BLUESKY_APP_PASSWORD",

@@ -36,7 +36,8 @@ static const struct platform_composio linkedin_composio = {
 
 const struct platform_handler platform_linkedin = {
 	.platform = PLATFORM_LINKEDIN,
-	.name = "composio",
+	.name = "linkedin",
+	.channel = "composio",
 	.kind = CHANNEL_COMPOSIO,
 	.secret_field = "api_key_env",
 	.secret_default = "COMPOSIO_API_KEY",

@@ -13,6 +13,7 @@
 const struct platform_handler platform_mastodon = {
 	.platform = PLATFORM_MASTODON,
 	.name = "mastodon",
+	.channel = "mastodon",
 	.kind = CHANNEL_MASTODON,
 	.secret_field = "token_env",
 	.secret_default = "MASTODON_ACCESS_TOKEN",

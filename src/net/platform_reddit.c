@@ -23,7 +23,8 @@ static const struct platform_composio reddit_composio = {
 
 const struct platform_handler platform_reddit = {
 	.platform = PLATFORM_REDDIT,
-	.name = "composio",
+	.name = "reddit",
+	.channel = "composio",
 	.kind = CHANNEL_COMPOSIO,
 	.secret_field = "api_key_env",
 	.secret_default = "COMPOSIO_API_KEY",

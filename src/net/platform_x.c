@@ -29,7 +29,8 @@ static const struct platform_composio x_composio = {
 
 const struct platform_handler platform_x = {
 	.platform = PLATFORM_X,
-	.name = "composio",
+	.name = "x",
+	.channel = "composio",
 	.kind = CHANNEL_COMPOSIO,
 	.secret_field = "api_key_env",
 	.secret_default = "COMPOSIO_API_KEY",
