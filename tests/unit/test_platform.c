@@ -231,10 +231,11 @@ fake_stop(struct fake *x)
 
 /* One login for every caller: the token, DID and handle the PDS answers;
  * a wrong password is REFUSED with the 401; no server is FAILED. */
+static struct fake x;
+
 static void
 test_bluesky_login(void **state)
 {
-	struct fake x = { 0 };
 	struct channel_req r;
 	struct channel_session s;
 	struct http_response resp;
@@ -255,7 +256,8 @@ test_bluesky_login(void **state)
 	assert_null(s.token);
 	http_response_free(&resp);
 	channel_req_free(&r);
-	assert_int_equal(count(x.log, "createSession"), 1);
+	assert_int_equal(count(x.log, "\"path\": \"/xrpc/com.atproto.server."
+	    "createSession\", \"t\""), 1);
 	assert_int_equal(count(x.log, PASS), 0);
 
 	channel_bluesky_session_req(&r, service, "tidewater.dev", "wrong",
@@ -268,6 +270,7 @@ test_bluesky_login(void **state)
 	http_response_free(&resp);
 	channel_req_free(&r);
 	fake_stop(&x);
+	memset(&x, 0, sizeof x);
 
 	/* Nothing listens on the discard port. */
 	channel_bluesky_session_req(&r, "http://127.0.0.1:9", "tidewater.dev",
@@ -280,6 +283,15 @@ test_bluesky_login(void **state)
 	channel_req_free(&r);
 }
 
+/* A failed test leaves its fake running: stop it here. */
+static int
+stop_fake(void **state)
+{
+	if (x.pid > 0)
+		fake_stop(&x);
+	return 0;
+}
+
 int
 main(void)
 {
@@ -290,7 +302,7 @@ main(void)
 		cmocka_unit_test(test_secrets_match_readme),
 		cmocka_unit_test(test_secret_var_and_front_checks),
 		cmocka_unit_test(test_bluesky_session_request),
-		cmocka_unit_test(test_bluesky_login),
+		cmocka_unit_test_teardown(test_bluesky_login, stop_fake),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
