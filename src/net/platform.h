@@ -94,6 +94,16 @@ struct platform_handler {
 	const struct platform_composio	*composio;	/* NULL: direct */
 };
 
+/* What X's, LinkedIn's and Reddit's tables share: Composio's channel,
+ * key and steps (channel_composio.c, check_composio.c). */
+#define PLATFORM_COMPOSIO_STEPS						\
+	.channel = "composio", .kind = CHANNEL_COMPOSIO,			\
+	.secret_field = "api_key_env", .secret_default = "COMPOSIO_API_KEY",	\
+	.need_block = "composio", .need_field = "tool",			\
+	.service = "Composio", .call_name = channel_composio_name,		\
+	.key = channel_composio_key, .build = channel_composio_open,		\
+	.send = channel_composio_send, .check = check_composio
+
 extern const struct platform_handler platform_x, platform_linkedin,
 	    platform_reddit, platform_mastodon, platform_bluesky;
 

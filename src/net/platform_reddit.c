@@ -24,17 +24,6 @@ static const struct platform_composio reddit_composio = {
 const struct platform_handler platform_reddit = {
 	.platform = PLATFORM_REDDIT,
 	.name = "reddit",
-	.channel = "composio",
-	.kind = CHANNEL_COMPOSIO,
-	.secret_field = "api_key_env",
-	.secret_default = "COMPOSIO_API_KEY",
-	.need_block = "composio",
-	.need_field = "tool",
-	.service = "Composio",
-	.call_name = channel_composio_name,
-	.key = channel_composio_key,
-	.build = channel_composio_open,
-	.send = channel_composio_send,
-	.check = check_composio,
+	PLATFORM_COMPOSIO_STEPS,
 	.composio = &reddit_composio,
 };
