@@ -144,7 +144,7 @@ const char *channel_bluesky_handle(const struct front *f);
 struct channel_session {
 	char	*token;		/* accessJwt; a secret */
 	char	*did;		/* NULL when the answer has none */
-	char	*handle;	/* as the PDS names the account; NULL: none */
+	char	*handle;	/* as the PDS names the account, or NULL */
 };
 enum channel_login {
 	CHANNEL_LOGIN_OK,
