@@ -1,8 +1,8 @@
 /*
  * channel — what every publishing channel shares: opening a front's call
- * through its platform's table (platform.h), request storage, describing requests for a dry run, reading the
- * secret from the environment, and turning a broken exchange into failed
- * or unknown (see channel.h).
+ * through its platform's table (platform.h), request storage, describing
+ * requests for a dry run, reading the secret from the environment, and
+ * turning a broken exchange into failed or unknown (see channel.h).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,8 @@
 /*
  * channel — how one post reaches one platform: Composio's tool-execution
  * API for X, LinkedIn and Reddit; Mastodon's statuses API and Bluesky's
- * createRecord directly.
+ * createRecord directly. Which, and how, is the front's platform's table
+ * (platform.h).
  *
  * A channel call is built completely before anything is sent, so a dry
  * run prints exactly the bytes a live run would send (secrets as ***).
@@ -9,7 +10,8 @@
  * (sent), certainly did not (failed: nothing reached the platform, or it
  * refused), or may have (unknown).
  *
- * Secrets come only from the environment: COMPOSIO_API_KEY; for Mastodon
+ * Secrets come only from the environment: COMPOSIO_API_KEY, or the
+ * variable a front names in "api_key_env"; for Mastodon
  * MASTODON_ACCESS_TOKEN, or the variable a front names in "token_env"; for
  * Bluesky BLUESKY_APP_PASSWORD, or the front's "password_env".
  */
@@ -144,7 +146,7 @@ const char *channel_bluesky_handle(const struct front *f);
 struct channel_session {
 	char	*token;		/* accessJwt; a secret */
 	char	*did;		/* NULL when the answer has none */
-	char	*handle;	/* as the PDS names the account; NULL: none */
+	char	*handle;	/* as the PDS names the account, or NULL */
 };
 enum channel_login {
 	CHANNEL_LOGIN_OK,

@@ -23,7 +23,8 @@ char	*channel_composio_name(const struct front *);
 char	*channel_composio_key(const char *entry_id, time_t at);
 int	channel_composio_open(struct channel_call *,
 	    const struct channel_post *, time_t now, struct error *err);
-void	channel_composio_send(struct channel_call *, struct channel_result *);
+void	channel_composio_send(struct channel_call *,
+	    struct channel_result *);
 char	*channel_mastodon_key(const char *entry_id, time_t at);
 int	channel_mastodon_build(struct channel_call *,
 	    const struct channel_post *, time_t now, struct error *err);

@@ -35,6 +35,23 @@ bluesky_account(struct check_target *t, const struct front *f,
 	return false;
 }
 
+/* The session step of a login that gave no session with a DID. */
+static void
+bluesky_refused(struct check_target *t, const char *handle,
+    enum channel_login l, const struct http_response *resp,
+    const struct error *err)
+{
+	bool no_answer = l == CHANNEL_LOGIN_FAILED;
+	char *why = check_why(resp, no_answer ? -1 : 0, err);
+
+	check_add(t, false, "session", !no_answer && resp->status == 401 ?
+	    "the app password is wrong or revoked: create one (Settings → "
+	    "Privacy and security → App passwords) and export it" :
+	    "check the network and the \"service\" URL",
+	    "createSession for %s: %s", handle, why);
+	free(why);
+}
+
 /* getProfile of the session's account, with its token. */
 static void
 bluesky_profile(struct check_target *t, const char *service,
@@ -72,7 +89,7 @@ check_bluesky(struct check_target *t, const struct project *p,
 	struct http_response resp;
 	struct error err = { 0 };
 	enum channel_login l;
-	char *service = channel_bluesky_service(f), *why;
+	char *service = channel_bluesky_service(f);
 
 	if (handle == NULL || channel_url_check(service,
 	    "fronts.json: bluesky \"service\"", &err) != 0) {
@@ -87,17 +104,11 @@ check_bluesky(struct check_target *t, const struct project *p,
 	    CHECK_TIMEOUT_MS);
 	l = channel_bluesky_login(&req, &s, &resp, &err);
 	channel_req_free(&req);
-	if (l != CHANNEL_LOGIN_OK || s.did == NULL) {
-		why = check_why(&resp, l == CHANNEL_LOGIN_FAILED ? -1 : 0, &err);
-		check_add(t, false, "session", l != CHANNEL_LOGIN_FAILED &&
-		    resp.status == 401 ? "the app password is wrong or revoked: "
-		    "create one (Settings → Privacy and security → App "
-		    "passwords) and export it" : "check the network and the "
-		    "\"service\" URL", "createSession for %s: %s", handle, why);
-		free(why);
-	} else if (bluesky_account(t, f, handle, &s)) {
-		check_add(t, true, "session", NULL, "session for %s (%s)", handle,
-		    s.did);
+	if (l != CHANNEL_LOGIN_OK || s.did == NULL)
+		bluesky_refused(t, handle, l, &resp, &err);
+	else if (bluesky_account(t, f, handle, &s)) {
+		check_add(t, true, "session", NULL, "session for %s (%s)",
+		    handle, s.did);
 		bluesky_profile(t, service, handle, &s);
 	}
 	http_response_free(&resp);
