@@ -108,6 +108,7 @@
 #define COMPLETE_LEGAL	2
 #define COMPLETE_MAX	0.8
 #define LEGAL_SAMPLE	8	/* a power of two */
+#define SHUT_TRIES	4
 
 static uint32_t
 search_rand(struct search *s, uint32_t n)
@@ -119,6 +120,49 @@ search_rand(struct search *s, uint32_t n)
 }
 
 /*
+ * Does the engine close every front now (quiet hours, gaps, caps), so
+ * that the wait is the only action whatever the model proposes? Each
+ * front is asked about a post of one of its drafts (s->rep, the next one
+ * where that draft is already posted, outside its window or pinned
+ * elsewhere: those say nothing of the front); a front none of SHUT_TRIES drafts can tell about
+ * counts as open. Long horizons spend most slots with every front closed
+ * (a day's caps reached, the night's quiet hours), and there no
+ * legal_actions call is needed.
+ */
+static bool
+search_all_shut(struct search *s)
+{
+	struct action a = { ACTION_POST, 0, 0 };
+	enum legal_verdict v;
+	int f, t;
+
+	if (s->p->ndrafts == 0)
+		return false;
+	for (f = 0; f < s->nfronts; f++) {
+		a.front = (uint16_t)f;
+		for (t = 0; t < SHUT_TRIES; t++) {
+			a.draft = s->rep[f];
+			if (s->verdict[search_action_id(s, &a)] != LEGAL_OK)
+				v = LEGAL_POSTED;	/* never on f: next */
+			else
+				v = legal_check(s->lg, s->lp, &a);
+			if (v == LEGAL_QUIET || v == LEGAL_GAP ||
+			    v == LEGAL_CAP || v == LEGAL_HORIZON) {
+				s->shut[f] = s->gen;
+				break;
+			}
+			if (v != LEGAL_POSTED && v != LEGAL_WINDOW &&
+			    v != LEGAL_PINNED)
+				return false;
+			s->rep[f] = (s->rep[f] + 1) % (uint32_t)s->p->ndrafts;
+		}
+		if (t == SHUT_TRIES)
+			return false;
+	}
+	return true;
+}
+
+/*
  * The available set at state st: the model's proposals that the engine
  * allows now, in canonical same-slot order, without duplicates, plus the
  * wait. Never-legal proposals are counted. Quiet hours, gaps and caps
@@ -127,7 +171,7 @@ search_rand(struct search *s, uint32_t n)
  * (hundreds of drafts make this most of the proposals). A pinned post
  * due now is the only choice, whatever the model proposes (legal.h).
  */
-static int
+int
 search_available(struct search *s, model_state *st)
 {
 	struct action wait = { ACTION_WAIT, 0, 0 }, *a;
@@ -144,6 +188,12 @@ search_available(struct search *s, model_state *st)
 	}
 	if (legal_pins_due(s->lg, s->lp, s->set) > 0) {
 		s->stamp[search_action_id(s, &s->set[0])] = s->gen;
+		s->nset = 1;
+		return MODEL_OK;
+	}
+	if (search_all_shut(s)) {
+		s->set[0] = wait;
+		s->stamp[0] = s->gen;
 		s->nset = 1;
 		return MODEL_OK;
 	}
@@ -201,9 +251,13 @@ search_record(struct search *s, const struct action *a, int slot, double r)
 		s->trace[s->ntrace++].reward = r;
 	}
 	legal_apply(s->lg, s->lp, a);
-	/* After a slot's pins its other posts start their order afresh. */
-	s->last_key = a->kind == ACTION_WAIT ||
-	    legal_pinned_at(s->lg, a, slot) ? 0 : (int)search_action_id(s, a);
+	/* After a slot's pins its other posts start their order afresh. A
+	 * completion's greedy steps keep none: it takes a slot's best post
+	 * first, and the order would leave the slot's other posts only the
+	 * drafts after it (the engine refuses a pair posted twice). */
+	s->last_key = a->kind == ACTION_WAIT || legal_pinned_at(s->lg, a,
+	    slot) || (s->completing && s->has_value) ? 0 :
+	    (int)search_action_id(s, a);
 }
 
 /*
@@ -993,8 +1047,8 @@ search_run(struct search *s, const struct model_ops *ops, void *model,
 			s->progress(s->progress_arg, s);
 		}
 	}
-	if ((atomic_load(&s->cancel) || s->params.iterations == 0) &&
-	    search_fill(s) == MODEL_TIMEOUT)
+	if ((atomic_load(&s->cancel) || (s->params.iterations == 0 &&
+	    !search_climbs(s))) && search_fill(s) == MODEL_TIMEOUT)
 		return search_timed_out(s, err);
 	if (!atomic_load(&s->cancel) && s->params.iterations > 0 &&
 	    search_polish(s) == MODEL_TIMEOUT)

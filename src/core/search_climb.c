@@ -44,6 +44,7 @@
 #define CLIMB_WINDOW	8	/* slots past a change before a cut */
 #define CLIMB_MOVE	24	/* a move's farthest, in slots */
 #define CLIMB_NEAR	8	/* a swap's partner, in posts */
+#define CLIMB_FINAL	8	/* a greedy step's best judged on every state */
 
 /* A plan: its posts and actions, and for each determinization k the
  * model's state at each slot's start, the return before it and each
@@ -69,6 +70,7 @@ struct climb {
 	struct search_post	 chg[2];	/* its posts the model judges */
 	int			 nchg;
 	uint64_t		 rng;
+	bool			 grew;		/* the greedy went past the tree */
 };
 
 bool
@@ -293,6 +295,135 @@ climb_vary(struct climb *cl)
 	return true;
 }
 
+/* Every state takes a; returns the mean reward (NAN on an error, in
+ * *rc). Where keep is false the states are left as they were. */
+static double
+climb_mean(struct climb *cl, model_state **st, const struct action *a,
+    bool keep, int *rc)
+{
+	struct search *s = cl->s;
+	model_state *next;
+	double sum = 0, r;
+	int k;
+
+	for (k = 0; k < CLIMB_SAMPLES; k++) {
+		if ((*rc = search_m_step(s, st[k], a, &next, &r)) != MODEL_OK)
+			return NAN;
+		sum += r;
+		if (keep) {
+			s->ops->state_free(s->m, st[k]);
+			st[k] = next;
+		} else
+			s->ops->state_free(s->m, next);
+	}
+	return sum / CLIMB_SAMPLES;
+}
+
+/*
+ * The greedy step: of the actions search_complete_set() names (every
+ * available one the first time, then each front's best by their last
+ * rewards and some at random), tried on the first state, the
+ * CLIMB_FINAL best are tried on every state, and the best mean wins,
+ * the wait among them where it is available.
+ */
+static int
+climb_pick(struct climb *cl, model_state **st, struct action *pick)
+{
+	struct search *s = cl->s;
+	int top[CLIMB_FINAL], nt = 0, n = search_complete_set(s), i, j, k;
+	double v[CLIMB_FINAL], r, m, bm = -INFINITY;
+	model_state *next;
+	int rc = MODEL_OK;
+
+	for (k = 0; k < n; k++) {
+		i = s->screened ? s->ctop[k] : k;
+		if ((rc = search_m_step(s, st[0], &s->set[i], &next, &r)) !=
+		    MODEL_OK)
+			return rc;
+		s->ops->state_free(s->m, next);
+		s->seen[search_action_id(s, &s->set[i])] = r;
+		if (nt == CLIMB_FINAL && r <= v[nt - 1])
+			continue;
+		for (j = nt < CLIMB_FINAL ? nt++ : nt - 1; j > 0 &&
+		    v[j - 1] < r; j--) {
+			v[j] = v[j - 1];
+			top[j] = top[j - 1];
+		}
+		v[j] = r;
+		top[j] = i;
+	}
+	s->screened = true;
+	*pick = s->set[0];
+	if (s->set[0].kind == ACTION_WAIT &&
+	    isnan(bm = climb_mean(cl, st, &s->set[0], false, &rc)))
+		return rc;
+	for (j = 0; j < nt; j++) {
+		if (isnan(m = climb_mean(cl, st, &s->set[top[j]], false, &rc)))
+			return rc;
+		if (m > bm) {
+			bm = m;
+			*pick = s->set[top[j]];
+		}
+	}
+	return MODEL_OK;
+}
+
+/* The post a at slot joins the plan. */
+static void
+climb_add(struct climb *cl, int slot, const struct action *a)
+{
+	cl->cur.post[cl->cur.npost].slot = slot;
+	cl->cur.post[cl->cur.npost++].a = *a;
+}
+
+/*
+ * The plan the climb starts from: the tree's, then from its end on the
+ * greedy step (climb_pick) on the climb's determinizations until the
+ * horizon or the clock reads until: the plan a careful engineer writes
+ * without a tree, where the tree's own completion would follow one
+ * determinization's hidden state.
+ */
+static int
+climb_greedy(struct climb *cl, double until)
+{
+	struct search *s = cl->s;
+	model_state *st[CLIMB_SAMPLES];
+	struct action *path, a;
+	int n = search_plan_path(s, &path, NULL), i, k, rc = MODEL_OK;
+
+	for (k = 0; k < CLIMB_SAMPLES; k++) {
+		s->ops->seed(s->m, search_climb_seed(s->seed, k, -1));
+		if ((rc = search_m_hidden(s, &st[k])) != MODEL_OK) {
+			while (k-- > 0)
+				s->ops->state_free(s->m, st[k]);
+			free(path);
+			return rc;
+		}
+	}
+	legal_path_reset(s->lg, s->lp);
+	for (i = 0; rc == MODEL_OK && !legal_path_done(s->lg, s->lp) &&
+	    !atomic_load(&s->cancel); i++) {
+		if (i < n)
+			a = path[i];
+		else if (clock_seconds() >= until ||
+		    (rc = search_available(s, st[0])) != MODEL_OK ||
+		    (rc = climb_pick(cl, st, &a)) != MODEL_OK)
+			break;
+		else
+			cl->grew = true;
+		if (a.kind == ACTION_POST)
+			climb_add(cl, legal_path_slot(s->lp), &a);
+		if (isnan(climb_mean(cl, st, &a, true, &rc)))
+			break;
+		legal_apply(s->lg, s->lp, &a);
+		s->last_key = 0;
+	}
+	for (k = 0; k < CLIMB_SAMPLES; k++)
+		s->ops->state_free(s->m, st[k]);
+	free(path);
+	return rc;
+}
+
 /* Are the variant's changed posts among the model's legal actions where
  * they are, on the first determinization? */
 static int
@@ -414,9 +545,8 @@ int
 search_climb(struct search *s, double until, uint64_t variants)
 {
 	struct climb cl;
-	struct search_post *post;
 	double last = clock_seconds();
-	bool better, changed = false;
+	bool better, changed;
 	int rc, n;
 
 	memset(&cl, 0, sizeof cl);
@@ -426,14 +556,17 @@ search_climb(struct search *s, double until, uint64_t variants)
 	cl.rng = s->seed ^ SEARCH_CLIMB_SALT;
 	cplan_init(&cl, &cl.cur);
 	cplan_init(&cl, &cl.var);
-	n = search_plan_posts(s, &post);
-	memcpy(cl.cur.post, post, n * sizeof *post);
-	free(post);
-	cl.cur.npost = n;
+	if ((rc = climb_greedy(&cl, until)) != MODEL_OK) {
+		cplan_free(&cl.cur);
+		cplan_free(&cl.var);
+		return rc == MODEL_TIMEOUT ? rc : MODEL_OK;
+	}
+	n = cl.cur.npost;
 	qsort(cl.cur.post, n, sizeof *cl.cur.post, search_post_cmp);
 	rc = search_post_actions(s, cl.cur.post, n, cl.cur.act, &cl.cur.nact,
 	    cl.cur.at) ? climb_start(&cl) : MODEL_BADTYPE;
 	search_count(s, rc, clock_seconds());
+	changed = cl.grew && rc == MODEL_OK;
 	for (; rc == MODEL_OK && variants > 0; variants--) {
 		if (atomic_load(&s->cancel) || clock_seconds() >= until)
 			break;

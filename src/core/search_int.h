@@ -120,6 +120,8 @@ struct search {
 	uint32_t		*stamp, gen;	/* membership of set, by id */
 	uint32_t		*expd, egen;	/* expanded and available */
 	uint32_t		*shut;		/* fronts closed now, by gen */
+	uint32_t		*rep;		/* a draft to ask the engine
+						 * about each front with */
 	uint8_t			*verdict;	/* legal_static, by id */
 	struct step		*stack;
 	int			 stackcap, nstack;
@@ -241,6 +243,7 @@ search_action_id(const struct search *s, const struct action *a)
 /* search.c */
 void		 search_count(struct search *, int rc, double now);
 int		 search_complete_set(struct search *);
+int		 search_available(struct search *, model_state *);
 
 /* search_tree.c */
 uint32_t	 search_node_new(struct search *, uint32_t parent,
@@ -280,6 +283,8 @@ bool		 search_post_actions(struct search *,
 		    int *nact, int *at);
 int		 search_proposed(struct search *, model_state *,
 		    const struct action *, int slot, bool *yes);
+int		 search_plan_path(struct search *, struct action **,
+		    int32_t **slots);
 int		 search_plan_posts(struct search *, struct search_post **);
 void		 search_join(struct search *, const struct action *, int,
 		    const double *rsum, const double *rsq, uint32_t nk,

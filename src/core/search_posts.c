@@ -99,31 +99,57 @@ search_proposed(struct search *s, model_state *st, const struct action *a,
 	return MODEL_OK;
 }
 
-/* The plan's posts as the tree gives them now (search_best_child), in
- * *out (freed by the caller); returns their count. */
+/* The plan's actions as the tree gives them now (search_best_child), in
+ * *out, and their nodes' slots in *slots where not NULL (both freed by
+ * the caller); returns their count. */
 int
-search_plan_posts(struct search *s, struct search_post **out)
+search_plan_path(struct search *s, struct action **out, int32_t **slots)
 {
-	struct search_post *post;
+	struct action *path;
+	int32_t *sl;
 	uint32_t ni = 0, ci;
 	int n = 0, cap = 16;
 
-	post = xcalloc(cap, sizeof *post);
+	path = xcalloc(cap, sizeof *path);
+	sl = xcalloc(cap, sizeof *sl);
 	mutex_lock(&s->lock);
 	while ((ci = search_best_child(s, ni)) != NIL) {
-		if (s->nodes[ci].action.kind == ACTION_POST) {
-			if (n == cap) {
-				cap *= 2;
-				post = xrealloc(post, cap * sizeof *post);
-			}
-			post[n].slot = s->nodes[ci].slot;
-			post[n++].a = s->nodes[ci].action;
+		if (n == cap) {
+			cap *= 2;
+			path = xrealloc(path, cap * sizeof *path);
+			sl = xrealloc(sl, cap * sizeof *sl);
 		}
+		sl[n] = s->nodes[ci].slot;
+		path[n++] = s->nodes[ci].action;
 		ni = ci;
 	}
 	mutex_unlock(&s->lock);
-	*out = post;
+	*out = path;
+	if (slots != NULL)
+		*slots = sl;
+	else
+		free(sl);
 	return n;
+}
+
+/* The plan's posts with their slots, in *out (freed by the caller);
+ * returns their count. */
+int
+search_plan_posts(struct search *s, struct search_post **out)
+{
+	struct action *path;
+	int32_t *sl;
+	int n = search_plan_path(s, &path, &sl), i, np = 0;
+
+	*out = xcalloc(n + 1, sizeof **out);
+	for (i = 0; i < n; i++)
+		if (path[i].kind == ACTION_POST) {
+			(*out)[np].slot = sl[i];
+			(*out)[np++].a = path[i];
+		}
+	free(sl);
+	free(path);
+	return np;
 }
 
 /*

@@ -494,6 +494,54 @@ climb_value(struct cm *m, struct legal *lg, const struct search_result *res,
 }
 
 /*
+ * The climb's greedy start (search_climb.c): from a tree that holds no
+ * plan yet, a plan to the horizon, every step legal, each slot's posts the
+ * greedy's best by their mean on the climb's determinizations (so at
+ * least as good there as posting nothing), the same twice.
+ */
+static void
+test_climb_greedy(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 24, 2, 5);
+	struct search_params sp = params(0, 3);
+	struct search_result res[2];
+	struct legal *lg;
+	struct search *s;
+	struct cm m;
+	int slot, i, posts;
+
+	sp.seconds = 1;
+	p->fronts[0].limits.min_gap_minutes = 120;
+	lg = legal_new(p, NULL, 0, NULL);
+	cm_init(&m, p, CM_NOISE | CM_VALUE);
+	for (i = 0; i < 2; i++) {
+		s = search_new(p, &sp, 0);
+		s->ops = &cm_ops;
+		s->m = &m;
+		s->has_value = true;
+		assert_true(search_climbs(s));
+		assert_int_equal(search_climb(s, INFINITY, 0), MODEL_OK);
+		assert_int_equal(search_result(s, 0, &res[i]), 0);
+		search_free(s);
+		replay(&m, lg, &res[i], &slot);
+		assert_int_equal(slot, p->horizon_slots);
+		assert_true(climb_value(&m, lg, &res[i], 3) > 0);
+	}
+	assert_int_equal(res[0].npv, res[1].npv);
+	for (i = posts = 0; i < res[0].npv; i++) {
+		assert_true(action_equal(&res[0].pv[i].action,
+		    &res[1].pv[i].action));
+		posts += res[0].pv[i].action.kind == ACTION_POST;
+	}
+	assert_true(posts > 0);
+	search_result_free(&res[0]);
+	search_result_free(&res[1]);
+	legal_free(lg);
+	fx_free(p);
+}
+
+/*
  * A completion step (search.c, search_complete_set): the first tries
  * every available action; after, each front's COMPLETE_TOP best by their
  * last rewards (never the untried, never a worse one), then
@@ -1631,6 +1679,7 @@ main(void)
 		cmocka_unit_test(test_plan_covers_horizon),
 		cmocka_unit_test(test_polish),
 		cmocka_unit_test(test_climb),
+		cmocka_unit_test(test_climb_greedy),
 		cmocka_unit_test(test_complete_set),
 		cmocka_unit_test(test_pins_honoured),
 		cmocka_unit_test(test_stop_covers_horizon),
