@@ -11,8 +11,8 @@
  * CLIMB_NEAR apart trading slots, a post re-fronted or given another
  * draft, a post added or dropped) that the legality engine allows is
  * replayed open loop on CLIMB_SAMPLES determinizations, the same for every
- * variant (common random numbers), and kept where the plan's mean return
- * over them rises; repeated until the budget ends. The polishing without
+ * variant (common random numbers), and kept where the plan's return rises
+ * on every one of them (cplan_above); repeated until the budget ends. The polishing without
  * value() (search_polish.c) races every variant instead: on a horizon of
  * hundreds of slots they are millions.
  *
@@ -173,6 +173,24 @@ cplan_sum(const struct climb *cl, const struct cplan *c, int slot)
 	for (k = 0; k < CLIMB_SAMPLES; k++)
 		t += c->cum[k * (cl->h + 1) + slot];
 	return t;
+}
+
+/* Is v's return before slot above c's on every determinization? A mean
+ * over a few of them rises by luck on half the variants that change
+ * nothing of worth (the draws of a changed slot are new); on all of them
+ * at once, on one in 2^CLIMB_SAMPLES. */
+static bool
+cplan_above(const struct climb *cl, const struct cplan *v,
+    const struct cplan *c, int slot)
+{
+	int k, i;
+
+	for (k = 0; k < CLIMB_SAMPLES; k++) {
+		i = k * (cl->h + 1) + slot;
+		if (v->cum[i] <= c->cum[i])
+			return false;
+	}
+	return true;
 }
 
 /* The plan replayed whole on every determinization. */
@@ -495,15 +513,13 @@ climb_try(struct climb *cl, bool *better)
 	}
 	for (k = 0; k < CLIMB_SAMPLES && rc == MODEL_OK; k++)
 		rc = climb_replay(cl, v, k, cl->c0, cl->c1);
-	if (rc != MODEL_OK || cplan_sum(cl, v, cl->c1) <=
-	    cplan_sum(cl, c, cl->c1))
+	if (rc != MODEL_OK || !cplan_above(cl, v, c, cl->c1))
 		goto out;
 	if ((rc = climb_proposed(cl, &yes)) != MODEL_OK || !yes)
 		goto out;
 	for (k = 0; k < CLIMB_SAMPLES && rc == MODEL_OK; k++)
 		rc = climb_replay(cl, v, k, cl->c1, cl->h);
-	*better = rc == MODEL_OK && cplan_sum(cl, v, cl->h) >
-	    cplan_sum(cl, c, cl->h);
+	*better = rc == MODEL_OK && cplan_above(cl, v, c, cl->h);
 out:
 	if (*better)
 		climb_keep(cl);
