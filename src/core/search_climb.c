@@ -45,6 +45,7 @@
 #define CLIMB_MOVE	24	/* a move's farthest, in slots */
 #define CLIMB_NEAR	8	/* a swap's partner, in posts */
 #define CLIMB_FINAL	8	/* a greedy step's best judged on every state */
+#define CLIMB_VISITS	32	/* the tree's plan kept where this sure */
 
 /* A plan: its posts and actions, and for each determinization k the
  * model's state at each slot's start, the return before it and each
@@ -407,7 +408,7 @@ climb_greedy(struct climb *cl, double until)
 	struct search *s = cl->s;
 	model_state *st[CLIMB_SAMPLES];
 	struct action *path, a;
-	int n = search_plan_path(s, &path, NULL), i, k, rc = MODEL_OK;
+	int n = search_plan_path(s, CLIMB_VISITS, &path, NULL), i, k, rc = MODEL_OK;
 
 	for (k = 0; k < CLIMB_SAMPLES; k++) {
 		s->ops->seed(s->m, search_climb_seed(s->seed, k, -1));

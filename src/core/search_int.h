@@ -283,8 +283,8 @@ bool		 search_post_actions(struct search *,
 		    int *nact, int *at);
 int		 search_proposed(struct search *, model_state *,
 		    const struct action *, int slot, bool *yes);
-int		 search_plan_path(struct search *, struct action **,
-		    int32_t **slots);
+int		 search_plan_path(struct search *, uint32_t min_visits,
+		    struct action **, int32_t **slots);
 int		 search_plan_posts(struct search *, struct search_post **);
 void		 search_join(struct search *, const struct action *, int,
 		    const double *rsum, const double *rsq, uint32_t nk,

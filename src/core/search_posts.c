@@ -99,11 +99,13 @@ search_proposed(struct search *s, model_state *st, const struct action *a,
 	return MODEL_OK;
 }
 
-/* The plan's actions as the tree gives them now (search_best_child), in
- * *out, and their nodes' slots in *slots where not NULL (both freed by
- * the caller); returns their count. */
+/* The plan's actions as the tree gives them now (search_best_child), up
+ * to the first node with fewer than min_visits visits, in *out, and their
+ * nodes' slots in *slots where not NULL (both freed by the caller);
+ * returns their count. */
 int
-search_plan_path(struct search *s, struct action **out, int32_t **slots)
+search_plan_path(struct search *s, uint32_t min_visits, struct action **out,
+    int32_t **slots)
 {
 	struct action *path;
 	int32_t *sl;
@@ -113,7 +115,8 @@ search_plan_path(struct search *s, struct action **out, int32_t **slots)
 	path = xcalloc(cap, sizeof *path);
 	sl = xcalloc(cap, sizeof *sl);
 	mutex_lock(&s->lock);
-	while ((ci = search_best_child(s, ni)) != NIL) {
+	while ((ci = search_best_child(s, ni)) != NIL &&
+	    s->nodes[ci].visits >= min_visits) {
 		if (n == cap) {
 			cap *= 2;
 			path = xrealloc(path, cap * sizeof *path);
@@ -139,7 +142,7 @@ search_plan_posts(struct search *s, struct search_post **out)
 {
 	struct action *path;
 	int32_t *sl;
-	int n = search_plan_path(s, &path, &sl), i, np = 0;
+	int n = search_plan_path(s, 0, &path, &sl), i, np = 0;
 
 	*out = xcalloc(n + 1, sizeof **out);
 	for (i = 0; i < n; i++)

@@ -622,11 +622,11 @@ climb_run(struct project *p, uint64_t n, uint64_t seed, uint64_t variants,
 
 /*
  * The climb (search_climb.c): on the determinizations it compares plans
- * on, the plan is never worse than the tree's and better for some seeds;
- * it is legal and covers the horizon; each variant judged counts one
- * iteration (the plan's own replay one more), at most one per change
- * tried; the same seed gives the same plan. Only budgets in seconds with
- * value() climb.
+ * on, its plan is never worse than the greedy plan it starts from (the
+ * same climb with no change tried) and better for some seeds; it is legal
+ * and covers the horizon; each variant judged counts one iteration (the
+ * plan's own replay one more), at most one per change tried; the same
+ * seed gives the same plan. Only budgets in seconds with value() climb.
  */
 static void
 test_climb(void **state)
@@ -647,14 +647,16 @@ test_climb(void **state)
 	lg = legal_new(p, NULL, 0, NULL);
 	cm_init(&m, p, CM_NOISE);
 	for (seed = 1; seed <= 4; seed++) {
-		it = climb_run(p, 100, seed, 400, &b, &a);
+		it = climb_run(p, 100, seed, 400, &d, &a);
 		assert_true(it > 1 && it <= 401);
 		replay(&m, lg, &a, &slot);
 		assert_int_equal(slot, p->horizon_slots);
+		assert_int_equal(climb_run(p, 100, seed, 0, &d, &b), 1);
 		va = climb_value(&m, lg, &a, seed);
 		vb = climb_value(&m, lg, &b, seed);
 		assert_true(va >= vb);
 		better += va > vb;
+		search_result_free(&d);
 		assert_int_equal(climb_run(p, 100, seed, 400, &d, &c), it);
 		assert_int_equal(a.npv, c.npv);
 		for (i = 0; i < a.npv; i++)
