@@ -649,6 +649,7 @@ test_climb(void **state)
 	for (seed = 1; seed <= 4; seed++) {
 		it = climb_run(p, 100, seed, 400, &d, &a);
 		assert_true(it > 1 && it <= 401);
+		search_result_free(&d);
 		replay(&m, lg, &a, &slot);
 		assert_int_equal(slot, p->horizon_slots);
 		assert_int_equal(climb_run(p, 100, seed, 0, &d, &b), 1);
