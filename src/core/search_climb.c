@@ -12,9 +12,10 @@
  * draft, a post added or dropped) that the legality engine allows is
  * replayed open loop on CLIMB_SAMPLES determinizations, the same for every
  * variant (common random numbers), and kept where the plan's return rises
- * on every one of them (cplan_above); repeated until the budget ends. The polishing without
- * value() (search_polish.c) races every variant instead: on a horizon of
- * hundreds of slots they are millions.
+ * on every one of them (cplan_above); repeated until the budget ends.
+ * The polishing without value() (search_polish.c) races every variant
+ * instead: on a horizon of hundreds of slots they are millions. The
+ * greedy plan it starts from is built here too (climb_greedy).
  *
  * What keeps a variant cheap to judge:
  *   - the plan's model states at each slot's start are kept, so a variant
@@ -45,7 +46,8 @@
 #define CLIMB_MOVE	24	/* a move's farthest, in slots */
 #define CLIMB_NEAR	8	/* a swap's partner, in posts */
 #define CLIMB_FINAL	8	/* a greedy step's best judged on every state */
-#define CLIMB_VISITS	32	/* the tree's plan kept where this sure */
+#define CLIMB_VISITS	32	/* the tree's plan kept down to nodes
+				 * of this many visits */
 
 /* A plan: its posts and actions, and for each determinization k the
  * model's state at each slot's start, the return before it and each
@@ -408,7 +410,9 @@ climb_greedy(struct climb *cl, double until)
 	struct search *s = cl->s;
 	model_state *st[CLIMB_SAMPLES];
 	struct action *path, a;
-	int n = search_plan_path(s, CLIMB_VISITS, &path, NULL), i, k, rc = MODEL_OK;
+	int n, i, k, rc = MODEL_OK;
+
+	n = search_plan_path(s, CLIMB_VISITS, &path, NULL);
 
 	for (k = 0; k < CLIMB_SAMPLES; k++) {
 		s->ops->seed(s->m, search_climb_seed(s->seed, k, -1));
