@@ -162,8 +162,9 @@ cpu_now(void)
 /*
  * Makes the recorded calls again on the model behind the recording; the
  * search applies every action to its one current state (a try's state
- * freed at once), so one state is enough. Returns CPU seconds (and the calls made, seeds not counted, as
- * the search does not count them), or -1 on a model error.
+ * freed at once), so one state is enough. Returns CPU seconds (and the
+ * calls made, seeds not counted, as the search does not count them), or -1
+ * on a model error.
  */
 static double
 brec_replay(void *m, uint64_t *calls)

@@ -120,13 +120,13 @@ search_rand(struct search *s, uint32_t n)
 }
 
 /*
- * Does the engine close every front now (quiet hours, gaps, caps), so
- * that the wait is the only action whatever the model proposes? Each
- * front is asked about a post of one of its drafts (s->rep, the next one
- * where that draft is already posted, outside its window or pinned
- * elsewhere: those say nothing of the front); a front none of SHUT_TRIES
- * drafts can tell about counts as open. Long horizons spend most slots with every front closed
- * (a day's caps reached, the night's quiet hours), and there no
+ * Does the engine close every front now (quiet hours, gaps, caps), so that
+ * the wait is the only action whatever the model proposes? Each front is
+ * asked about a post of one of its drafts (s->rep, the next one where that
+ * draft is already posted, outside its window or pinned elsewhere: those
+ * say nothing of the front); a front none of SHUT_TRIES drafts can tell
+ * about counts as open. Long horizons spend most slots with every front
+ * closed (a day's caps reached, the night's quiet hours), and there no
  * legal_actions call is needed.
  */
 static bool
