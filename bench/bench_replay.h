@@ -3,8 +3,10 @@
  * around them: the baseline for the time per model call inside the
  * search (bench_search "call"). A recorder in front of the model logs
  * every call the search makes (seeds included, and the action of every
- * apply); the replay then makes exactly those calls, on the same states,
- * in the same order, with no engine, tree or bookkeeping. The recorded
+ * apply, and whether its state was freed before any use: a try, as a
+ * completion's step makes of each action it compares); the replay then
+ * makes exactly those calls, on the same states, in the same order, with
+ * no engine, tree or bookkeeping. The recorded
  * search only gives the calls: the search is timed again unrecorded
  * (bench_call_fig).
  * One recording at a time (the bench is single-threaded).
@@ -22,6 +24,7 @@ enum brec_fn { BR_SEED, BR_HIDDEN, BR_LEGAL, BR_APPLY, BR_TERMINAL, BR_VALUE };
 
 struct brec {
 	uint8_t		fn;
+	uint8_t		tried;		/* BR_APPLY: its state freed unused */
 	struct action	a;
 	uint64_t	seed;
 };
@@ -30,6 +33,7 @@ static struct {
 	const struct model_ops	*ops;
 	struct brec		*v;
 	size_t			 n, cap;
+	model_state		*last;		/* the last apply's state */
 } brec_log;
 
 static struct brec *
@@ -41,6 +45,7 @@ brec_push(enum brec_fn fn)
 		    brec_log.cap * sizeof *brec_log.v);
 	}
 	brec_log.v[brec_log.n].fn = (uint8_t)fn;
+	brec_log.v[brec_log.n].tried = 0;
 	return &brec_log.v[brec_log.n++];
 }
 
@@ -76,8 +81,12 @@ static int
 brec_apply(void *m, model_state *s, const struct action *a,
     model_state **next, double *reward)
 {
+	int rc;
+
 	brec_push(BR_APPLY)->a = *a;
-	return brec_log.ops->apply(m, s, a, next, reward);
+	rc = brec_log.ops->apply(m, s, a, next, reward);
+	brec_log.last = rc == MODEL_OK ? *next : NULL;
+	return rc;
 }
 
 static int
@@ -97,6 +106,15 @@ brec_value(void *m, model_state *s, double *out)
 static void
 brec_free(void *m, model_state *s)
 {
+	size_t i = brec_log.n;
+
+	if (s != NULL && s == brec_log.last) {
+		while (i > 0 && brec_log.v[i - 1].fn != BR_APPLY)
+			i--;
+		if (i > 0)
+			brec_log.v[i - 1].tried = 1;
+		brec_log.last = NULL;
+	}
 	brec_log.ops->state_free(m, s);
 }
 
@@ -127,6 +145,7 @@ brec_start(const struct model_ops *ops)
 {
 	brec_log.ops = ops;
 	brec_log.n = 0;
+	brec_log.last = NULL;
 	return &brec_ops;
 }
 
@@ -142,9 +161,10 @@ cpu_now(void)
 
 /*
  * Makes the recorded calls again on the model behind the recording; the
- * search applies every action to its one current state, so one state is
- * enough. Returns CPU seconds (and the calls made, seeds not counted, as
- * the search does not count them), or -1 on a model error.
+ * search applies every action to its one current state (a try's state
+ * freed at once), so one state is enough. Returns CPU seconds (and the
+ * calls made, seeds not counted, as the search does not count them), or -1
+ * on a model error.
  */
 static double
 brec_replay(void *m, uint64_t *calls)
@@ -182,7 +202,9 @@ brec_replay(void *m, uint64_t *calls)
 			break;
 		case BR_APPLY:
 			rc = ops->apply(m, st, &brec_log.v[i].a, &next, &r);
-			if (rc == 0) {
+			if (rc == 0 && brec_log.v[i].tried)
+				ops->state_free(m, next);
+			else if (rc == 0) {
 				ops->state_free(m, st);
 				st = next;
 			}
@@ -228,7 +250,8 @@ brec_write(const char *path, int nfronts)
 			fputs("l\n", f);
 			break;
 		case BR_APPLY:
-			fprintf(f, "a %lu\n", r->a.kind == ACTION_WAIT ? 0 :
+			fprintf(f, "%c %lu\n", r->tried ? 'x' : 'a',
+			    r->a.kind == ACTION_WAIT ? 0 :
 			    1 + (unsigned long)r->a.draft * nfronts +
 			    r->a.front);
 			break;

@@ -7,7 +7,8 @@ inside the search is compared with this).
 bench_replay.h writes the calls fronts' search made, one a line: "s SEED"
 (the rng reseeded), "h" (sample_hidden, or initial_state where the model
 has none), "l" (legal_actions), "a IX" (apply of action IX: 0 the wait,
-1 + draft * nfronts + front a post), "t" (is_terminal), "v" (value).
+1 + draft * nfronts + front a post), "x IX" (the same apply whose state
+is dropped: a try), "t" (is_terminal), "v" (value).
 The loop makes those calls on the same states, in the same order,
 ROUNDS times (default 1), and prints one JSON line: the calls of one
 round and the least CPU seconds a round took.
@@ -54,6 +55,8 @@ def replay(g, ctx, acts, ops):
             legal(st)
         elif op == "a":
             st, r = apply_(st, acts[x], rng)
+        elif op == "x":
+            apply_(st, acts[x], rng)
         elif op == "t":
             term(st)
         else:

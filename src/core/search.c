@@ -61,14 +61,20 @@
  *     was: same seed, same plan.
  *   - Where the model has value(), a completing rollout (the plan's far
  *     end, beyond what the tree reached) takes at each step the best
- *     immediate reward among COMPLETE_SAMPLE available actions drawn at
- *     random (search_complete_pick), and a budget in seconds keeps a
+ *     immediate reward among the available actions: all of them the first
+ *     time, then each front's COMPLETE_TOP best by their last rewards and
+ *     COMPLETE_SAMPLE drawn at random (search_complete_pick), and a budget
+ *     in seconds keeps a
  *     share for it (search_reserve): over a horizon the search cannot
  *     reach, the next slots are searched deeply and the rest is greedy.
  *   - Where no step's reward ever varied and the model has no value(),
  *     every rollout's return is a whole plan's true value: the plan is the
  *     best path evaluated (see search_follow_best), and no deepening
  *     is done, since every rollout reaches the horizon.
+ *   - Where the model has value() and the budget is in seconds, the last
+ *     SEARCH_CLIMB_SHARE of what the completion's share leaves climbs
+ *     from the plan: variants of the whole plan judged by replays on a
+ *     few common determinizations (search_climb.c).
  *   - Where rewards vary and the model has no value(), the last
  *     SEARCH_POLISH_SHARE of an iteration budget improves the plan itself
  *     by replaying it and variants of it open loop on common
@@ -98,11 +104,11 @@
 #define FAIL_EARLY_MIN	50
 #define FILL_ITERATIONS	8
 #define FILL_SECONDS	0.5
-#define COMPLETE_SAMPLE	64
 #define COMPLETE_SHARE	0.1
 #define COMPLETE_LEGAL	2
 #define COMPLETE_MAX	0.8
 #define LEGAL_SAMPLE	8	/* a power of two */
+#define SHUT_TRIES	4
 
 static uint32_t
 search_rand(struct search *s, uint32_t n)
@@ -114,6 +120,49 @@ search_rand(struct search *s, uint32_t n)
 }
 
 /*
+ * Does the engine close every front now (quiet hours, gaps, caps), so that
+ * the wait is the only action whatever the model proposes? Each front is
+ * asked about a post of one of its drafts (s->rep, the next one where that
+ * draft is already posted, outside its window or pinned elsewhere: those
+ * say nothing of the front); a front none of SHUT_TRIES drafts can tell
+ * about counts as open. Long horizons spend most slots with every front
+ * closed (a day's caps reached, the night's quiet hours), and there no
+ * legal_actions call is needed.
+ */
+static bool
+search_all_shut(struct search *s)
+{
+	struct action a = { ACTION_POST, 0, 0 };
+	enum legal_verdict v;
+	int f, t;
+
+	if (s->p->ndrafts == 0)
+		return false;
+	for (f = 0; f < s->nfronts; f++) {
+		a.front = (uint16_t)f;
+		for (t = 0; t < SHUT_TRIES; t++) {
+			a.draft = s->rep[f];
+			if (s->verdict[search_action_id(s, &a)] != LEGAL_OK)
+				v = LEGAL_POSTED;	/* never on f: next */
+			else
+				v = legal_check(s->lg, s->lp, &a);
+			if (v == LEGAL_QUIET || v == LEGAL_GAP ||
+			    v == LEGAL_CAP || v == LEGAL_HORIZON) {
+				s->shut[f] = s->gen;
+				break;
+			}
+			if (v != LEGAL_POSTED && v != LEGAL_WINDOW &&
+			    v != LEGAL_PINNED)
+				return false;
+			s->rep[f] = (s->rep[f] + 1) % (uint32_t)s->p->ndrafts;
+		}
+		if (t == SHUT_TRIES)
+			return false;
+	}
+	return true;
+}
+
+/*
  * The available set at state st: the model's proposals that the engine
  * allows now, in canonical same-slot order, without duplicates, plus the
  * wait. Never-legal proposals are counted. Quiet hours, gaps and caps
@@ -122,7 +171,7 @@ search_rand(struct search *s, uint32_t n)
  * (hundreds of drafts make this most of the proposals). A pinned post
  * due now is the only choice, whatever the model proposes (legal.h).
  */
-static int
+int
 search_available(struct search *s, model_state *st)
 {
 	struct action wait = { ACTION_WAIT, 0, 0 }, *a;
@@ -139,6 +188,12 @@ search_available(struct search *s, model_state *st)
 	}
 	if (legal_pins_due(s->lg, s->lp, s->set) > 0) {
 		s->stamp[search_action_id(s, &s->set[0])] = s->gen;
+		s->nset = 1;
+		return MODEL_OK;
+	}
+	if (search_all_shut(s)) {
+		s->set[0] = wait;
+		s->stamp[0] = s->gen;
 		s->nset = 1;
 		return MODEL_OK;
 	}
@@ -196,9 +251,13 @@ search_record(struct search *s, const struct action *a, int slot, double r)
 		s->trace[s->ntrace++].reward = r;
 	}
 	legal_apply(s->lg, s->lp, a);
-	/* After a slot's pins its other posts start their order afresh. */
-	s->last_key = a->kind == ACTION_WAIT ||
-	    legal_pinned_at(s->lg, a, slot) ? 0 : (int)search_action_id(s, a);
+	/* After a slot's pins its other posts start their order afresh. A
+	 * completion's greedy steps keep none: it takes a slot's best post
+	 * first, and the order would leave the slot's other posts only the
+	 * drafts after it (the engine refuses a pair posted twice). */
+	s->last_key = a->kind == ACTION_WAIT || legal_pinned_at(s->lg, a,
+	    slot) || (s->completing && s->has_value) ? 0 :
+	    (int)search_action_id(s, a);
 }
 
 /*
@@ -400,36 +459,75 @@ search_rollout_pick(struct search *s, int slot)
 }
 
 /*
+ * The actions a completion step tries (indices into the set, in s->ctop):
+ * every available one the first time (one screen), then of each front the
+ * COMPLETE_TOP whose last reward tried was the highest, and COMPLETE_SAMPLE
+ * drawn at random (the wait among them where drawn). The ranking of a
+ * front's posts changes slowly from one step to the next (the hour and the
+ * front's fatigue scale them alike), so a front's best posts are found
+ * again without trying hundreds of them at every step.
+ */
+int
+search_complete_set(struct search *s)
+{
+	int *top = s->ctop, n = 0, i, j, f, *t, nt = COMPLETE_TOP;
+	int *cnt = top + s->nfronts * nt + COMPLETE_SAMPLE;
+	double v;
+
+	if (!s->screened)
+		return s->nset;
+	memset(cnt, 0, s->nfronts * sizeof *cnt);
+	for (i = 0; i < s->nset; i++) {
+		if (s->set[i].kind != ACTION_POST ||
+		    isnan(v = s->seen[search_action_id(s, &s->set[i])]))
+			continue;
+		f = s->set[i].front;
+		t = top + f * nt;
+		for (j = cnt[f] < nt ? cnt[f]++ : nt; j > 0 &&
+		    s->seen[search_action_id(s, &s->set[t[j - 1]])] < v; j--)
+			if (j < nt)
+				t[j] = t[j - 1];
+		if (j < nt)
+			t[j] = i;
+	}
+	for (f = 0; f < s->nfronts; f++)
+		for (j = 0; j < cnt[f]; j++)
+			top[n++] = top[f * nt + j];
+	for (j = 0; j < COMPLETE_SAMPLE; j++)
+		top[n++] = (int)search_rand(s, (uint32_t)s->nset);
+	return n;
+}
+
+/*
  * A completing rollout's action where the model has value(): the best
- * immediate reward among COMPLETE_SAMPLE available actions drawn at random
- * (the wait among them where drawn), each tried on the state. Beyond what
- * the tree reached the learned table is thin over a long horizon, and its
- * uniform steps fill the plan's far end with arbitrary posts; the greedy
- * choice is what a search that cannot reach the horizon leaves there (the
- * run scheduler re-plans before it comes). Returns the index in the set,
- * or -1 on a model error (in *rc).
+ * immediate reward among the actions search_complete_set() names, each
+ * tried on the state. Beyond what the tree reached the learned table is
+ * thin over a long horizon, and its uniform steps fill the plan's far end
+ * with arbitrary posts; the greedy choice is what a search that cannot
+ * reach the horizon leaves there (the run scheduler re-plans before it
+ * comes). Returns the index in the set, or -1 on a model error (in *rc).
  */
 static int
 search_complete_pick(struct search *s, model_state *st, int *rc)
 {
 	model_state *next;
-	double r, br = -INFINITY;
-	int i, k, bi = 0, n = s->nset < COMPLETE_SAMPLE ? s->nset :
-	    COMPLETE_SAMPLE;
-	double t0;
+	double r, br = -INFINITY, t0;
+	int i, k, bi = 0, n = search_complete_set(s);
 
 	for (k = 0; k < n; k++) {
-		i = n == s->nset ? k : (int)search_rand(s, (uint32_t)s->nset);
+		i = s->screened ? s->ctop[k] : k;
 		t0 = search_call_begin(s);
 		*rc = s->ops->apply(s->m, st, &s->set[i], &next, &r);
 		if (search_call_done(s, t0, *rc) != MODEL_OK)
 			return -1;
 		s->ops->state_free(s->m, next);
+		s->seen[search_action_id(s, &s->set[i])] = r;
 		if (r > br) {
 			br = r;
 			bi = i;
 		}
 	}
+	s->screened = true;
 	return bi;
 }
 
@@ -681,32 +779,24 @@ static void
 search_follow_best(struct search *s)
 {
 	struct action *path;
-	struct node *n;
-	uint32_t ni = 0, c;
-	double g = s->btotal, r;
+	double *r, *rsq;
 	int i;
 
 	if (s->noisy || s->nbtrace == 0 || s->pact != NULL)
 		return;
 	path = xcalloc(s->nbtrace, sizeof *path);
-	mutex_lock(&s->lock);
+	r = xcalloc(s->nbtrace, sizeof *r);
+	rsq = xcalloc(s->nbtrace, sizeof *rsq);
 	for (i = 0; i < s->nbtrace; i++) {
-		r = s->btrace[i].reward;
 		path[i] = s->btrace[i].action;
-		if ((c = search_find_child(s, ni, &path[i])) == NIL) {
-			c = search_node_new(s, ni, &path[i],
-			    s->btrace[i].slot);
-			n = &s->nodes[c];
-			n->visits = n->avail = 1;
-			n->sum = n->best = n->q = g;
-			n->rsum = r;
-			n->rsq = r * r;
-		}
-		g -= r;
-		ni = c;
+		r[i] = s->btrace[i].reward;
+		rsq[i] = r[i] * r[i];
 	}
-	search_pref_set(s, path, s->nbtrace, s->btotal);
+	mutex_lock(&s->lock);
+	search_join(s, path, s->nbtrace, r, rsq, 1, s->btotal);
 	mutex_unlock(&s->lock);
+	free(rsq);
+	free(r);
 	free(path);
 }
 
@@ -856,7 +946,8 @@ search_spent(const struct search *s, double now)
 	if (s->params.seconds <= 0)
 		return 1;
 	return (now - s->started) / (s->params.seconds *
-	    (1 - search_reserve(s)));
+	    (1 - search_reserve(s)) * (search_climbs(s) ? 1 - s->climb_share :
+	    1));
 }
 
 /* The run fails; s->error says why. */
@@ -956,11 +1047,15 @@ search_run(struct search *s, const struct model_ops *ops, void *model,
 			s->progress(s->progress_arg, s);
 		}
 	}
-	if ((atomic_load(&s->cancel) || s->params.iterations == 0) &&
-	    search_fill(s) == MODEL_TIMEOUT)
+	if ((atomic_load(&s->cancel) || (s->params.iterations == 0 &&
+	    !search_climbs(s))) && search_fill(s) == MODEL_TIMEOUT)
 		return search_timed_out(s, err);
 	if (!atomic_load(&s->cancel) && s->params.iterations > 0 &&
 	    search_polish(s) == MODEL_TIMEOUT)
+		return search_timed_out(s, err);
+	if (!atomic_load(&s->cancel) && search_climbs(s) &&
+	    search_climb(s, s->started + s->params.seconds, UINT64_MAX) ==
+	    MODEL_TIMEOUT)
 		return search_timed_out(s, err);
 	mutex_lock(&s->lock);
 	s->elapsed = clock_seconds() - s->started;

@@ -99,21 +99,35 @@ search_call_done(struct search *s, double t0, int rc)
 	return rc;
 }
 
+/* apply, the state given kept; a reward out of range is an error. */
+int
+search_m_step(struct search *s, model_state *st, const struct action *a,
+    model_state **next, double *reward)
+{
+	double t0 = search_call_begin(s);
+	int rc;
+
+	*next = NULL;
+	rc = s->ops->apply(s->m, st, a, next, reward);
+	if (search_call_done(s, t0, rc) != MODEL_OK)
+		return rc;
+	if (!search_number_ok(*reward)) {
+		s->ops->state_free(s->m, *next);
+		*next = NULL;
+		return search_bad_number(s, "apply", "reward", *reward);
+	}
+	return MODEL_OK;
+}
+
 int
 search_m_apply(struct search *s, model_state **st, const struct action *a,
     double *reward)
 {
-	model_state *next = NULL;
-	double t0 = search_call_begin(s);
+	model_state *next;
 	int rc;
 
-	rc = s->ops->apply(s->m, *st, a, &next, reward);
-	if (search_call_done(s, t0, rc) != MODEL_OK)
+	if ((rc = search_m_step(s, *st, a, &next, reward)) != MODEL_OK)
 		return rc;
-	if (!search_number_ok(*reward)) {
-		s->ops->state_free(s->m, next);
-		return search_bad_number(s, "apply", "reward", *reward);
-	}
 	s->ops->state_free(s->m, *st);
 	*st = next;
 	return MODEL_OK;

@@ -3,8 +3,9 @@
  * search_tree.c: the nodes in their arena; search_call.c: calls into the
  * model; search_result.c: the plan and snapshots read from a tree;
  * search_export.c: a tree as bytes and the merge of several;
- * search_polish.c: the plan improved by replays once the tree search is
- * done), and the bytes search_export() writes and
+ * search_polish.c and search_climb.c: the plan improved by replays once
+ * the tree search is done, without and with value(); search_posts.c: a
+ * plan as posts for both), and the bytes search_export() writes and
  * search_merge() reads, which the search's own tests also use to build
  * malformed trees. Both ends of an export are the same binary: the layout
  * is the compiler's, not a stable format.
@@ -119,6 +120,8 @@ struct search {
 	uint32_t		*stamp, gen;	/* membership of set, by id */
 	uint32_t		*expd, egen;	/* expanded and available */
 	uint32_t		*shut;		/* fronts closed now, by gen */
+	uint32_t		*rep;		/* a draft to ask the engine
+						 * about each front with */
 	uint8_t			*verdict;	/* legal_static, by id */
 	struct step		*stack;
 	int			 stackcap, nstack;
@@ -128,6 +131,9 @@ struct search {
 	double			*msum;		/* returns by (action, slot) */
 	uint32_t		*mn;
 	double			 tail;		/* the rollout's value() */
+	double			*seen;		/* completion: last reward, by id */
+	bool			 screened;	/* every available one tried */
+	int			*ctop;		/* completion: actions to try */
 	double			 logtab[SEARCH_LOG_TABLE];	/* log(n), n small */
 	struct action		*prefix;	/* focus: forced actions */
 	int			 nprefix;
@@ -138,6 +144,7 @@ struct search {
 	uint64_t		 legal_calls, legal_timed;
 	double			 legal_seconds;
 	double			 polish_share;	/* see search_polish.c */
+	double			 climb_share;	/* see search_climb.c */
 
 	struct action		*pact;		/* merged: the plan's path */
 	int			 npact;
@@ -181,6 +188,10 @@ search_addf(_Atomic double *c, double x)
  * bench/RESULTS.md for how both were measured). */
 #define SEARCH_UCT_C	1.41
 #define ROLLOUT_ACTIONS	8
+/* A completion step tries the COMPLETE_TOP actions of each front with
+ * the best last rewards and COMPLETE_SAMPLE drawn at random (search.c). */
+#define COMPLETE_TOP	4
+#define COMPLETE_SAMPLE	16
 /* The share of an iteration budget that polishes the plan (search_polish.c;
  * a test sets a search's own to 0). */
 #define SEARCH_POLISH_SHARE	0.3
@@ -188,6 +199,12 @@ search_addf(_Atomic double *c, double x)
  * search_mix(search_mix(seed) ^ (SEARCH_POLISH_SALT + k)), apart from
  * every iteration's seed. */
 #define SEARCH_POLISH_SALT	0x706f6c6973680000ULL
+
+/* The share of a budget in seconds, after the completion's, that climbs
+ * from the plan where the model has value() (search_climb.c; a test sets
+ * a search's own to 0), and the salt of its determinizations' seeds. */
+#define SEARCH_CLIMB_SHARE	0.5
+#define SEARCH_CLIMB_SALT	0x636c696d62000000ULL
 
 /* splitmix64: seeds from (seed, index) pairs. */
 static inline uint64_t
@@ -197,6 +214,21 @@ search_mix(uint64_t x)
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
 	return x ^ (x >> 31);
+}
+
+/*
+ * The seed of the climb's k-th determinization (slot -1: the one its
+ * hidden state is drawn after) and of its model's draws from each slot's
+ * start on: reseeded there, a variant replayed from the slot of its first
+ * change draws what the plan drew from that slot (common random numbers).
+ */
+static inline uint64_t
+search_climb_seed(uint64_t seed, int k, int slot)
+{
+	uint64_t x = search_mix(search_mix(seed) ^ (SEARCH_CLIMB_SALT +
+	    (uint64_t)k));
+
+	return slot < 0 ? x : search_mix(x + (uint64_t)slot);
 }
 
 /* The dense id of an action: 0 for wait, then draft-major. */
@@ -210,6 +242,8 @@ search_action_id(const struct search *s, const struct action *a)
 
 /* search.c */
 void		 search_count(struct search *, int rc, double now);
+int		 search_complete_set(struct search *);
+int		 search_available(struct search *, model_state *);
 
 /* search_tree.c */
 uint32_t	 search_node_new(struct search *, uint32_t parent,
@@ -226,6 +260,9 @@ double		 search_call_begin(struct search *);
 int		 search_call_done(struct search *, double t0, int rc);
 int		 search_m_apply(struct search *, model_state **,
 		    const struct action *, double *reward);
+int		 search_m_step(struct search *, model_state *,
+		    const struct action *, model_state **next,
+		    double *reward);
 int		 search_m_terminal(struct search *, model_state *, bool *);
 int		 search_m_value(struct search *, model_state *, double *);
 int		 search_m_hidden(struct search *, model_state **);
@@ -233,6 +270,29 @@ int		 search_m_hidden(struct search *, model_state **);
 /* search_polish.c */
 uint64_t	 search_polish_budget(const struct search *);
 int		 search_polish(struct search *);
+
+/* search_posts.c: a plan as posts with their slots. */
+struct search_post {
+	int32_t		slot;
+	struct action	a;
+};
+
+int		 search_post_cmp(const void *, const void *);
+bool		 search_post_actions(struct search *,
+		    const struct search_post *, int, struct action *,
+		    int *nact, int *at);
+int		 search_proposed(struct search *, model_state *,
+		    const struct action *, int slot, bool *yes);
+int		 search_plan_path(struct search *, uint32_t min_visits,
+		    struct action **, int32_t **slots);
+int		 search_plan_posts(struct search *, struct search_post **);
+void		 search_join(struct search *, const struct action *, int,
+		    const double *rsum, const double *rsq, uint32_t nk,
+		    double total);
+
+/* search_climb.c */
+bool		 search_climbs(const struct search *);
+int		 search_climb(struct search *, double until, uint64_t variants);
 
 /* search_result.c */
 uint32_t	 search_best_child(const struct search *, uint32_t);

@@ -61,6 +61,7 @@ search_new_past(const struct project *p, const struct search_params *params,
 	    s->params.rollout_actions : ROLLOUT_ACTIONS;
 	s->seed = params->seed + seed_offset;
 	s->polish_share = SEARCH_POLISH_SHARE;
+	s->climb_share = SEARCH_CLIMB_SHARE;
 	s->lg = legal_new(p, past, npast, NULL);
 	if (s->lg == NULL)
 		s->lg = legal_new(p, NULL, 0, NULL);
@@ -80,6 +81,7 @@ search_new_past(const struct project *p, const struct search_params *params,
 	s->stamp = xcalloc(nids, sizeof *s->stamp);
 	s->expd = xcalloc(nids, sizeof *s->expd);
 	s->shut = xcalloc(p->nfronts + 1, sizeof *s->shut);
+	s->rep = xcalloc(p->nfronts + 1, sizeof *s->rep);
 	s->verdict = search_verdicts(s, nids);
 	s->stackcap = 64;
 	s->stack = xcalloc(s->stackcap, sizeof *s->stack);
@@ -90,6 +92,11 @@ search_new_past(const struct project *p, const struct search_params *params,
 	s->btotal = -INFINITY;
 	s->msum = xcalloc(nids * p->horizon_slots, sizeof *s->msum);
 	s->mn = xcalloc(nids * p->horizon_slots, sizeof *s->mn);
+	s->seen = xcalloc(nids, sizeof *s->seen);
+	for (k = 0; k < (int)nids; k++)
+		s->seen[k] = NAN;
+	s->ctop = xcalloc((size_t)s->nfronts * (COMPLETE_TOP + 1) +
+	    COMPLETE_SAMPLE, sizeof *s->ctop);
 	for (k = 1; k < SEARCH_LOG_TABLE; k++)
 		s->logtab[k] = log((double)k);
 	/* not shared yet, but every node is added under the lock */
@@ -127,6 +134,7 @@ search_free(struct search *s)
 	free(s->stamp);
 	free(s->expd);
 	free(s->shut);
+	free(s->rep);
 	free(s->verdict);
 	free(s->stack);
 	free(s->prefix);
@@ -134,6 +142,8 @@ search_free(struct search *s)
 	free(s->btrace);
 	free(s->msum);
 	free(s->mn);
+	free(s->seen);
+	free(s->ctop);
 	free(s->pact);
 	free(s->pref);
 	free(s->pat);

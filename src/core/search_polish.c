@@ -45,14 +45,9 @@
 #define POLISH_KFINAL	64	/* the winner's, before it is compared */
 #define POLISH_SPARE	(1 << 30)	/* determinizations of the spare replays */
 
-struct ppost {
-	int32_t		slot;
-	struct action	a;
-};
-
 /* A plan being judged: its posts, its actions, its replays so far. */
 struct pcand {
-	struct ppost	*post;
+	struct search_post	*post;
 	int		 npost;
 	struct action	*act;
 	int		 nact, nexec;	/* actions, the most replayed */
@@ -86,18 +81,6 @@ search_polish_budget(const struct search *s)
 	return n >= POLISH_MIN ? n : 0;
 }
 
-static int
-ppost_cmp(const void *x, const void *y)
-{
-	const struct ppost *a = x, *b = y;
-
-	if (a->slot != b->slot)
-		return a->slot < b->slot ? -1 : 1;
-	if (a->a.draft != b->a.draft)
-		return a->a.draft < b->a.draft ? -1 : 1;
-	return a->a.front < b->a.front ? -1 : a->a.front > b->a.front;
-}
-
 static void
 pcand_free(struct pcand *c)
 {
@@ -109,78 +92,21 @@ pcand_free(struct pcand *c)
 	memset(c, 0, sizeof *c);
 }
 
-/*
- * The actions of a set of posts: each slot's pinned posts, then its other
- * posts, each in the search's canonical (draft, front) order, then the
- * wait, to the horizon. False where the legality engine refuses one (free:
- * no model call): a variant that moves, drops or crowds out a pin.
- */
-/* The posts of slot (from *j on) that are pinned there, or the others. */
 static bool
-pcand_slot(struct search *s, struct pcand *c, const int *j, int slot,
-    bool pinned)
-{
-	int i;
-
-	for (i = *j; i < c->npost && c->post[i].slot == slot; i++) {
-		if (legal_pinned_at(s->lg, &c->post[i].a, slot) != pinned)
-			continue;
-		if (legal_check(s->lg, s->lp, &c->post[i].a) != LEGAL_OK)
-			return false;
-		legal_apply(s->lg, s->lp, &c->post[i].a);
-		c->act[c->nact++] = c->post[i].a;
-	}
-	return true;
-}
-
-static bool
-pcand_build(struct search *s, struct pcand *c, const struct ppost *post,
+pcand_build(struct search *s, struct pcand *c, const struct search_post *post,
     int n)
 {
-	int j = 0, slot;
-
 	memset(c, 0, sizeof *c);
 	c->post = xcalloc(n + 1, sizeof *c->post);
 	memcpy(c->post, post, n * sizeof *post);
 	c->npost = n;
-	qsort(c->post, n, sizeof *c->post, ppost_cmp);
+	qsort(c->post, n, sizeof *c->post, search_post_cmp);
 	c->act = xcalloc(n + s->p->horizon_slots + 1, sizeof *c->act);
-	legal_path_reset(s->lg, s->lp);
-	for (slot = 0; slot < s->p->horizon_slots; slot++) {
-		if (!pcand_slot(s, c, &j, slot, true) ||
-		    !pcand_slot(s, c, &j, slot, false))
-			return false;
-		for (; j < n && c->post[j].slot == slot; j++)
-			;
-		c->act[c->nact].kind = ACTION_WAIT;
-		if (legal_check(s->lg, s->lp, &c->act[c->nact]) != LEGAL_OK)
-			return false;
-		legal_apply(s->lg, s->lp, &c->act[c->nact++]);
-	}
-	if (j < n)
+	if (!search_post_actions(s, c->post, n, c->act, &c->nact, NULL))
 		return false;
 	c->rsum = xcalloc(c->nact, sizeof *c->rsum);
 	c->rsq = xcalloc(c->nact, sizeof *c->rsq);
 	return true;
-}
-
-/* Is a among the model's legal actions at st? */
-static int
-polish_proposed(struct search *s, model_state *st, const struct action *a,
-    bool *yes)
-{
-	int n = 0, illegal = 0, i, rc;
-	double t0 = search_call_begin(s);
-
-	*yes = legal_pinned_at(s->lg, a, legal_path_slot(s->lp));
-	if (*yes)
-		return MODEL_OK;
-	rc = s->ops->legal_actions(s->m, st, s->mbuf, s->mcap, &n, &illegal);
-	if (search_call_done(s, t0, rc) != MODEL_OK)
-		return rc;
-	for (i = 0; i < n && i < s->mcap && !*yes; i++)
-		*yes = action_equal(&s->mbuf[i], a);
-	return MODEL_OK;
 }
 
 /* One replay of c under determinization k (one iteration). */
@@ -202,8 +128,8 @@ polish_replay(struct polish *po, struct pcand *c, int k)
 			break;
 		if ((rc = search_m_terminal(s, st, &over)) != MODEL_OK || over)
 			break;
-		if (c->act[i].kind == ACTION_POST && ((rc = polish_proposed(s,
-		    st, &c->act[i], &yes)) != MODEL_OK || !yes))
+		if (c->act[i].kind == ACTION_POST && ((rc = search_proposed(s,
+		    st, &c->act[i], legal_path_slot(s->lp), &yes)) != MODEL_OK || !yes))
 			break;
 		if ((rc = search_m_apply(s, &st, &c->act[i], &po->step[i])) !=
 		    MODEL_OK)
@@ -267,7 +193,7 @@ pcand_mean(const struct pcand *c, int k)
 
 /* Adds the plan of posts to the candidates where the engine allows it. */
 static void
-polish_offer(struct polish *po, const struct ppost *post, int n)
+polish_offer(struct polish *po, const struct search_post *post, int n)
 {
 	if (po->nc == po->ccap) {
 		po->ccap = po->ccap ? po->ccap * 2 : 64;
@@ -293,7 +219,7 @@ polish_has(const struct pcand *c, uint32_t draft, int front)
 /* Each post moved to each other slot, to another front, replaced by
  * another draft on its front, or dropped. */
 static void
-polish_moves(struct polish *po, struct ppost *w)
+polish_moves(struct polish *po, struct search_post *w)
 {
 	const struct pcand *cur = &po->cur;
 	int n = cur->npost, i, v;
@@ -326,7 +252,7 @@ polish_moves(struct polish *po, struct ppost *w)
 /* Two posts that trade slots, or drafts; a front's posts all moved up
  * to 3 slots: where caps and gaps bind, no single move leads there. */
 static void
-polish_swaps(struct polish *po, struct ppost *w)
+polish_swaps(struct polish *po, struct search_post *w)
 {
 	const struct pcand *cur = &po->cur;
 	int n = cur->npost, i, j, f;
@@ -360,7 +286,7 @@ polish_swaps(struct polish *po, struct ppost *w)
 
 /* Each unposted pair added at each slot. */
 static void
-polish_adds(struct polish *po, struct ppost *w)
+polish_adds(struct polish *po, struct search_post *w)
 {
 	const struct pcand *cur = &po->cur;
 	struct search *s = po->s;
@@ -385,7 +311,7 @@ polish_adds(struct polish *po, struct ppost *w)
 static void
 polish_variants(struct polish *po)
 {
-	struct ppost *w = xcalloc(po->cur.npost + 1, sizeof *w);
+	struct search_post *w = xcalloc(po->cur.npost + 1, sizeof *w);
 
 	po->nc = 0;
 	polish_moves(po, w);
@@ -482,38 +408,21 @@ polish_better(const struct polish *po)
 	    pcand_mean(&po->orig, POLISH_KFINAL);
 }
 
-/* The plan's path joins the tree, missing nodes with the replays'
- * statistics, and becomes the plan. */
+/* The plan's path joins the tree with the replays' statistics and becomes
+ * the plan. */
 static void
 polish_join(struct polish *po)
 {
 	struct search *s = po->s;
 	struct pcand *c = &po->cur;
-	struct node *n;
-	uint32_t ni = 0, ci;
-	double g = 0, total, r;
-	int i, slot = 0;
+	double g = 0;
+	int i;
 
 	for (i = 0; i < c->nexec; i++)
 		g += c->rsum[i];
-	total = g / c->nk;
 	mutex_lock(&s->lock);
-	for (i = 0; i < c->nexec; i++) {
-		r = c->rsum[i];
-		if ((ci = search_find_child(s, ni, &c->act[i])) == NIL) {
-			ci = search_node_new(s, ni, &c->act[i], slot);
-			n = &s->nodes[ci];
-			n->visits = n->avail = (uint32_t)c->nk;
-			n->sum = g;
-			n->best = n->q = g / c->nk;
-			n->rsum = r;
-			n->rsq = c->rsq[i];
-		}
-		g -= r;
-		slot += c->act[i].kind == ACTION_WAIT;
-		ni = ci;
-	}
-	search_pref_set(s, c->act, c->nexec, total);
+	search_join(s, c->act, c->nexec, c->rsum, c->rsq, (uint32_t)c->nk,
+	    g / c->nk);
 	mutex_unlock(&s->lock);
 }
 
@@ -521,27 +430,10 @@ polish_join(struct polish *po)
 static bool
 polish_start(struct polish *po)
 {
-	struct search *s = po->s;
-	struct ppost *post;
-	uint32_t ni = 0, ci;
-	int n = 0, cap = 16;
-	bool ok;
+	struct search_post *post;
+	int n = search_plan_posts(po->s, &post);
+	bool ok = pcand_build(po->s, &po->cur, post, n);
 
-	post = xcalloc(cap, sizeof *post);
-	mutex_lock(&s->lock);
-	while ((ci = search_best_child(s, ni)) != NIL) {
-		if (s->nodes[ci].action.kind == ACTION_POST) {
-			if (n == cap) {
-				cap *= 2;
-				post = xrealloc(post, cap * sizeof *post);
-			}
-			post[n].slot = s->nodes[ci].slot;
-			post[n++].a = s->nodes[ci].action;
-		}
-		ni = ci;
-	}
-	mutex_unlock(&s->lock);
-	ok = pcand_build(s, &po->cur, post, n);
 	free(post);
 	return ok;
 }

@@ -458,6 +458,229 @@ test_polish(void **state)
 	fx_free(p);
 }
 
+/* The mean return of a plan over the climb's CLIMB_SAMPLES (4)
+ * determinizations, the model reseeded at each slot's start as the climb
+ * does (search_climb_seed). */
+static double
+climb_value(struct cm *m, struct legal *lg, const struct search_result *res,
+    uint64_t seed)
+{
+	struct legal_path *lp = legal_path_new(lg);
+	model_state *st = NULL, *next;
+	double total = 0, r;
+	int i, k, slot;
+
+	for (k = 0; k < 4; k++) {
+		cm_seed(m, search_climb_seed(seed, k, -1));
+		assert_int_equal(cm_hidden(m, &st), MODEL_OK);
+		legal_path_reset(lg, lp);
+		for (i = 0, slot = -1; i < res->npv; i++) {
+			if (res->pv[i].slot != slot)
+				cm_seed(m, search_climb_seed(seed, k,
+				    slot = res->pv[i].slot));
+			assert_int_equal(legal_check(lg, lp,
+			    &res->pv[i].action), LEGAL_OK);
+			assert_int_equal(cm_apply(m, st, &res->pv[i].action,
+			    &next, &r), MODEL_OK);
+			cm_free(m, st);
+			st = next;
+			legal_apply(lg, lp, &res->pv[i].action);
+			total += r;
+		}
+		cm_free(m, st);
+	}
+	legal_path_free(lp);
+	return total / 4;
+}
+
+/*
+ * The climb's greedy start (search_climb.c): from a tree that holds no
+ * plan yet, a plan to the horizon, every step legal, each slot's posts the
+ * greedy's best by their mean on the climb's determinizations (so at
+ * least as good there as posting nothing), the same twice.
+ */
+static void
+test_climb_greedy(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 24, 2, 5);
+	struct search_params sp = params(0, 3);
+	struct search_result res[2];
+	struct legal *lg;
+	struct search *s;
+	struct cm m;
+	int slot, i, posts;
+
+	sp.seconds = 1;
+	p->fronts[0].limits.min_gap_minutes = 120;
+	lg = legal_new(p, NULL, 0, NULL);
+	cm_init(&m, p, CM_NOISE | CM_VALUE);
+	for (i = 0; i < 2; i++) {
+		s = search_new(p, &sp, 0);
+		s->ops = &cm_ops;
+		s->m = &m;
+		s->has_value = true;
+		assert_true(search_climbs(s));
+		assert_int_equal(search_climb(s, INFINITY, 0), MODEL_OK);
+		assert_int_equal(search_result(s, 0, &res[i]), 0);
+		search_free(s);
+		replay(&m, lg, &res[i], &slot);
+		assert_int_equal(slot, p->horizon_slots);
+		assert_true(climb_value(&m, lg, &res[i], 3) > 0);
+	}
+	assert_int_equal(res[0].npv, res[1].npv);
+	for (i = posts = 0; i < res[0].npv; i++) {
+		assert_true(action_equal(&res[0].pv[i].action,
+		    &res[1].pv[i].action));
+		posts += res[0].pv[i].action.kind == ACTION_POST;
+	}
+	assert_true(posts > 0);
+	search_result_free(&res[0]);
+	search_result_free(&res[1]);
+	legal_free(lg);
+	fx_free(p);
+}
+
+/*
+ * A completion step (search.c, search_complete_set): the first tries
+ * every available action; after, each front's COMPLETE_TOP best by their
+ * last rewards (never the untried, never a worse one), then
+ * COMPLETE_SAMPLE drawn at random.
+ */
+static void
+test_complete_set(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 4, 2, 8);
+	struct search_params sp = params(10, 1);
+	struct search *s = search_new(p, &sp, 0);
+	int n, i, j, f, got[2] = { 0, 0 };
+	uint32_t d;
+
+	s->nset = 0;
+	s->set[s->nset++].kind = ACTION_WAIT;
+	for (d = 0; d < 8; d++)
+		for (f = 0; f < 2; f++) {
+			s->set[s->nset].kind = ACTION_POST;
+			s->set[s->nset].draft = d;
+			s->set[s->nset++].front = (uint16_t)f;
+		}
+	assert_int_equal(search_complete_set(s), s->nset);
+	s->screened = true;
+	/* front 0: drafts 0-6 tried, worth their number; draft 7 untried;
+	 * front 1: drafts 0-1 tried only */
+	for (d = 0; d < 7; d++)
+		s->seen[1 + d * 2] = d;
+	s->seen[1 + 0 * 2 + 1] = 5;
+	s->seen[1 + 1 * 2 + 1] = 1;
+	n = search_complete_set(s);
+	assert_int_equal(n, COMPLETE_TOP + 2 + COMPLETE_SAMPLE);
+	for (i = 0; i < n - COMPLETE_SAMPLE; i++) {
+		j = s->ctop[i];
+		assert_true(j >= 0 && j < s->nset);
+		assert_int_equal(s->set[j].kind, ACTION_POST);
+		got[s->set[j].front]++;
+		if (s->set[j].front == 0)
+			assert_true(s->set[j].draft >= 7 - COMPLETE_TOP &&
+			    s->set[j].draft < 7);
+	}
+	assert_int_equal(got[0], COMPLETE_TOP);
+	assert_int_equal(got[1], 2);
+	for (; i < n; i++)
+		assert_true(s->ctop[i] >= 0 && s->ctop[i] < s->nset);
+	search_free(s);
+	fx_free(p);
+}
+
+/* A search of n iterations on a noisy model with value(), its plan in
+ * *before, then a climb of at most variants changes, its plan in *after;
+ * returns the iterations the climb counted. */
+static uint64_t
+climb_run(struct project *p, uint64_t n, uint64_t seed, uint64_t variants,
+    struct search_result *before, struct search_result *after)
+{
+	struct search_params sp = params(n, seed);
+	struct search_snapshot *snap = malloc(sizeof *snap);
+	struct error err = { 0 };
+	struct search *s;
+	struct cm m;
+	uint64_t it;
+
+	cm_init(&m, p, CM_NOISE | CM_VALUE);
+	s = search_new(p, &sp, 0);
+	assert_int_equal(search_run(s, &cm_ops, &m, &err), 0);
+	assert_false(search_climbs(s));		/* an iteration budget */
+	assert_int_equal(search_result(s, 0, before), 0);
+	assert_int_equal(search_climb(s, INFINITY, variants), MODEL_OK);
+	assert_int_equal(search_result(s, 0, after), 0);
+	search_snapshot(s, snap);
+	it = snap->iterations - n;
+	free(snap);
+	search_free(s);
+	return it;
+}
+
+/*
+ * The climb (search_climb.c): on the determinizations it compares plans
+ * on, its plan is never worse than the greedy plan it starts from (the
+ * same climb with no change tried) and better for some seeds; it is legal
+ * and covers the horizon; each variant judged counts one iteration (the
+ * plan's own replay one more), at most one per change tried; the same
+ * seed gives the same plan. Only budgets in seconds with value() climb.
+ */
+static void
+test_climb(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 24, 2, 5);
+	struct search_params sp = params(0, 1);
+	struct search_result a, b, c, d;
+	uint64_t seed, it;
+	double va, vb;
+	struct legal *lg;
+	struct search *s;
+	struct cm m;
+	int slot, better = 0, i;
+
+	p->fronts[0].limits.min_gap_minutes = 120;
+	p->fronts[1].limits.min_gap_minutes = 180;
+	lg = legal_new(p, NULL, 0, NULL);
+	cm_init(&m, p, CM_NOISE);
+	for (seed = 1; seed <= 4; seed++) {
+		it = climb_run(p, 100, seed, 400, &d, &a);
+		assert_true(it > 1 && it <= 401);
+		search_result_free(&d);
+		replay(&m, lg, &a, &slot);
+		assert_int_equal(slot, p->horizon_slots);
+		assert_int_equal(climb_run(p, 100, seed, 0, &d, &b), 1);
+		va = climb_value(&m, lg, &a, seed);
+		vb = climb_value(&m, lg, &b, seed);
+		assert_true(va >= vb);
+		better += va > vb;
+		search_result_free(&d);
+		assert_int_equal(climb_run(p, 100, seed, 400, &d, &c), it);
+		assert_int_equal(a.npv, c.npv);
+		for (i = 0; i < a.npv; i++)
+			assert_true(action_equal(&a.pv[i].action,
+			    &c.pv[i].action));
+		search_result_free(&a);
+		search_result_free(&b);
+		search_result_free(&c);
+		search_result_free(&d);
+	}
+	assert_true(better > 0);
+	sp.seconds = 1;
+	s = search_new(p, &sp, 0);
+	assert_false(search_climbs(s));		/* no value() */
+	s->has_value = true;
+	assert_true(search_climbs(s));
+	s->climb_share = 0;
+	assert_false(search_climbs(s));
+	search_free(s);
+	legal_free(lg);
+	fx_free(p);
+}
+
 /*
  * Every plan honours every pin, with the polishing on and off: the pinned
  * post at its slot, the front-pinned draft on its front only, the dropped
@@ -1458,6 +1681,9 @@ main(void)
 		cmocka_unit_test(test_rollout_actions),
 		cmocka_unit_test(test_plan_covers_horizon),
 		cmocka_unit_test(test_polish),
+		cmocka_unit_test(test_climb),
+		cmocka_unit_test(test_climb_greedy),
+		cmocka_unit_test(test_complete_set),
 		cmocka_unit_test(test_pins_honoured),
 		cmocka_unit_test(test_stop_covers_horizon),
 		cmocka_unit_test(test_deterministic_best),
