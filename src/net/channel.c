@@ -1,6 +1,6 @@
 /*
- * channel — what every publishing channel shares: choosing the channel of
- * a front, request storage, describing requests for a dry run, reading the
+ * channel — what every publishing channel shares: opening a front's call
+ * through its platform's table (platform.h), request storage, describing requests for a dry run, reading the
  * secret from the environment, and turning a broken exchange into failed
  * or unknown (see channel.h).
  */
@@ -12,6 +12,7 @@
 
 #include "core/json.h"
 #include "net/channel_int.h"
+#include "net/platform.h"
 
 #define CHANNEL_CONNECT_MS	10000
 
@@ -29,30 +30,12 @@ const char *
 channel_kind_of(const struct front *f, enum channel_kind *kind,
     struct error *err)
 {
-	switch (f->platform) {
-	case PLATFORM_MASTODON:
-		*kind = CHANNEL_MASTODON;
-		return "mastodon";
-	case PLATFORM_BLUESKY:
-		*kind = CHANNEL_BLUESKY;
-		return "bluesky";
-	case PLATFORM_X:
-	case PLATFORM_LINKEDIN:
-	case PLATFORM_REDDIT:
-		*kind = CHANNEL_COMPOSIO;
-		if (channel_front_str(f, "composio", "tool") == NULL) {
-			error_set(err, EXIT_ERROR, "fronts.json: front \"%s\": "
-			    "composio.tool is missing; publishing to %s goes "
-			    "through Composio", f->id, platform_name(f->platform));
-			return NULL;
-		}
-		return "composio";
-	default:
-		break;
-	}
-	error_set(err, EXIT_ERROR, "front \"%s\": fronts cannot publish to %s",
-	    f->id, platform_name(f->platform));
-	return NULL;
+	const struct platform_handler *pl = platform_front(f, err);
+
+	if (pl == NULL)
+		return NULL;
+	*kind = pl->kind;
+	return pl->channel;
 }
 
 int
@@ -164,9 +147,12 @@ channel_req_add(struct channel_req *r, const char *name, const char *value,
 	r->http.nheaders++;
 }
 
-static void
+void
 channel_req_free(struct channel_req *r)
 {
+	/* A body shown otherwise may hold a secret (a session's password). */
+	if (r->shown_body != NULL && r->body != NULL)
+		explicit_bzero(r->body, r->http.body_len);
 	free(r->url);
 	free(r->body);
 	free(r->shown_body);
@@ -204,19 +190,9 @@ channel_tid(time_t at, const char *entry_id, char out[14])
 const char *
 channel_secret_var(const struct front *f)
 {
-	const char *name;
+	const struct platform_handler *pl = platform_of(f->platform);
 
-	switch (f->platform) {
-	case PLATFORM_MASTODON:
-		name = channel_front_str(f, NULL, "token_env");
-		return name != NULL ? name : "MASTODON_ACCESS_TOKEN";
-	case PLATFORM_BLUESKY:
-		name = channel_front_str(f, NULL, "password_env");
-		return name != NULL ? name : "BLUESKY_APP_PASSWORD";
-	default:
-		name = channel_front_str(f, NULL, "api_key_env");
-		return name != NULL ? name : "COMPOSIO_API_KEY";
-	}
+	return pl != NULL ? platform_secret_var(pl, f) : NULL;
 }
 
 static void
@@ -245,38 +221,21 @@ channel_open_post(const struct front *f, const struct channel_post *p,
     const char *entry_id, time_t at, time_t now, long timeout_ms,
     struct channel_call *c, struct error *err)
 {
-	const char *kind;
+	const struct platform_handler *pl;
 	int rc;
 
 	memset(c, 0, sizeof *c);
 	c->front = f;
-	if ((kind = channel_kind_of(f, &c->kind, err)) == NULL)
+	if ((pl = platform_front(f, err)) == NULL)
 		return -1;
+	c->platform = pl;
+	c->kind = pl->kind;
 	c->session.http.timeout_ms = timeout_ms;
 	c->post.http.timeout_ms = timeout_ms;
-	switch (c->kind) {
-	case CHANNEL_COMPOSIO:
-		xasprintf(&c->name, "composio/%s",
-		    channel_front_str(f, "composio", "tool"));
-		c->key = xstrdup(entry_id);
-		channel_secret(c);
-		rc = channel_composio_build(c, p, err);
-		break;
-	case CHANNEL_MASTODON:
-		c->name = xstrdup(kind);
-		xasprintf(&c->key, "fronts-%s", entry_id);
-		channel_secret(c);
-		rc = channel_mastodon_build(c, p, err);
-		break;
-	default:
-		c->name = xstrdup(kind);
-		c->key = xmalloc(14);
-		channel_tid(at, entry_id, c->key);
-		channel_secret(c);
-		rc = channel_bluesky_build(c, p, now, err);
-		break;
-	}
-	if (rc != 0)
+	c->name = platform_call_name(pl, f);
+	c->key = pl->key(entry_id, at);
+	channel_secret(c);
+	if ((rc = pl->build(c, p, now, err)) != 0)
 		channel_close(c);
 	return rc;
 }
@@ -348,9 +307,8 @@ channel_describe(const struct channel_call *c)
 	}
 	for (i = 0; i < c->nuploads; i++) {
 		channel_describe_add(f, &c->uploads[i], then);
-		then = c->kind == CHANNEL_MASTODON ? "once the upload is "
-		    "processed (GET /api/v1/media/ID until it is)" :
-		    "with the upload's answer";
+		then = c->platform->upload_then != NULL ?
+		    c->platform->upload_then : "with the upload's answer";
 	}
 	channel_describe_add(f, &c->post, then);
 	fclose(f);
@@ -459,23 +417,8 @@ channel_status_failed(long status)
 void
 channel_send(struct channel_call *c, struct channel_result *out)
 {
-	struct http_response resp;
-	struct error err = { 0 };
-	int rc;
-
 	memset(out, 0, sizeof *out);
-	if (c->kind == CHANNEL_BLUESKY) {
-		channel_bluesky_send(c, out);
-		return;
-	}
-	if (c->kind == CHANNEL_MASTODON) {
-		channel_mastodon_send(c, out);
-		return;
-	}
-	rc = http_perform(&c->post.http, &resp, &err);
-	if (!channel_transport(&resp, rc, &err, out))
-		channel_composio_result(c, &resp, out);
-	http_response_free(&resp);
+	c->platform->send(c, out);
 }
 
 void

@@ -26,6 +26,8 @@
 
 enum channel_kind { CHANNEL_COMPOSIO, CHANNEL_MASTODON, CHANNEL_BLUESKY };
 
+struct platform_handler;	/* net/platform.h: what the call's steps are */
+
 #define CHANNEL_MAX_HEADERS	4
 #define CHANNEL_MAX_IMAGES	4	/* per post, on every platform fronts
 					   uploads to directly */
@@ -69,6 +71,7 @@ struct channel_req {
 
 struct channel_call {
 	enum channel_kind	 kind;
+	const struct platform_handler	*platform;
 	const struct front	*front;
 	char			*name;		/* "composio/TOOL", "mastodon", "bluesky" */
 	char			*key;		/* idempotency key or record key */
@@ -126,7 +129,8 @@ const char *channel_kind_of(const struct front *f, enum channel_kind *kind,
 	    struct error *err);
 
 /* The variable a front's credential comes from (token_env, password_env
- * or api_key_env in fronts.json, or the channel's default). */
+ * or api_key_env in fronts.json, or the channel's default); NULL for a
+ * platform fronts has no channel to. */
 const char *channel_secret_var(const struct front *f);
 /* Where each channel's API is: COMPOSIO_BASE_URL (or Composio's own), a
  * front's Bluesky "service" (or bsky.social); caller frees. */
@@ -134,6 +138,32 @@ char	*channel_composio_base(void);
 char	*channel_bluesky_service(const struct front *f);
 /* The Bluesky handle a front posts as, without "@"; NULL when missing. */
 const char *channel_bluesky_handle(const struct front *f);
+
+/* A Bluesky session (com.atproto.server.createSession): publishing and
+ * `fronts check` both log in through these two. */
+struct channel_session {
+	char	*token;		/* accessJwt; a secret */
+	char	*did;		/* NULL when the answer has none */
+	char	*handle;	/* as the PDS names the account; NULL: none */
+};
+enum channel_login {
+	CHANNEL_LOGIN_OK,
+	CHANNEL_LOGIN_FAILED,		/* no answer: err says why */
+	CHANNEL_LOGIN_REFUSED,		/* an answer other than 200 */
+	CHANNEL_LOGIN_INCOMPLETE	/* 200 without an accessJwt */
+};
+/* The createSession request of handle and password on service into r
+ * (a dry run shows the password as ***); channel_req_free frees it. */
+void	channel_bluesky_session_req(struct channel_req *r,
+	    const char *service, const char *handle, const char *password,
+	    long timeout_ms);
+/* Sends it and reads the answer into s (freed with channel_session_free
+ * whatever the outcome); resp holds the answer (the caller frees it). */
+enum channel_login channel_bluesky_login(const struct channel_req *r,
+	    struct channel_session *s, struct http_response *resp,
+	    struct error *err);
+void	channel_session_free(struct channel_session *);
+void	channel_req_free(struct channel_req *);
 
 /* Credentials go only over https (or plain http to this machine). */
 int	channel_url_check(const char *url, const char *what,

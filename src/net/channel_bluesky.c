@@ -26,6 +26,7 @@
 #include "core/json.h"
 #include "core/text.h"
 #include "net/channel_int.h"
+#include "net/platform.h"
 
 #define BLUESKY_DEFAULT_SERVICE	"https://bsky.social"
 #define BLUESKY_COLLECTION	"app.bsky.feed.post"
@@ -329,12 +330,59 @@ bluesky_reply(cJSON *rec, const struct channel_reply *r)
 	    r->parent_cid));
 }
 
+void
+channel_bluesky_session_req(struct channel_req *r, const char *service,
+    const char *handle, const char *password, long timeout_ms)
+{
+	char *url;
+
+	xasprintf(&url, "%s/xrpc/com.atproto.server.createSession", service);
+	channel_req_set(r, url, bluesky_session_body(handle, password), NULL,
+	    NULL, timeout_ms);
+	r->shown_body = bluesky_session_body(handle, "***");
+	free(url);
+}
+
+enum channel_login
+channel_bluesky_login(const struct channel_req *r, struct channel_session *s,
+    struct http_response *resp, struct error *err)
+{
+	const char *v;
+	cJSON *j;
+
+	memset(s, 0, sizeof *s);
+	if (http_perform(&r->http, resp, err) != 0)
+		return CHANNEL_LOGIN_FAILED;
+	if (resp->status != 200)
+		return CHANNEL_LOGIN_REFUSED;
+	j = cJSON_Parse(resp->body);
+	if ((v = json_str(j, "accessJwt")) != NULL)
+		s->token = xstrdup(v);
+	if ((v = json_str(j, "did")) != NULL)
+		s->did = xstrdup(v);
+	if ((v = json_str(j, "handle")) != NULL)
+		s->handle = xstrdup(v);
+	cJSON_Delete(j);
+	return s->token != NULL ? CHANNEL_LOGIN_OK : CHANNEL_LOGIN_INCOMPLETE;
+}
+
+void
+channel_session_free(struct channel_session *s)
+{
+	if (s->token != NULL) {
+		explicit_bzero(s->token, strlen(s->token));
+		free(s->token);
+	}
+	free(s->did);
+	free(s->handle);
+	memset(s, 0, sizeof *s);
+}
+
 static int
 bluesky_session_req(struct channel_call *c, const char *service,
     struct error *err)
 {
 	const char *handle = channel_bluesky_handle(c->front);
-	char *url;
 
 	if (handle == NULL)
 		return error_set(err, EXIT_ERROR, "fronts.json: front \"%s\": "
@@ -344,13 +392,18 @@ bluesky_session_req(struct channel_call *c, const char *service,
 	    err) != 0)
 		return -1;
 	c->has_session = true;
-	xasprintf(&url, "%s/xrpc/com.atproto.server.createSession", service);
-	channel_req_set(&c->session, url, bluesky_session_body(c->handle,
-	    c->secret != NULL ? c->secret : ""), NULL, NULL,
-	    c->post.http.timeout_ms);
-	c->session.shown_body = bluesky_session_body(c->handle, "***");
-	free(url);
+	channel_bluesky_session_req(&c->session, service, c->handle,
+	    c->secret != NULL ? c->secret : "", c->post.http.timeout_ms);
 	return 0;
+}
+
+char *
+channel_bluesky_key(const char *entry_id, time_t at)
+{
+	char *key = xmalloc(14);
+
+	channel_tid(at, entry_id, key);
+	return key;
 }
 
 int
@@ -361,10 +414,10 @@ channel_bluesky_build(struct channel_call *c, const struct channel_post *p,
 	cJSON *body, *rec;
 	struct tm tm;
 
-	if (p->nimages > CHANNEL_MAX_IMAGES)
+	if (p->nimages > c->platform->max_images)
 		return error_set(err, EXIT_REFUSED, "front \"%s\": %d images; a "
 		    "Bluesky post takes at most %d", c->front->id, p->nimages,
-		    CHANNEL_MAX_IMAGES);
+		    c->platform->max_images);
 	service = channel_bluesky_service(c->front);
 	if (bluesky_session_req(c, service, err) != 0) {
 		free(service);
@@ -405,23 +458,33 @@ bluesky_upload_auth(struct channel_call *c, const char *token)
 	}
 }
 
-/* Reads the session's access token (and DID) into the post request. */
+/* Logs in and puts the session's access token on the post and the
+ * uploads; the DID is kept for the lookup. */
 static int
 bluesky_session(struct channel_call *c, struct channel_result *out)
 {
+	struct channel_session s;
 	struct http_response resp;
 	struct error err = { 0 };
-	const cJSON *tok;
-	const char *did;
-	cJSON *j;
+	enum channel_login l;
 	char *why;
-	int rc;
 
-	rc = http_perform(&c->session.http, &resp, &err);
-	if (rc != 0 || resp.status != 200) {
-		why = rc != 0 ? xstrdup(err.msg) : channel_error_text(&resp);
+	l = channel_bluesky_login(&c->session, &s, &resp, &err);
+	if (l == CHANNEL_LOGIN_OK) {
+		c->did = s.did;
+		s.did = NULL;
+		xasprintf(&c->post.auth, "Bearer %s", s.token);
+		c->post.headers[1].value = c->post.auth;
+		bluesky_upload_auth(c, s.token);
+	} else if (l == CHANNEL_LOGIN_INCOMPLETE) {
 		out->state = LEDGER_FAILED;
-		if (rc == 0)
+		out->message = xstrdup("no post was sent: the Bluesky session "
+		    "answer has no accessJwt");
+	} else {
+		why = l == CHANNEL_LOGIN_FAILED ? xstrdup(err.msg) :
+		    channel_error_text(&resp);
+		out->state = LEDGER_FAILED;
+		if (l == CHANNEL_LOGIN_REFUSED)
 			xasprintf(&out->message, "no post was sent: the Bluesky "
 			    "session for %s failed: HTTP %ld: %s", c->handle,
 			    resp.status, why);
@@ -429,26 +492,10 @@ bluesky_session(struct channel_call *c, struct channel_result *out)
 			xasprintf(&out->message, "no post was sent: the Bluesky "
 			    "session for %s failed: %s", c->handle, why);
 		free(why);
-		http_response_free(&resp);
-		return -1;
 	}
-	j = cJSON_Parse(resp.body);
-	tok = cJSON_GetObjectItemCaseSensitive(j, "accessJwt");
-	if (!cJSON_IsString(tok)) {
-		out->state = LEDGER_FAILED;
-		out->message = xstrdup("no post was sent: the Bluesky session "
-		    "answer has no accessJwt");
-		rc = -1;
-	} else {
-		if ((did = json_str(j, "did")) != NULL)
-			c->did = xstrdup(did);
-		xasprintf(&c->post.auth, "Bearer %s", tok->valuestring);
-		c->post.headers[1].value = c->post.auth;
-		bluesky_upload_auth(c, tok->valuestring);
-	}
-	cJSON_Delete(j);
+	channel_session_free(&s);
 	http_response_free(&resp);
-	return rc;
+	return l == CHANNEL_LOGIN_OK ? 0 : -1;
 }
 
 static void

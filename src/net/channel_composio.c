@@ -19,6 +19,7 @@
 
 #include "core/json.h"
 #include "net/channel_int.h"
+#include "net/platform.h"
 
 #define COMPOSIO_DEFAULT_BASE	"https://backend.composio.dev"
 
@@ -66,14 +67,7 @@ composio_need(cJSON *args, const struct front *f, const char *name,
 static const char *
 composio_text_arg(const struct front *f)
 {
-	switch (f->platform) {
-	case PLATFORM_X:
-		return "text";
-	case PLATFORM_LINKEDIN:
-		return "commentary";
-	default:
-		return "title";
-	}
+	return platform_of(f->platform)->composio->text_arg;
 }
 
 /* Every fixed argument the front configures in composio.arguments goes
@@ -87,6 +81,7 @@ composio_arguments(const struct front *f, const char *text, cJSON *args,
 	const cJSON *blk = cJSON_GetObjectItemCaseSensitive(f->raw, "composio");
 	const cJSON *fixed = cJSON_GetObjectItemCaseSensitive(blk, "arguments");
 	const char *tf = composio_text_arg(f);
+	const struct platform_arg *need;
 	const cJSON *a;
 
 	if (fixed != NULL && !cJSON_IsObject(fixed))
@@ -100,29 +95,21 @@ composio_arguments(const struct front *f, const char *text, cJSON *args,
 	cJSON_ArrayForEach(a, fixed)
 		cJSON_AddItemToObject(args, a->string, cJSON_Duplicate(a, true));
 	cJSON_AddStringToObject(args, tf, text);
-	switch (f->platform) {
-	case PLATFORM_X:
-		return 0;
-	case PLATFORM_LINKEDIN:
-		if (composio_need(args, f, "author", NULL, err) != 0)
+	for (need = platform_of(f->platform)->composio->needs;
+	    need != NULL && need->name != NULL; need++)
+		if (composio_need(args, f, need->name, need->dflt, err) != 0)
 			return -1;
-		return composio_need(args, f, "visibility", "PUBLIC", err);
-	default:
-		if (composio_need(args, f, "subreddit", NULL, err) != 0 ||
-		    composio_need(args, f, "kind", "self", err) != 0)
-			return -1;
-		return composio_need(args, f, "text", "", err);
-	}
+	return 0;
 }
 
-/* The reply argument of a later part; only X takes one. */
+/* The reply argument of a later part, on a platform that takes one. */
 static int
 composio_reply(const struct front *f, const struct channel_reply *r,
     cJSON *args, struct error *err)
 {
 	if (r == NULL)
 		return 0;
-	if (f->platform != PLATFORM_X)
+	if (!platform_of(f->platform)->composio->replies)
 		return error_set(err, EXIT_REFUSED, "front \"%s\": a %s post "
 		    "takes no thread of replies", f->id,
 		    platform_name(f->platform));
@@ -199,6 +186,8 @@ void
 channel_composio_result(const struct channel_call *c,
     const struct http_response *r, struct channel_result *out)
 {
+	const struct platform_composio *cp =
+	    platform_of(c->front->platform)->composio;
 	cJSON *j = cJSON_Parse(r->body);
 	const cJSON *ok, *data, *e;
 	const char *id, *log;
@@ -225,12 +214,46 @@ channel_composio_result(const struct channel_call *c,
 			out->post_id = xstrdup(id);
 		else if (log != NULL)
 			xasprintf(&out->post_id, "composio-log:%s", log);
-		if (id != NULL && c->front->platform == PLATFORM_X)
-			xasprintf(&out->url, "https://x.com/i/web/status/%s", id);
-		if (id != NULL && c->front->platform == PLATFORM_LINKEDIN &&
-		    strncmp(id, "urn:li:", 7) == 0)
-			xasprintf(&out->url, "https://www.linkedin.com/feed/"
-			    "update/%s/", id);
+		if (id != NULL && cp->post_url != NULL)
+			out->url = cp->post_url(id);
 	}
 	cJSON_Delete(j);
+}
+
+/* What the platform tables of X, LinkedIn and Reddit point at. */
+
+char *
+channel_composio_name(const struct front *f)
+{
+	char *name;
+
+	xasprintf(&name, "composio/%s", channel_front_str(f, "composio",
+	    "tool"));
+	return name;
+}
+
+char *
+channel_composio_key(const char *entry_id, time_t at)
+{
+	return xstrdup(entry_id);
+}
+
+int
+channel_composio_open(struct channel_call *c, const struct channel_post *p,
+    time_t now, struct error *err)
+{
+	return channel_composio_build(c, p, err);
+}
+
+void
+channel_composio_send(struct channel_call *c, struct channel_result *out)
+{
+	struct http_response resp;
+	struct error err = { 0 };
+	int rc;
+
+	rc = http_perform(&c->post.http, &resp, &err);
+	if (!channel_transport(&resp, rc, &err, out))
+		channel_composio_result(c, &resp, out);
+	http_response_free(&resp);
 }

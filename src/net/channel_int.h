@@ -17,11 +17,20 @@ void	channel_tid(time_t at, const char *entry_id, char out[14]);
 
 int	channel_composio_build(struct channel_call *,
 	    const struct channel_post *, struct error *err);
+
+/* The steps the platform tables (platform.h) point at, per channel. */
+char	*channel_composio_name(const struct front *);
+char	*channel_composio_key(const char *entry_id, time_t at);
+int	channel_composio_open(struct channel_call *,
+	    const struct channel_post *, time_t now, struct error *err);
+void	channel_composio_send(struct channel_call *, struct channel_result *);
+char	*channel_mastodon_key(const char *entry_id, time_t at);
 int	channel_mastodon_build(struct channel_call *,
-	    const struct channel_post *, struct error *err);
-int	channel_bluesky_build(struct channel_call *,
 	    const struct channel_post *, time_t now, struct error *err);
 void	channel_mastodon_send(struct channel_call *, struct channel_result *);
+char	*channel_bluesky_key(const char *entry_id, time_t at);
+int	channel_bluesky_build(struct channel_call *,
+	    const struct channel_post *, time_t now, struct error *err);
 void	channel_composio_result(const struct channel_call *,
 	    const struct http_response *, struct channel_result *);
 void	channel_mastodon_result(const struct channel_call *,

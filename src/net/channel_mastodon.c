@@ -21,6 +21,7 @@
 #include "core/hook.h"
 #include "core/json.h"
 #include "net/channel_int.h"
+#include "net/platform.h"
 
 /* How long an upload may stay in processing: polls, a second apart. */
 #define MASTODON_MEDIA_POLLS	60
@@ -98,9 +99,18 @@ mastodon_uploads(struct channel_call *c, const char *base,
 	free(url);
 }
 
+char *
+channel_mastodon_key(const char *entry_id, time_t at)
+{
+	char *key;
+
+	xasprintf(&key, "fronts-%s", entry_id);
+	return key;
+}
+
 int
 channel_mastodon_build(struct channel_call *c, const struct channel_post *p,
-    struct error *err)
+    time_t now, struct error *err)
 {
 	const struct front *f = c->front;
 	const char *instance = channel_front_str(f, NULL, "instance");
@@ -115,10 +125,10 @@ channel_mastodon_build(struct channel_call *c, const struct channel_post *p,
 	if (channel_url_check(instance, "fronts.json: mastodon \"instance\"",
 	    err) != 0)
 		return -1;
-	if (p->nimages > CHANNEL_MAX_IMAGES)
+	if (p->nimages > c->platform->max_images)
 		return error_set(err, EXIT_REFUSED, "front \"%s\": %d images; a "
 		    "Mastodon status takes at most %d", f->id, p->nimages,
-		    CHANNEL_MAX_IMAGES);
+		    c->platform->max_images);
 	base = xstrdup_rtrim(instance, '/');
 	mastodon_uploads(c, base, p);
 	xasprintf(&url, "%s/api/v1/statuses", base);

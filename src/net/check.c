@@ -12,10 +12,8 @@
 #include "core/clock.h"
 #include "core/timeutil.h"
 #include "net/channel.h"
-#include "net/check.h"
+#include "net/check_int.h"
 
-#define CHECK_CONNECT_MS	10000
-#define CHECK_TIMEOUT_MS	30000
 
 void
 check_target_init(struct check_target *t, const char *id, const char *what,

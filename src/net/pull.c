@@ -1,6 +1,6 @@
 /*
- * pull — one rate-limit-aware GET for the read-only pulls, and the
- * choice of puller by platform.
+ * pull — one rate-limit-aware GET for the read-only pulls; the puller is
+ * the front's platform's (platform.h).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -11,7 +11,7 @@
 
 #include "core/clock.h"
 #include "core/timeutil.h"
-#include "net/channel.h"
+#include "net/platform.h"
 #include "net/pull_int.h"
 
 #define PULL_TRIES	4
@@ -193,31 +193,26 @@ pull_take_page(struct pull_session *s, struct hist_batch *page)
 bool
 pull_supported(const struct front *f)
 {
-	return f->platform == PLATFORM_MASTODON ||
-	    f->platform == PLATFORM_BLUESKY || (f->platform == PLATFORM_X &&
-	    channel_front_str(f, "composio", "tool") != NULL);
+	const struct platform_handler *pl = platform_of(f->platform);
+	struct error err = { 0 };
+
+	return pl != NULL && pl->pull != NULL && platform_front(f, &err) != NULL;
 }
 
 int
 pull_front(const struct pull_opts *o, struct pull_result *out,
     struct error *err)
 {
+	const struct platform_handler *pl = platform_of(o->front->platform);
 	struct pull_session s = { .o = o, .out = out };
 
 	memset(out, 0, sizeof *out);
-	switch (o->front->platform) {
-	case PLATFORM_MASTODON:
-		return pull_mastodon(&s, err);
-	case PLATFORM_BLUESKY:
-		return pull_bluesky(&s, err);
-	case PLATFORM_X:
-		return pull_composio(&s, err);
-	default:
+	if (pl == NULL || pl->pull == NULL)
 		return error_set(err, EXIT_USAGE, "front \"%s\": fronts pulls "
 		    "Mastodon, Bluesky and X (through Composio); for %s, import "
 		    "the platform's export",
 		    o->front->id, platform_name(o->front->platform));
-	}
+	return pl->pull(&s, err);
 }
 
 void

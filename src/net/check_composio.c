@@ -1,0 +1,350 @@
+/*
+ * check_composio — `fronts check` for a front on X, LinkedIn or Reddit:
+ * the tool at the version the front uses (GET /api/v3.1/tools/{tool}),
+ * the arguments fronts sends among its input parameters, X's read tool
+ * likewise, and the connected account (GET /api/v3.1/connected_accounts).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/json.h"
+#include "net/check_int.h"
+#include "net/platform.h"
+#include "net/pull.h"
+
+/* One part of a Composio version ("20251201_00"): the digits before '_'
+ * and after it; false for anything else. */
+static bool
+composio_version_parse(const char *v, unsigned long long *date,
+    unsigned long long *n)
+{
+	const char *u = strchr(v, '_');
+
+	if (u == NULL || u == v || u[1] == '\0' || u - v > 12 ||
+	    strlen(u + 1) > 6 || strspn(v, "0123456789") != (size_t)(u - v) ||
+	    strspn(u + 1, "0123456789") != strlen(u + 1))
+		return false;
+	*date = strtoull(v, NULL, 10);
+	*n = strtoull(u + 1, NULL, 10);
+	return true;
+}
+
+/* Versions by date, then by number; what is not a version sorts first. */
+int
+check_composio_version_cmp(const char *a, const char *b)
+{
+	unsigned long long da, na, db, nb;
+	bool ka = composio_version_parse(a, &da, &na);
+	bool kb = composio_version_parse(b, &db, &nb);
+
+	if (ka != kb)
+		return ka ? 1 : -1;
+	if (!ka)
+		return strcmp(a, b);
+	if (da != db)
+		return da < db ? -1 : 1;
+	return na < nb ? -1 : na > nb;
+}
+
+/* The newest of available_versions, in whatever order they come. */
+static const char *
+composio_newest(const cJSON *avail)
+{
+	const char *best = NULL;
+	const cJSON *v;
+
+	cJSON_ArrayForEach(v, avail)
+		if (cJSON_IsString(v) && (best == NULL ||
+		    check_composio_version_cmp(v->valuestring, best) > 0))
+			best = v->valuestring;
+	return best;
+}
+
+/* Every name of args (NULL-terminated) the tool's input parameters
+ * list? The first that is not into *missing; true when the tool lists
+ * none (nothing to compare with). */
+static bool
+composio_params_ok(const cJSON *tool, const char *const *args,
+    const char **missing)
+{
+	const cJSON *props = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(tool, "input_parameters"),
+	    "properties");
+
+	*missing = NULL;
+	if (!cJSON_IsObject(props))
+		return true;
+	for (; *args != NULL; args++)
+		if (!cJSON_HasObjectItem(props, *args)) {
+			*missing = *args;
+			return false;
+		}
+	return true;
+}
+
+/* "a, b, c": the parameters the tool takes (caller frees). */
+static char *
+composio_param_list(const cJSON *tool)
+{
+	const cJSON *p;
+	char *out = xstrdup(""), *n;
+
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(tool, "input_parameters"),
+	    "properties")) {
+		xasprintf(&n, "%s%s%s", out, *out != '\0' ? ", " : "", p->string);
+		free(out);
+		out = n;
+	}
+	return out;
+}
+
+/* The arguments a post through the front's tool carries, as a
+ * NULL-terminated list (caller frees with free_list); NULL when the
+ * front cannot build one (its own step says why). */
+static char **
+composio_post_args(const struct front *f)
+{
+	/* On X a thread's later parts are replies: that argument too. */
+	struct channel_reply reply = { "1", NULL, "1", NULL };
+	struct channel_post post = { "check", NULL, 0,
+	    platform_of(f->platform)->composio->replies ? &reply : NULL };
+	struct channel_call c;
+	struct error err = { 0 };
+	const cJSON *a;
+	char **out = NULL;
+	cJSON *body;
+	int n = 0;
+
+	if (channel_open_post(f, &post, "check", 0, 0, 0, &c, &err) != 0)
+		return NULL;
+	body = cJSON_Parse(c.post.body);
+	channel_close(&c);
+	out = xcalloc(1, sizeof *out);
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(body,
+	    "arguments")) {
+		out = xrealloc(out, (size_t)(n + 2) * sizeof *out);
+		out[n++] = xstrdup(a->string);
+		out[n] = NULL;
+	}
+	cJSON_Delete(body);
+	return out;
+}
+
+static void
+free_list(char **l)
+{
+	char **p;
+
+	for (p = l; p != NULL && *p != NULL; p++)
+		free(*p);
+	free(l);
+}
+
+/* The step for the arguments fronts sends the tool. */
+static void
+composio_params_step(struct check_target *t, const cJSON *j,
+    const char *tool, const char *const *args)
+{
+	const char *missing;
+	char *takes;
+
+	if (args == NULL)
+		return;
+	if (composio_params_ok(j, args, &missing)) {
+		check_add(t, true, "parameters", NULL, "tool %s takes every "
+		    "argument fronts sends", tool);
+		return;
+	}
+	takes = composio_param_list(j);
+	check_add(t, false, "parameters", "remove the argument from "
+	    "composio.arguments, or pin composio.version to a version that "
+	    "takes it", "tool %s has no input parameter \"%s\", which fronts "
+	    "sends (it takes: %s)", tool, missing, takes);
+	free(takes);
+}
+
+/* The tool at the front's version ("latest" when unpinned, as execute
+ * is sent); the version it resolves to; the arguments fronts sends
+ * among its input parameters. Its toolkit's slug into *toolkit when
+ * asked. */
+static void
+composio_tool(struct check_target *t, const char *base, const char *key,
+    const char *tool, const char *version, const char *const *args,
+    char **toolkit)
+{
+	char *url, *why, *enc = check_urlenc(tool), *venc;
+	const char *newest, *at;
+	const cJSON *tk;
+	cJSON *j;
+	long st;
+
+	if (toolkit != NULL)
+		*toolkit = NULL;
+	venc = check_urlenc(version != NULL ? version : "latest");
+	xasprintf(&url, "%s/api/v3.1/tools/%s?version=%s", base, enc, venc);
+	free(venc);
+	st = check_get(url, "x-api-key", key, &j, &why);
+	free(url);
+	free(enc);
+	if (j == NULL) {
+		check_add(t, false, "tool", st == 401 ? "the Composio API key "
+		    "is wrong or revoked: create one in Composio's settings" :
+		    st == 404 || st == 400 ? "fix composio.tool, or set "
+		    "composio.version to one of the tool's versions (or drop it "
+		    "for the latest)" : "check the network and "
+		    "COMPOSIO_BASE_URL", "tool %s at version %s: %s", tool,
+		    version != NULL ? version : "latest", why);
+		free(why);
+		return;
+	}
+	tk = cJSON_GetObjectItemCaseSensitive(j, "toolkit");
+	if (toolkit != NULL && json_str(tk, "slug") != NULL)
+		*toolkit = xstrdup(json_str(tk, "slug"));
+	/* A pinned version is named with the newest, when that is newer. */
+	newest = composio_newest(cJSON_GetObjectItemCaseSensitive(j,
+	    "available_versions"));
+	at = json_str(j, "version") != NULL ? json_str(j, "version") : "?";
+	if (version == NULL || newest == NULL ||
+	    check_composio_version_cmp(newest, version) <= 0)
+		newest = NULL;
+	check_add(t, true, "tool", NULL, "tool %s exists at version %s%s%s%s",
+	    tool, at, version == NULL ? " (the latest: fronts sends "
+	    "\"latest\")" : "", newest != NULL ? "; the latest is " : "",
+	    newest != NULL ? newest : "");
+	composio_params_step(t, j, tool, args);
+	cJSON_Delete(j);
+}
+
+/* One connected account's verdict; user is the front's composio.user_id
+ * (NULL when it names none). */
+static void
+composio_account_step(struct check_target *t, const cJSON *a,
+    const char *toolkit, const char *user)
+{
+	const char *status = json_str(a, "status");
+	const char *owner = json_str(a, "user_id");
+	const cJSON *ac = cJSON_GetObjectItemCaseSensitive(a, "auth_config");
+	const cJSON *managed = cJSON_GetObjectItemCaseSensitive(ac,
+	    "is_composio_managed");
+
+	if (status == NULL || strcmp(status, "ACTIVE") != 0) {
+		check_add(t, false, "connected_account", "reconnect the account "
+		    "in Composio (its OAuth token has lapsed or was revoked)",
+		    "connected account %s is %s%s%s", json_str(a, "id") !=
+		    NULL ? json_str(a, "id") : "?", status != NULL ? status :
+		    "of unknown status", json_str(a, "status_reason") != NULL ?
+		    ": " : "", json_str(a, "status_reason") != NULL ?
+		    json_str(a, "status_reason") : "");
+		return;
+	}
+	if (toolkit != NULL && strcmp(toolkit, "twitter") == 0 &&
+	    cJSON_IsTrue(managed)) {
+		check_add(t, false, "connected_account", "create an app in the X "
+		    "developer portal, a Composio auth config with its keys, and "
+		    "connect the account through it", "connected account %s "
+		    "uses Composio-managed X credentials, which Composio no "
+		    "longer offers", json_str(a, "id"));
+		return;
+	}
+	if (user != NULL && owner != NULL && strcmp(user, owner) != 0) {
+		check_add(t, false, "connected_account", "set composio."
+		    "connected_account_id to an account of the front's user, or "
+		    "fix composio.user_id", "connected account %s is user %s's, "
+		    "not the front's composio.user_id %s: fronts would post as "
+		    "someone else", json_str(a, "id"), owner, user);
+		return;
+	}
+	check_add(t, true, "connected_account", NULL, "connected account %s "
+	    "(%s) is ACTIVE, user %s", json_str(a, "id") != NULL ?
+	    json_str(a, "id") : "?", toolkit != NULL ? toolkit :
+	    "toolkit unknown", owner != NULL ? owner : "unknown");
+}
+
+static void
+composio_account(struct check_target *t, const struct front *f,
+    const char *base, const char *key, const char *toolkit)
+{
+	const char *id = channel_front_str(f, "composio", "connected_account_id");
+	const char *user = channel_front_str(f, "composio", "user_id");
+	char *url, *why, *e1, *e2;
+	const cJSON *items, *a, *pick = NULL;
+	cJSON *j;
+	long st;
+
+	if (id == NULL && user == NULL) {
+		check_add(t, false, "connected_account", "set composio.user_id "
+		    "(or composio.connected_account_id) in fronts.json",
+		    "the front names no Composio user or connected account");
+		return;
+	}
+	e1 = check_urlenc(id != NULL ? id : user);
+	e2 = check_urlenc(toolkit != NULL ? toolkit : "");
+	if (id != NULL)
+		xasprintf(&url, "%s/api/v3.1/connected_accounts/%s", base, e1);
+	else
+		xasprintf(&url, "%s/api/v3.1/connected_accounts?user_ids=%s%s%s",
+		    base, e1, toolkit != NULL ? "&toolkit_slugs=" : "", e2);
+	free(e1);
+	free(e2);
+	st = check_get(url, "x-api-key", key, &j, &why);
+	free(url);
+	if (j == NULL) {
+		check_add(t, false, "connected_account", st == 404 ?
+		    "fix composio.connected_account_id (Composio's dashboard "
+		    "lists the accounts)" : "check the Composio API key and "
+		    "the network", "connected account %s: %s", id != NULL ? id :
+		    user, why);
+		free(why);
+		return;
+	}
+	if (id != NULL)
+		composio_account_step(t, j, toolkit, user);
+	else {
+		items = cJSON_GetObjectItemCaseSensitive(j, "items");
+		cJSON_ArrayForEach(a, items)
+			if (pick == NULL || (json_str(a, "status") != NULL &&
+			    strcmp(json_str(a, "status"), "ACTIVE") == 0))
+				pick = a;
+		if (pick == NULL)
+			check_add(t, false, "connected_account", "connect the "
+			    "account in Composio for this user_id", "user %s has "
+			    "no %s connected account", user, toolkit != NULL ?
+			    toolkit : "such");
+		else
+			composio_account_step(t, pick, toolkit, user);
+	}
+	cJSON_Delete(j);
+}
+
+void
+check_composio(struct check_target *t, const struct project *p,
+    const struct front *f)
+{
+	const char *tool = channel_front_str(f, "composio", "tool");
+	const char *version = channel_front_str(f, "composio", "version");
+	const char *key = getenv(t->variable);
+	const struct platform_composio *cp = platform_of(f->platform)->composio;
+	char *base = channel_composio_base(), *toolkit = NULL, **args;
+	struct error err = { 0 };
+
+	if (channel_url_check(base, "COMPOSIO_BASE_URL", &err) != 0)
+		check_add(t, false, "endpoint", "set COMPOSIO_BASE_URL to an "
+		    "https:// URL, or unset it", "%s", err.msg);
+	else if (tool == NULL)
+		check_add(t, false, "tool", "set composio.tool in fronts.json",
+		    "the front names no Composio tool");
+	else {
+		args = composio_post_args(f);
+		composio_tool(t, base, key, tool, version,
+		    (const char *const *)args, &toolkit);
+		free_list(args);
+		if (cp->read_tool != NULL && pull_supported(f))
+			composio_tool(t, base, key, cp->read_tool(f), version,
+			    cp->read_args, NULL);
+		composio_account(t, f, base, key, toolkit);
+	}
+	free(toolkit);
+	free(base);
+}
