@@ -52,10 +52,11 @@ static const struct legal_caps caps[PLATFORM_COUNT] = {
 /*
  * What the platform allows is not all: fronts publishes to X and LinkedIn
  * through Composio's tools, and sends only what those tools are known to
- * carry (README "Publishing threads and images" names the sources). X
- * images go through TWITTER_UPLOAD_MEDIA, whose callers send it JPEG,
- * PNG and WebP (an animated GIF goes through another, chunked tool fronts
- * does not use), and no Composio tool sets an image's alt text on X.
+ * carry (README "Threads, images, variants and windows" and "Images"
+ * name the sources). X images go through TWITTER_UPLOAD_MEDIA, whose
+ * callers send it JPEG, PNG and WebP (an animated GIF goes through
+ * another, chunked tool fronts does not use), and no Composio tool sets
+ * an image's alt text on X.
  * LinkedIn's post tool names no shape for its images, so fronts sends
  * none there. What it cannot send is illegal with that reason (the plan
  * puts the draft where it can go whole, or a variant serves the front)
