@@ -110,6 +110,13 @@ struct plan;
  * the terminal's width (or $COLUMNS) where that is wider. */
 void	cli_print_calendar(const struct project *, const struct plan *);
 
+struct publish_item;
+/* What an offered post is beyond its first text, as `publish` and `run`
+ * show it before the question: edited, a thread, and where a thread begun
+ * goes on (never part 1 again). */
+void	cli_print_post_notes(const struct project *,
+	    const struct publish_item *);
+
 /* Each command, defined in its cmd_*.c file. */
 extern const struct cmd_entry cmd_init_entry;
 extern const struct cmd_entry cmd_synth_entry;

@@ -89,10 +89,16 @@ publish_show(struct publish *pub, int i, const struct publish_item *it)
 	printf("-- length %d/%d %s%s, ledger entry %s\n", m->length, m->limit,
 	    text_unit_name(m->unit), m->ok ? "" : " (OVER THE LIMIT)",
 	    it->entry);
-	if (plan_post_edited(pub->project, post))
+	cli_print_post_notes(pub->project, it);
+}
+
+void
+cli_print_post_notes(const struct project *p, const struct publish_item *it)
+{
+	if (plan_post_edited(p, it->post))
 		termsafe_fprintf(stdout, "-- edited from draft %s: this text is "
 		    "not the draft's, and is what is sent\n",
-		    pub->project->drafts[post->draft].id);
+		    p->drafts[it->post->draft].id);
 	if (it->nparts > 1)
 		printf("-- a thread of %d parts, each a reply to the one before "
 		    "(one ledger entry per part)\n", it->nparts);

@@ -124,6 +124,7 @@ run_show(const struct run_offer *of)
 	    "ledger entry %s\n", m->length, m->limit, text_unit_name(m->unit),
 	    m->ok ? "" : " (OVER THE LIMIT)", pp->expected_reward, pp->ci_lo,
 	    pp->ci_hi, of->item.entry);
+	cli_print_post_notes(p, &of->item);
 	if (of->request == NULL)
 		termsafe_fprintf(stdout, "request: cannot be built: %s\n",
 		    of->request_error);

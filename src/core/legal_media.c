@@ -51,18 +51,32 @@ static const struct legal_caps caps[PLATFORM_COUNT] = {
 
 /*
  * What the platform allows is not all: fronts publishes to X and LinkedIn
- * through Composio's tools and sends no image through them yet, so an
- * image there is illegal with that reason (the plan puts the draft where
- * it can go whole, or a variant without images serves the front) rather
- * than refused at the keypress.
+ * through Composio's tools, and sends only what those tools are known to
+ * carry (README "Threads, images, variants and windows" and "Images"
+ * name the sources). X images go through TWITTER_UPLOAD_MEDIA, whose
+ * callers send it JPEG, PNG and WebP (an animated GIF goes through
+ * another, chunked tool fronts does not use), and no Composio tool sets
+ * an image's alt text on X.
+ * LinkedIn's post tool names no shape for its images, so fronts sends
+ * none there. What it cannot send is illegal with that reason (the plan
+ * puts the draft where it can go whole, or a variant serves the front)
+ * rather than refused at the keypress.
  */
-static const char *sender_no_images[PLATFORM_COUNT] = {
-	[PLATFORM_X] = "fronts sends no images to X yet (they would go "
-	    "through Composio's media tools); a variant without images "
-	    "serves this front",
-	[PLATFORM_LINKEDIN] = "fronts sends no images to LinkedIn yet (they "
-	    "would go through Composio's media tools); a variant without "
-	    "images serves this front",
+struct legal_sender {
+	const char	*no_images;	/* why none; NULL: images go */
+	unsigned	 types;		/* 0: every type the platform takes */
+	const char	*via;		/* the tool the images go through */
+	const char	*no_alt;	/* why alt text does not go; NULL: it does */
+};
+
+static const struct legal_sender senders[PLATFORM_COUNT] = {
+	[PLATFORM_X] = { NULL, TYPES(T(IMAGE_JPEG) T(IMAGE_PNG) T(IMAGE_WEBP)),
+	    "Composio's TWITTER_UPLOAD_MEDIA", "no Composio tool carries an "
+	    "image's alt text to X" },
+	[PLATFORM_LINKEDIN] = { "fronts sends no images to LinkedIn: "
+	    "Composio's LINKEDIN_CREATE_LINKED_IN_POST documents no shape for "
+	    "its images, and fronts does not guess one; a variant without "
+	    "images serves this front", 0, NULL, NULL },
 };
 
 static const char *type_names[IMAGE_NTYPES] = { "unknown", "JPEG", "PNG",
@@ -93,7 +107,7 @@ legal_max_images(const struct front *f)
 {
 	struct legal_caps c = front_caps(f);
 
-	return c.no_images != NULL || sender_no_images[f->platform] != NULL ?
+	return c.no_images != NULL || senders[f->platform].no_images != NULL ?
 	    0 : c.max_images;
 }
 
@@ -176,6 +190,27 @@ image_size(const struct legal_caps *c, const struct media *m,
 	return LEGAL_OK;
 }
 
+/* What fronts's channel to the front cannot send of an image. */
+static enum legal_verdict
+image_sender(const struct front *f, const struct media *m, char *why,
+    size_t len)
+{
+	const struct legal_sender *s = &senders[f->platform];
+	enum image_type t = m->facts.type;
+
+	if (s->no_images != NULL)
+		return say(LEGAL_NO_IMAGES, why, len, "%s", s->no_images);
+	if (s->types != 0 && (s->types & (1u << t)) == 0)
+		return say(LEGAL_IMAGE_TYPE, why, len, "%s: fronts sends %s "
+		    "images through %s, which takes no %s", m->path,
+		    platform_name(f->platform), s->via, type_names[t]);
+	if (s->no_alt != NULL && f->limits.alt_required)
+		return say(LEGAL_ALT_MISSING, why, len, "%s: the front's "
+		    "limits.alt_required asks for alt text, and %s", m->path,
+		    s->no_alt);
+	return LEGAL_OK;
+}
+
 enum legal_verdict
 legal_image(const struct front *f, const struct media *m, char *why,
     size_t len)
@@ -195,6 +230,8 @@ legal_image(const struct front *f, const struct media *m, char *why,
 		return say(LEGAL_IMAGE_TYPE, why, len, "%s: %s does not take %s "
 		    "images", m->path, pl,
 		    type_names[(unsigned)x->type < IMAGE_NTYPES ? x->type : 0]);
+	if ((v = image_sender(f, m, why, len)) != LEGAL_OK)
+		return v;
 	if ((v = image_size(&c, m, pl, why, len)) != LEGAL_OK)
 		return v;
 	if (m->alt == NULL && f->limits.alt_required)
@@ -220,9 +257,9 @@ part_images(const struct front *f, const struct part *pt, char *why,
 		return LEGAL_OK;
 	if (c.no_images != NULL)
 		return say(LEGAL_NO_IMAGES, why, len, "%s", c.no_images);
-	if (sender_no_images[f->platform] != NULL)
+	if (senders[f->platform].no_images != NULL)
 		return say(LEGAL_NO_IMAGES, why, len, "%s",
-		    sender_no_images[f->platform]);
+		    senders[f->platform].no_images);
 	if (pt->nmedia > c.max_images)
 		return say(LEGAL_TOO_MANY_IMAGES, why, len, "%d images; %s takes "
 		    "%d per post", pt->nmedia, platform_name(f->platform),

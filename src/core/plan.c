@@ -14,6 +14,20 @@
 
 #define ALTS_PER_DECISION	3
 
+static void
+plan_post_free(struct plan_post *pp)
+{
+	int k;
+
+	free(pp->text);
+	for (k = 0; k < pp->nlater; k++)
+		free(pp->later[k]);
+	free(pp->later);
+	pp->text = NULL;
+	pp->later = NULL;
+	pp->nlater = 0;
+}
+
 void
 plan_free(struct plan *pl)
 {
@@ -22,7 +36,7 @@ plan_free(struct plan *pl)
 	if (pl == NULL)
 		return;
 	for (i = 0; i < pl->nposts; i++)
-		free(pl->posts[i].text);
+		plan_post_free(&pl->posts[i]);
 	free(pl->posts);
 	free(pl->alts);
 	pl->posts = NULL;
@@ -33,13 +47,19 @@ plan_free(struct plan *pl)
 void
 plan_copy(struct plan *dst, const struct plan *src)
 {
-	int i;
+	int i, k;
 
 	*dst = *src;
 	dst->posts = xcalloc((size_t)src->nposts + 1, sizeof *dst->posts);
 	for (i = 0; i < src->nposts; i++) {
 		dst->posts[i] = src->posts[i];
 		dst->posts[i].text = xstrdup(src->posts[i].text);
+		if (src->posts[i].later == NULL)
+			continue;
+		dst->posts[i].later = xcalloc((size_t)src->posts[i].nlater,
+		    sizeof *dst->posts[i].later);
+		for (k = 0; k < src->posts[i].nlater; k++)
+			dst->posts[i].later[k] = xstrdup(src->posts[i].later[k]);
 	}
 	dst->alts = xcalloc((size_t)src->nalts + 1, sizeof *dst->alts);
 	if (src->nalts > 0)
@@ -64,14 +84,19 @@ plan_compute_id(struct plan *pl, const struct project *p)
 	char *buf = NULL, hex[65];
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	int i;
+	int i, k;
 
 	if (f == NULL)
 		abort();
-	for (i = 0; i < pl->nposts; i++)
+	for (i = 0; i < pl->nposts; i++) {
 		fprintf(f, "%d|%s|%s|%s\n", pl->posts[i].slot,
 		    p->fronts[pl->posts[i].front].id,
 		    p->drafts[pl->posts[i].draft].id, pl->posts[i].text);
+		/* Later parts count only once edited: the ids of plans
+		 * without such edits stay what they were. */
+		for (k = 0; k < pl->posts[i].nlater; k++)
+			fprintf(f, "+%d|%s\n", k + 2, pl->posts[i].later[k]);
+	}
 	plan_stream_sha(f, &buf, &len, hex);
 	snprintf(pl->id, sizeof pl->id, "p%.16s", hex);
 }
@@ -140,11 +165,68 @@ plan_identity_check(const struct project *p, const struct plan *pl,
 	return 0;
 }
 
+int
+plan_post_nparts(const struct project *p, const struct plan_post *pp)
+{
+	return project_draft_body(p, pp->draft, pp->front)->nparts;
+}
+
+const char *
+plan_post_part(const struct project *p, const struct plan_post *pp, int k)
+{
+	const struct body *b = project_draft_body(p, pp->draft, pp->front);
+
+	if (k == 0 || k >= b->nparts)
+		return pp->text;
+	if (pp->later != NULL && k - 1 < pp->nlater)
+		return pp->later[k - 1];
+	return b->parts[k].text;
+}
+
+bool
+plan_post_part_edited(const struct project *p, const struct plan_post *pp,
+    int k)
+{
+	const struct body *b = project_draft_body(p, pp->draft, pp->front);
+
+	if (k == 0)
+		return strcmp(pp->text, project_draft_text(p, pp->draft,
+		    pp->front)) != 0;
+	return k < b->nparts && strcmp(plan_post_part(p, pp, k),
+	    b->parts[k].text) != 0;
+}
+
 bool
 plan_post_edited(const struct project *p, const struct plan_post *pp)
 {
-	return strcmp(pp->text, project_draft_text(p, pp->draft,
-	    pp->front)) != 0;
+	int k, n = plan_post_nparts(p, pp);
+
+	for (k = 0; k < n; k++)
+		if (plan_post_part_edited(p, pp, k))
+			return true;
+	return false;
+}
+
+void
+plan_post_set_part(const struct project *p, struct plan_post *pp, int k,
+    char *text)
+{
+	const struct body *b = project_draft_body(p, pp->draft, pp->front);
+	int j;
+
+	if (k == 0 || k >= b->nparts) {
+		free(pp->text);
+		pp->text = text;
+		return;
+	}
+	if (pp->later == NULL) {
+		pp->nlater = b->nparts - 1;
+		pp->later = xcalloc((size_t)pp->nlater, sizeof *pp->later);
+		for (j = 0; j < pp->nlater; j++)
+			pp->later[j] = xstrdup(b->parts[j + 1].text);
+	}
+	free(pp->later[k - 1]);
+	pp->later[k - 1] = text;
 }
 
 static double
@@ -165,13 +247,20 @@ plan_add_time(cJSON *o, time_t t)
 static cJSON *
 plan_post_json(const struct project *p, const struct plan_post *pp)
 {
-	cJSON *o = cJSON_CreateObject(), *ci;
+	cJSON *o = cJSON_CreateObject(), *ci, *th;
+	int k;
 
 	cJSON_AddNumberToObject(o, "slot", pp->slot);
 	plan_add_time(o, pp->at);
 	cJSON_AddStringToObject(o, "front", p->fronts[pp->front].id);
 	cJSON_AddStringToObject(o, "draft", p->drafts[pp->draft].id);
 	cJSON_AddStringToObject(o, "text", pp->text);
+	if (pp->later != NULL) {
+		th = cJSON_AddArrayToObject(o, "thread");
+		for (k = 0; k < pp->nlater; k++)
+			cJSON_AddItemToArray(th,
+			    cJSON_CreateString(pp->later[k]));
+	}
 	if (pp->reward_known)
 		cJSON_AddNumberToObject(o, "expected_reward",
 		    plan_round(pp->expected_reward));
@@ -321,14 +410,14 @@ plan_get_ids(const struct project *p, const cJSON *o, const char *where,
  * project: refused with the post's name. */
 static int
 plan_text_fits(const struct project *p, int front, const char *text,
-    const char *where, struct error *err)
+    const char *where, const char *field, struct error *err)
 {
 	struct text_measure m;
 
 	if (legal_text(&p->fronts[front], text, &m) != LEGAL_TOO_LONG)
 		return 0;
-	return error_set(err, EXIT_ERROR, "%s.text: length %d/%d %s on front "
-	    "%s: over the front's limit", where, m.length, m.limit,
+	return error_set(err, EXIT_ERROR, "%s%s: length %d/%d %s on front "
+	    "%s: over the front's limit", where, field, m.length, m.limit,
 	    text_unit_name(m.unit), p->fronts[front].id);
 }
 
@@ -351,6 +440,38 @@ plan_parse_project(const cJSON *json, struct plan *out, struct error *err)
 	snprintf(out->project_name, sizeof out->project_name, "%s", name);
 	snprintf(out->project_fronts, sizeof out->project_fronts, "%s", fr);
 	snprintf(out->project_drafts, sizeof out->project_drafts, "%s", dr);
+	return 0;
+}
+
+/* "thread": the edited texts of the parts after the first, one for each
+ * part the front's body has after it, each within the front's limit. */
+static int
+plan_parse_later(const struct project *p, const cJSON *o, const char *where,
+    struct plan_post *pp, struct error *err)
+{
+	const cJSON *th = cJSON_GetObjectItemCaseSensitive(o, "thread"), *t;
+	int n = plan_post_nparts(p, pp) - 1, k = 0;
+	char at[48];
+
+	if (th == NULL)
+		return 0;
+	if (!cJSON_IsArray(th) || cJSON_GetArraySize(th) != n)
+		return error_set(err, EXIT_ERROR, "%s.thread: not an array of "
+		    "the %d later part%s draft %s has on front %s", where, n,
+		    n == 1 ? "" : "s", p->drafts[pp->draft].id,
+		    p->fronts[pp->front].id);
+	pp->later = xcalloc((size_t)n + 1, sizeof *pp->later);
+	cJSON_ArrayForEach(t, th) {
+		snprintf(at, sizeof at, "%s.thread[%d]", where, k);
+		if (!cJSON_IsString(t))
+			return error_set(err, EXIT_ERROR, "%s: not a string",
+			    at);
+		if (plan_text_fits(p, pp->front, t->valuestring, at, "",
+		    err) != 0)
+			return -1;
+		pp->later[k] = xstrdup(t->valuestring);
+		pp->nlater = ++k;
+	}
 	return 0;
 }
 
@@ -381,9 +502,11 @@ plan_parse_post(const struct project *p, const cJSON *o, int i,
 		return -1;
 	if ((s = plan_get_string(o, where, "text", err)) == NULL)
 		return -1;
-	if (plan_text_fits(p, pp->front, s, where, err) != 0)
+	if (plan_text_fits(p, pp->front, s, where, ".text", err) != 0)
 		return -1;
 	pp->text = xstrdup(s);
+	if (plan_parse_later(p, o, where, pp, err) != 0)
+		return -1;
 	/* Absent stays unknown: not a prediction of 0 in [0, 0]. */
 	pp->reward_known = cJSON_GetObjectItemCaseSensitive(o,
 	    "expected_reward") != NULL;

@@ -26,6 +26,11 @@ struct plan_post {
 	int		 front;		/* index into project.fronts */
 	int		 draft;		/* index into project.drafts */
 	char		*text;		/* owned; may differ from the draft (edited) */
+	/* The texts of a thread's later parts once one was edited (owned,
+	 * nlater of them: the body's parts after the first); NULL: the
+	 * draft's. */
+	char		**later;
+	int		 nlater;
 	double		 expected_reward;
 	double		 ci_lo, ci_hi;
 	bool		 reward_known;	/* false: the plan gave no expected_reward */
@@ -85,8 +90,20 @@ void	plan_project_hashes(const struct project *,
  * before the fronts or drafts changed, or carries no identity. */
 int	plan_identity_check(const struct project *, const struct plan *pl,
 	    char *warn, size_t len, struct error *err);
-/* Whether the post's text is not its draft's. */
+/* Whether the post's text, or the text of a later part, is not its
+ * draft's. */
 bool	plan_post_edited(const struct project *, const struct plan_post *);
+/* The number of parts of the post (its front's body), and the text of
+ * part k (0-based; 0 is pp->text), edited or the draft's. */
+int	plan_post_nparts(const struct project *, const struct plan_post *);
+const char *plan_post_part(const struct project *, const struct plan_post *,
+	    int k);
+/* Whether part k is not its draft's. */
+bool	plan_post_part_edited(const struct project *, const struct plan_post *,
+	    int k);
+/* Sets part k's text to text (taken, owned by the post). */
+void	plan_post_set_part(const struct project *, struct plan_post *, int k,
+	    char *text);
 /* docs/DESIGN.md's object. */
 cJSON	*plan_to_json(const struct project *, const struct plan *);
 /* Parses a PLAN.json object against project p; every error names the

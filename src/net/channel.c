@@ -4,6 +4,7 @@
  * requests for a dry run, reading the secret from the environment, and
  * turning a broken exchange into failed or unknown (see channel.h).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,32 @@ channel_req_upload(struct channel_req *r, const char *url,
 	r->shown_body = shown;
 	channel_req_post(r, url, body, len, content_type, auth_name, auth,
 	    timeout_ms);
+}
+
+void
+channel_note(struct channel_call *c, const char *fmt, ...)
+{
+	char *line, *all;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&line, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	xasprintf(&all, "%swarning: %s\n", c->notes != NULL ? c->notes : "",
+	    line);
+	free(c->notes);
+	free(line);
+	c->notes = all;
+}
+
+void
+channel_req_put(struct channel_req *r, const char *url, char *content_type,
+    char *body, size_t len, char *shown, long timeout_ms)
+{
+	channel_req_upload(r, url, content_type, body, len, shown, NULL, NULL,
+	    timeout_ms);
+	r->http.method = "PUT";
 }
 
 char *
@@ -248,6 +275,8 @@ channel_close(struct channel_call *c)
 	channel_req_free(&c->session);
 	channel_req_free(&c->post);
 	for (i = 0; i < c->nuploads; i++) {
+		channel_req_free(&c->stage[i]);
+		channel_req_free(&c->put[i]);
 		channel_req_free(&c->uploads[i]);
 		free(c->upload_ids[i]);
 	}
@@ -306,6 +335,12 @@ channel_describe(const struct channel_call *c)
 		then = "with the session's token";
 	}
 	for (i = 0; i < c->nuploads; i++) {
+		if (c->stage[i].url != NULL) {
+			channel_describe_add(f, &c->stage[i], then);
+			channel_describe_add(f, &c->put[i], "the bytes to the "
+			    "presigned URL it answers");
+			then = "with the key the file store gave the file";
+		}
 		channel_describe_add(f, &c->uploads[i], then);
 		then = c->platform->upload_then != NULL ?
 		    c->platform->upload_then : "with the upload's answer";

@@ -91,6 +91,12 @@ struct channel_call {
 	struct channel_req	 uploads[CHANNEL_MAX_IMAGES];
 	int			 nuploads;
 	char			*upload_ids[CHANNEL_MAX_IMAGES];
+	/* Composio: an image goes to Composio's file store first (stage:
+	 * the upload request; put: its bytes to the presigned URL the
+	 * stage answers), and uploads[i] hands it to the platform's media
+	 * tool by the key the store gave it. */
+	struct channel_req	 stage[CHANNEL_MAX_IMAGES];
+	struct channel_req	 put[CHANNEL_MAX_IMAGES];
 	void			*post_json;	/* cJSON of the post's body */
 	struct channel_req	 post;
 };

@@ -83,24 +83,6 @@ bluesky_facet(cJSON *facets, const struct text_span *sp, const char *type,
 	cJSON_AddItemToArray(facets, f);
 }
 
-/* A line for whoever reads the request: what fronts left as plain text. */
-static void
-bluesky_note(struct channel_call *c, const char *fmt, ...)
-{
-	char *line, *all;
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(&line, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	xasprintf(&all, "%swarning: %s\n", c->notes != NULL ? c->notes : "",
-	    line);
-	free(c->notes);
-	free(line);
-	c->notes = all;
-}
-
 /* Hashtags as tag facets, within the lexicon's limits on a tag
  * (app.bsky.richtext.facet#tag: 64 graphemes, 640 bytes, without the
  * "#"); a longer one stays plain text, as Bluesky's own client leaves it. */
@@ -120,7 +102,7 @@ bluesky_tags(struct channel_call *c, cJSON *facets, const char *text)
 		tag = v[0] == '#' ? v + 1 : v;
 		if (text_grapheme_count(tag) > BLUESKY_TAG_GRAPHEMES ||
 		    strlen(tag) > BLUESKY_TAG_BYTES)
-			bluesky_note(c, "#%.40s… is longer than a Bluesky tag may "
+			channel_note(c, "#%.40s… is longer than a Bluesky tag may "
 			    "be (%d graphemes, %d bytes): it stays plain text",
 			    tag, BLUESKY_TAG_GRAPHEMES, BLUESKY_TAG_BYTES);
 		else
@@ -212,7 +194,7 @@ bluesky_mentions(struct channel_call *c, cJSON *facets, const char *text)
 			bluesky_facet(facets, &sp,
 			    "app.bsky.richtext.facet#mention", "did", did);
 		} else
-			bluesky_note(c, "@%s does not resolve to an account "
+			channel_note(c, "@%s does not resolve to an account "
 			    "(%s): it stays plain text, not a mention", handle,
 			    why);
 		free(did);

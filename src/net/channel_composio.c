@@ -10,7 +10,8 @@
  * A later part of a thread on X is a reply: TWITTER_CREATION_OF_A_POST's
  * reply__in_reply_to_tweet_id (the X API's reply.in_reply_to_tweet_id,
  * flattened as Composio lists its input parameters) names the part
- * before. LinkedIn and Reddit posts take no replies.
+ * before. LinkedIn and Reddit posts take no replies. Images go first
+ * (channel_composio_media.c), and the post names their media ids.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -118,48 +119,77 @@ composio_reply(const struct front *f, const struct channel_reply *r,
 	return 0;
 }
 
-int
-channel_composio_build(struct channel_call *c, const struct channel_post *p,
-    struct error *err)
+cJSON *
+channel_composio_body(const struct front *f, cJSON *arguments,
+    const char *version)
 {
-	const char *text = p->text;
 	static const char *top[] = { "user_id", "connected_account_id" };
-	const char *version = channel_front_str(c->front, "composio",
-	    "version");
-	const struct front *f = c->front;
-	cJSON *body = cJSON_CreateObject(), *args;
-	char *url, *base = channel_composio_base();
+	cJSON *body = cJSON_CreateObject();
 	size_t i;
 
-	args = cJSON_AddObjectToObject(body, "arguments");
-	if (p->nimages > 0) {
-		cJSON_Delete(body);
-		free(base);
-		return error_set(err, EXIT_REFUSED, "front \"%s\": fronts "
-		    "sends no images through Composio (X, LinkedIn, Reddit) yet",
-		    f->id);
-	}
-	if (channel_url_check(base, "COMPOSIO_BASE_URL", err) != 0 ||
-	    composio_arguments(f, text, args, err) != 0 ||
-	    composio_reply(f, p->reply, args, err) != 0) {
-		cJSON_Delete(body);
-		free(base);
-		return -1;
-	}
+	cJSON_AddItemToObject(body, "arguments", arguments);
 	for (i = 0; i < sizeof top / sizeof top[0]; i++)
 		if (channel_front_str(f, "composio", top[i]) != NULL)
 			cJSON_AddStringToObject(body, top[i],
 			    channel_front_str(f, "composio", top[i]));
 	cJSON_AddStringToObject(body, "version", version != NULL ? version :
 	    "latest");
+	return body;
+}
+
+/* The images: each to the file store and the media tool, and the post
+ * names what they answer (shown as "<id of upload N>" until then). */
+static int
+composio_images(struct channel_call *c, const char *base,
+    const struct channel_post *p, cJSON *args, struct error *err)
+{
+	const struct platform_composio *cp = c->platform->composio;
+	cJSON *ids;
+	char id[32];
+	int i;
+
+	if (p->nimages == 0)
+		return 0;
+	if (cp->media_tool == NULL || p->nimages > c->platform->max_images)
+		return error_set(err, EXIT_REFUSED, "front \"%s\": fronts sends "
+		    "%s through Composio", c->front->id, cp->media_tool == NULL ?
+		    "no images to this platform" : "at most 4 images a post");
+	ids = cJSON_AddArrayToObject(args, cp->media_ids_arg);
+	for (i = 0; i < p->nimages; i++) {
+		if (channel_composio_media(c, base, p, i, err) != 0)
+			return -1;
+		snprintf(id, sizeof id, "<id of upload %d>", i + 1);
+		cJSON_AddItemToArray(ids, cJSON_CreateString(id));
+	}
+	return 0;
+}
+
+int
+channel_composio_build(struct channel_call *c, const struct channel_post *p,
+    struct error *err)
+{
+	const char *version = channel_front_str(c->front, "composio",
+	    "version");
+	const struct front *f = c->front;
+	cJSON *args = cJSON_CreateObject();
+	char *url, *base = channel_composio_base();
+
+	if (channel_url_check(base, "COMPOSIO_BASE_URL", err) != 0 ||
+	    composio_arguments(f, p->text, args, err) != 0 ||
+	    composio_reply(f, p->reply, args, err) != 0 ||
+	    composio_images(c, base, p, args, err) != 0) {
+		cJSON_Delete(args);
+		free(base);
+		return -1;
+	}
+	c->post_json = channel_composio_body(f, args, version);
 	xasprintf(&url, "%s/api/v3.1/tools/execute/%s", base,
 	    channel_front_str(f, "composio", "tool"));
-	channel_req_set(&c->post, url, cJSON_PrintUnformatted(body),
+	channel_req_set(&c->post, url, cJSON_PrintUnformatted(c->post_json),
 	    "x-api-key", c->secret != NULL ? xstrdup(c->secret) : NULL,
 	    c->post.http.timeout_ms);
 	free(url);
 	free(base);
-	cJSON_Delete(body);
 	return 0;
 }
 
@@ -245,13 +275,43 @@ channel_composio_open(struct channel_call *c, const struct channel_post *p,
 	return channel_composio_build(c, p, err);
 }
 
+/* The post names the media ids its images' uploads answered. */
+static void
+composio_media_ids(struct channel_call *c)
+{
+	cJSON *args = cJSON_GetObjectItemCaseSensitive(c->post_json,
+	    "arguments");
+	cJSON *ids = cJSON_CreateArray();
+	int i;
+
+	for (i = 0; i < c->nuploads; i++)
+		cJSON_AddItemToArray(ids, cJSON_CreateString(c->upload_ids[i]));
+	cJSON_ReplaceItemInObjectCaseSensitive(args,
+	    c->platform->composio->media_ids_arg, ids);
+	channel_post_rebody(c);
+}
+
 void
 channel_composio_send(struct channel_call *c, struct channel_result *out)
 {
 	struct http_response resp;
 	struct error err = { 0 };
-	int rc;
+	char *why;
+	int rc, i;
 
+	/* An image that does not reach the platform leaves the post unsent:
+	 * what went to the file store or the media tool is harmless. */
+	for (i = 0; i < c->nuploads; i++)
+		if (channel_composio_file(c, i, &why) != 0) {
+			out->state = LEDGER_FAILED;
+			xasprintf(&out->message, "image %d of %d did not upload "
+			    "(the post was not sent): %s", i + 1, c->nuploads,
+			    why);
+			free(why);
+			return;
+		}
+	if (c->nuploads > 0)
+		composio_media_ids(c);
 	rc = http_perform(&c->post.http, &resp, &err);
 	if (!channel_transport(&resp, rc, &err, out))
 		channel_composio_result(c, &resp, out);

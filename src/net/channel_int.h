@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <time.h>
 
+#include <cjson/cJSON.h>
+
 #include "net/channel.h"
 
 /* Bluesky record key for an entry: a TID built from the planned time and
@@ -46,6 +48,25 @@ void	channel_req_add(struct channel_req *, const char *name,
 void	channel_req_upload(struct channel_req *, const char *url,
 	    char *content_type, char *body, size_t len, char *shown,
 	    const char *auth_name, char *auth, long timeout_ms);
+/* A "warning: …" line for whoever reads the requests (c->notes). */
+void	channel_note(struct channel_call *, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+/* The same as a PUT without credentials (a presigned URL carries its
+ * own). */
+void	channel_req_put(struct channel_req *, const char *url,
+	    char *content_type, char *body, size_t len, char *shown,
+	    long timeout_ms);
+/* Composio: image i of p to the file store and the platform's media
+ * tool (channel_composio_media.c), built into c; sent by
+ * channel_composio_file(), which puts the media id into
+ * c->upload_ids[i] (0), or says why not (-1, *why the caller's). */
+int	channel_composio_media(struct channel_call *, const char *base,
+	    const struct channel_post *p, int i, struct error *err);
+int	channel_composio_file(struct channel_call *, int i, char **why);
+/* The body Composio's execute takes: arguments, the front's user or
+ * connected account, the version (NULL: "latest"). */
+cJSON	*channel_composio_body(const struct front *, cJSON *arguments,
+	    const char *version);
 /* "<N bytes of image/jpeg, sha256 …>": how an image's bytes are shown. */
 char	*channel_image_shown(const struct channel_image *);
 /* Why an exchange gave no answer to go on with: the transport error, or

@@ -2,7 +2,8 @@
  * check_composio — `fronts check` for a front on X, LinkedIn or Reddit:
  * the tool at the version the front uses (GET /api/v3.1/tools/{tool}),
  * the arguments fronts sends among its input parameters, X's read tool
- * likewise, and the connected account (GET /api/v3.1/connected_accounts).
+ * and its media tool likewise, and the connected account
+ * (GET /api/v3.1/connected_accounts).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,10 +107,14 @@ composio_param_list(const cJSON *tool)
 static char **
 composio_post_args(const struct front *f)
 {
-	/* On X a thread's later parts are replies: that argument too. */
+	/* On X a thread's later parts are replies, and a post with images
+	 * names their media ids: those arguments too. */
+	const struct platform_composio *cp = platform_of(f->platform)->composio;
+	static const unsigned char byte[1];
+	struct channel_image im = { byte, 1, "image/jpeg", NULL, 1, 1 };
 	struct channel_reply reply = { "1", NULL, "1", NULL };
-	struct channel_post post = { "check", NULL, 0,
-	    platform_of(f->platform)->composio->replies ? &reply : NULL };
+	struct channel_post post = { "check", &im, cp->media_tool != NULL,
+	    cp->replies ? &reply : NULL };
 	struct channel_call c;
 	struct error err = { 0 };
 	const cJSON *a;
@@ -318,6 +323,23 @@ composio_account(struct check_target *t, const struct front *f,
 	cJSON_Delete(j);
 }
 
+/* The tool images go through, at the latest version (as its execute is
+ * sent), with the file argument and the fixed ones fronts sends. */
+static void
+composio_media_tool(struct check_target *t, const char *base,
+    const char *key, const struct platform_composio *cp)
+{
+	const char *args[8];
+	int n = 0, i;
+
+	args[n++] = cp->media_file_arg;
+	for (i = 0; cp->media_fixed != NULL && cp->media_fixed[i] != NULL &&
+	    n < 7; i += 2)
+		args[n++] = cp->media_fixed[i];
+	args[n] = NULL;
+	composio_tool(t, base, key, cp->media_tool, NULL, args, NULL);
+}
+
 void
 check_composio(struct check_target *t, const struct project *p,
     const struct front *f)
@@ -343,6 +365,8 @@ check_composio(struct check_target *t, const struct project *p,
 		if (cp->read_tool != NULL && pull_supported(f))
 			composio_tool(t, base, key, cp->read_tool(f), version,
 			    cp->read_args, NULL);
+		if (cp->media_tool != NULL)
+			composio_media_tool(t, base, key, cp);
 		composio_account(t, f, base, key, toolkit);
 	}
 	free(toolkit);

@@ -47,6 +47,16 @@ struct platform_composio {
 	 * none), for `fronts check` to compare with the tool's. */
 	const char			*(*read_tool)(const struct front *);
 	const char *const		*read_args;
+	/* Images (NULL media_tool: none go): the toolkit Composio's file
+	 * store files them under, the tool that hands one to the platform
+	 * (its file argument, then name/value pairs of its fixed arguments,
+	 * ending with NULL), and the post's argument that names what that
+	 * tool answered. */
+	const char			*toolkit;
+	const char			*media_tool;
+	const char			*media_file_arg;
+	const char *const		*media_fixed;
+	const char			*media_ids_arg;
 };
 
 struct platform_handler {

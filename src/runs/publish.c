@@ -228,6 +228,32 @@ publish_assess_sent(struct publish *pub, int i, const struct ledger_entry *e,
 	}
 }
 
+/* The verdict on the texts of post i: the first part's, else that of the
+ * first later part that is not legal (an edited part can be over its
+ * limit), *part its index. */
+static enum legal_verdict
+publish_texts(const struct publish *pub, int i, const struct front *f,
+    struct text_measure *m, int *part)
+{
+	const struct plan_post *post = &pub->plan->posts[i];
+	struct text_measure lm;
+	enum legal_verdict v = legal_text(f, post->text, m), lv;
+	int k, n = plan_post_nparts(pub->project, post);
+
+	*part = 0;
+	for (k = 1; k < n && v == LEGAL_OK; k++) {
+		if (!plan_post_part_edited(pub->project, post, k))
+			continue;
+		lv = legal_text(f, plan_post_part(pub->project, post, k), &lm);
+		if (lv != LEGAL_OK) {
+			*m = lm;
+			*part = k;
+			return lv;
+		}
+	}
+	return v;
+}
+
 void
 publish_assess(struct publish *pub, int i, time_t now, bool future,
     struct publish_item *out)
@@ -237,7 +263,9 @@ publish_assess(struct publish *pub, int i, time_t now, bool future,
 	const struct draft *d = &p->drafts[post->draft];
 	const struct ledger_entry *e;
 	enum legal_verdict tv;
+	char why[sizeof out->why];
 	bool offered;
+	int part;
 
 	memset(out, 0, sizeof *out);
 	out->post = post;
@@ -246,10 +274,15 @@ publish_assess(struct publish *pub, int i, time_t now, bool future,
 	ledger_entry_id(pub->plan_id, post->slot, out->front->id, d->id,
 	    post->text, out->entry);
 	offered = post->at <= now || future;
-	tv = legal_text(out->front, post->text, &out->measure);
+	tv = publish_texts(pub, i, out->front, &out->measure, &part);
 	if (tv == LEGAL_BAD_TEXT) {
 		out->status = PUBLISH_REFUSED;
 		snprintf(out->why, sizeof out->why, "the text is not valid UTF-8");
+	} else if (part > 0) {
+		out->status = PUBLISH_REFUSED;
+		publish_legal(pub, post, tv, &out->measure, 0, why, sizeof why);
+		snprintf(out->why, sizeof out->why, "part %d of %d: %s",
+		    part + 1, out->nparts, why);
 	} else if ((e = ledger_find(&pub->ledger, out->entry)) != NULL &&
 	    e->state == LEDGER_SENT)
 		publish_assess_sent(pub, i, e, out);
@@ -493,7 +526,7 @@ publish_part_intent(const struct publish *pub, int i, int k, int n,
 	in->front = pub->project->fronts[post->front].id;
 	in->draft = pub->project->drafts[post->draft].id;
 	in->text = publish_part_text(pub, i, k);
-	in->edited = k == 0 && plan_post_edited(pub->project, post);
+	in->edited = plan_post_part_edited(pub->project, post, k);
 	in->channel = c->name;
 	in->key = c->key;
 	in->at = post->at;

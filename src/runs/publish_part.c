@@ -21,11 +21,7 @@ publish_body(const struct publish *pub, int i)
 const char *
 publish_part_text(const struct publish *pub, int i, int k)
 {
-	const struct body *b = publish_body(pub, i);
-
-	if (k == 0 || k >= b->nparts)
-		return pub->plan->posts[i].text;
-	return b->parts[k].text;
+	return plan_post_part(pub->project, &pub->plan->posts[i], k);
 }
 
 void

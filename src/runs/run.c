@@ -498,6 +498,7 @@ run_send(struct run *r, int i, time_t now, struct error *err)
 {
 	struct channel_result res;
 	char why[64];
+	bool thread;
 	int rc;
 
 	if (!r->o.live) {
@@ -518,11 +519,16 @@ run_send(struct run *r, int i, time_t now, struct error *err)
 		return error_wrap(err, "SENT, OUTCOME NOT RECORDED; the post "
 		    "may be online");
 	}
+	thread = res.message != NULL &&
+	    plan_post_nparts(r->p, &r->plan.posts[i]) > 1;
 	switch (res.state) {
 	case LEDGER_SENT:
 		r->t.sent++;
-		run_say(r, "SENT: %s", res.url != NULL ? res.url :
-		    res.post_id != NULL ? res.post_id : "(no id returned)");
+		/* A thread's outcome says its parts went out. */
+		run_say(r, "SENT: %s%s%s%s", res.url != NULL ? res.url :
+		    res.post_id != NULL ? res.post_id : "(no id returned)",
+		    thread ? " (" : "", thread ? res.message : "",
+		    thread ? ")" : "");
 		break;
 	case LEDGER_FAILED:
 		r->t.failed++;

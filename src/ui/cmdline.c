@@ -34,6 +34,9 @@ static bool cmdline_cancelled;		/* Ctrl-C ended the last readline */
 static const struct front *cmdline_front;
 static const char *cmdline_base;
 static char cmdline_counted[200];
+/* How the post editor's line ended: CMDLINE_NEXT on Enter and PgDn,
+ * CMDLINE_PREV on PgUp (a thread's parts are edited one after another). */
+static int cmdline_move;
 
 /* readline's redisplay with the prompt "edit> (x 149/280) " measured on
  * the line as it is now, the way the front's platform counts it. */
@@ -80,6 +83,28 @@ cmdline_cancel(int count, int key)
 {
 	cmdline_cancelled = true;
 	rl_replace_line("", 0);
+	rl_done = 1;
+	return 0;
+}
+
+/* PgUp and PgDn in the post editor end the line as Enter does, moving to
+ * the previous or the next part of a thread; elsewhere they do nothing. */
+static int
+cmdline_part_prev(int count, int key)
+{
+	if (cmdline_front == NULL)
+		return 0;
+	cmdline_move = CMDLINE_PREV;
+	rl_done = 1;
+	return 0;
+}
+
+static int
+cmdline_part_next(int count, int key)
+{
+	if (cmdline_front == NULL)
+		return 0;
+	cmdline_move = CMDLINE_NEXT;
 	rl_done = 1;
 	return 0;
 }
@@ -131,11 +156,12 @@ cmdline_read(struct ui *ui, const char *prompt, const char *initial,
 
 char *
 cmdline_read_counted(struct ui *ui, const char *prompt, const char *initial,
-    const struct front *f)
+    const struct front *f, int *move)
 {
 	char *line;
 
 	cmdline_front = f;
+	cmdline_move = CMDLINE_NEXT;
 	cmdline_base = prompt;
 	cmdline_counted[0] = '\0';	/* the first redisplay sets it */
 	rl_redisplay_function = cmdline_count_redisplay;
@@ -143,6 +169,8 @@ cmdline_read_counted(struct ui *ui, const char *prompt, const char *initial,
 	rl_redisplay_function = rl_redisplay;
 	cmdline_front = NULL;
 	cmdline_base = NULL;
+	if (move != NULL)
+		*move = cmdline_move;
 	return line;
 }
 
@@ -556,6 +584,8 @@ cmdline_init(void)
 	rl_change_environment = 0;
 	rl_prep_term_function = cmdline_prep_terminal;
 	rl_bind_key(3, cmdline_cancel);		/* Ctrl-C */
+	rl_bind_keyseq("\033[5~", cmdline_part_prev);	/* PgUp */
+	rl_bind_keyseq("\033[6~", cmdline_part_next);	/* PgDn */
 	using_history();
 	stifle_history(200);
 }

@@ -159,6 +159,7 @@ cand_parts(struct ui *ui, WINDOW *w, int y, int h, int cw,
 	const struct body *b = project_draft_body(ui->proj, pp->draft,
 	    pp->front);
 	const struct front *f = &ui->proj->fronts[pp->front];
+	const char *t;
 	char len[32];
 	int k;
 	bool ok;
@@ -167,11 +168,12 @@ cand_parts(struct ui *ui, WINDOW *w, int y, int h, int cw,
 		return y;
 	y = cand_images(ui, w, y, h, cw, f, &b->parts[0]);
 	for (k = 1; k < b->nparts && y < h - 1; k++) {
-		pane_post_length(ui, b->parts[k].text, pp->front, len,
-		    sizeof len, &ok);
+		t = plan_post_part(ui->proj, pp, k);
+		pane_post_length(ui, t, pp->front, len, sizeof len, &ok);
 		ui_putf(ui, w, y++, 1, cw, ok ? THEME_HEADING : THEME_ERROR,
-		    "part %d/%d · %s", k + 1, b->nparts, len);
-		y = cand_text(ui, w, y, h, cw, b->parts[k].text);
+		    "part %d/%d · %s%s", k + 1, b->nparts, len, ok ? "" :
+		    " — over the limit, e edits it");
+		y = cand_text(ui, w, y, h, cw, t);
 		y = cand_images(ui, w, y, h, cw, f, &b->parts[k]);
 	}
 	return y;
@@ -250,13 +252,83 @@ cand_draw(struct ui *ui, struct pane *p, WINDOW *w, int h, int width)
 	}
 }
 
+/* Reads every part of post pp into texts, from its current texts, one
+ * counted prompt per part ("edit 2/3> (mastodon 26/500) "): Enter and
+ * PgDn go to the next part, PgUp to the one before, Enter on the last
+ * ends. -1 when Ctrl-C cancelled the whole edit. */
+static int
+cand_edit_parts(struct ui *ui, const struct plan_post *pp, char **texts,
+    int n)
+{
+	const struct front *f = &ui->proj->fronts[pp->front];
+	char prompt[32], *line;
+	int k = 0, move;
+
+	while (k < n) {
+		if (n > 1)
+			snprintf(prompt, sizeof prompt, "edit %d/%d> ", k + 1,
+			    n);
+		else
+			snprintf(prompt, sizeof prompt, "edit> ");
+		line = cmdline_read_counted(ui, prompt, texts[k], f, &move);
+		if (line == NULL)
+			return -1;
+		free(texts[k]);
+		texts[k] = line;
+		k += move;
+		if (k < 0)
+			k = 0;
+	}
+	return 0;
+}
+
+/* Keeps the parts that changed; says which, with their lengths. */
+static void
+cand_edit_keep(struct ui *ui, struct plan_post *pp, char **texts, int n)
+{
+	char msg[256], len[32];
+	size_t o = 0;
+	int k, changed = 0;
+	bool ok, all_ok = true;
+
+	msg[0] = '\0';
+	for (k = 0; k < n; k++) {
+		if (strcmp(texts[k], plan_post_part(ui->proj, pp, k)) == 0) {
+			free(texts[k]);
+			continue;
+		}
+		plan_post_set_part(ui->proj, pp, k, texts[k]);
+		pane_post_length(ui, texts[k], pp->front, len, sizeof len,
+		    &ok);
+		all_ok = all_ok && ok;
+		changed++;
+		if (o >= sizeof msg)
+			continue;
+		if (n > 1)
+			o += snprintf(msg + o, sizeof msg - o, "%spart %d %s%s",
+			    changed > 1 ? ", " : "", k + 1, len, ok ? "" :
+			    " OVER");
+		else
+			o += snprintf(msg + o, sizeof msg - o, "%s%s", len,
+			    ok ? "" : " OVER");
+	}
+	if (changed == 0) {
+		ui_message(ui, THEME_NORMAL, "text unchanged");
+		return;
+	}
+	ui->plan_unsaved = true;
+	ui_message(ui, all_ok ? THEME_OK : THEME_ERROR, "post %d edited: %s "
+	    "%s", ui->panes[PANE_CANDIDATES].sel + 1, msg, all_ok ?
+	    "within the limit" : "— OVER the limit");
+}
+
 void
 pane_candidates_edit(struct ui *ui)
 {
 	struct pane *p = &ui->panes[PANE_CANDIDATES];
 	struct plan_post *pp;
-	char *line, len[32];
-	bool ok;
+	char **texts;
+	int k, n;
 
 	if (!ui->have_plan || ui->plan.nposts == 0) {
 		ui_message(ui, THEME_ERROR, "no post to edit (p plans)");
@@ -273,23 +345,17 @@ pane_candidates_edit(struct ui *ui)
 		    "change");
 		return;
 	}
-	line = cmdline_read_counted(ui, "edit> ", pp->text,
-	    &ui->proj->fronts[pp->front]);
-	if (line == NULL) {
+	n = plan_post_nparts(ui->proj, pp);
+	texts = xcalloc((size_t)n, sizeof *texts);
+	for (k = 0; k < n; k++)
+		texts[k] = xstrdup(plan_post_part(ui->proj, pp, k));
+	if (cand_edit_parts(ui, pp, texts, n) != 0) {
+		for (k = 0; k < n; k++)
+			free(texts[k]);
 		ui_message(ui, THEME_NORMAL, "edit cancelled");
-		return;
-	}
-	if (strcmp(line, pp->text) == 0) {
-		free(line);
-		ui_message(ui, THEME_NORMAL, "text unchanged");
-		return;
-	}
-	free(pp->text);
-	pp->text = line;
-	ui->plan_unsaved = true;
-	pane_post_length(ui, pp->text, pp->front, len, sizeof len, &ok);
-	ui_message(ui, ok ? THEME_OK : THEME_ERROR, "post %d edited: %s %s",
-	    p->sel + 1, len, ok ? "within the limit" : "OVER the limit");
+	} else
+		cand_edit_keep(ui, pp, texts, n);
+	free(texts);
 }
 
 void
@@ -298,7 +364,7 @@ pane_candidates_init(struct pane *p)
 	memset(p, 0, sizeof *p);
 	p->id = PANE_CANDIDATES;
 	p->title = "Candidates";
-	p->hint = "e edit · P publish";
+	p->hint = "e edit · i alt text · P publish";
 	p->selectable = true;
 	p->draw = cand_draw;
 }

@@ -339,9 +339,13 @@ void	cmdline_end(void);
 char	*cmdline_read(struct ui *, const char *prompt, const char *initial,
 	    bool history);
 /* cmdline_read for a post's text on front f: the prompt shows the
- * line's length as f's platform counts it, live ("edit> (x 149/280) "). */
+ * line's length as f's platform counts it, live ("edit> (x 149/280) ").
+ * *move (may be NULL) says how the line ended: CMDLINE_NEXT (Enter,
+ * PgDn) or CMDLINE_PREV (PgUp), for editing a thread part by part. */
+#define CMDLINE_PREV	(-1)
+#define CMDLINE_NEXT	1
 char	*cmdline_read_counted(struct ui *, const char *prompt,
-	    const char *initial, const struct front *f);
+	    const char *initial, const struct front *f, int *move);
 /* `:` — reads and runs one command. */
 void	cmdline_command(struct ui *);
 /* Runs one command line (without the ':'); used by tests of the parser

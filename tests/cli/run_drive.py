@@ -5,11 +5,12 @@ the next of --keys (then --default), and can act after the N-th SENT:
 
   run_drive.py --out TRANSCRIPT [--keys y,n,s] [--default y]
                [--after-sent N:COMMAND] [--kill-after-sent N]
-               [--timeout S] -- CMD ARG...
+               [--kill-on TEXT] [--timeout S] -- CMD ARG...
 
 --after-sent runs COMMAND with /bin/sh once the N-th "SENT:" line is out
 (before the next answer); --kill-after-sent sends SIGKILL right after the
-N-th "SENT:" line. Exits with the command's status (128+signal when
+N-th "SENT:" line; --kill-on sends it once TEXT is out (a test pause
+point's "paused", say). Exits with the command's status (128+signal when
 killed), 124 when it runs longer than --timeout seconds.
 """
 import argparse
@@ -33,6 +34,7 @@ def main():
     ap.add_argument("--default", default="y")
     ap.add_argument("--after-sent", action="append", default=[])
     ap.add_argument("--kill-after-sent", type=int, default=0)
+    ap.add_argument("--kill-on", default="")
     ap.add_argument("--timeout", type=float, default=120.0)
     args = ap.parse_args(argv[:i])
     keys = [k for k in args.keys.split(",") if k]
@@ -72,6 +74,9 @@ def main():
                 subprocess.call(["/bin/sh", "-c", after[sent]])
             if sent == args.kill_after_sent:
                 os.kill(pid, signal.SIGKILL)
+        if args.kill_on and alive and args.kill_on.encode() in buf:
+            os.kill(pid, signal.SIGKILL)
+            alive = False
         if buf.count(PROMPT) > prompts:
             prompts += 1
             key = keys.pop(0) if keys else args.default

@@ -43,7 +43,20 @@ Images and threads, as the platforms document them:
             not attached yet (422 otherwise); its in_reply_to_id must name
             a status (404 otherwise).
   X         TWITTER_CREATION_OF_A_POST's reply__in_reply_to_tweet_id must
-            name a tweet posted here (unsuccessful otherwise, as X's 403).
+            name a tweet posted here (unsuccessful otherwise, as X's 403),
+            and its media__media_ids (at most 4) media ids
+            TWITTER_UPLOAD_MEDIA answered (as X's 400 otherwise).
+  Composio  files: POST /api/v3/files/upload/request takes md5 (32 hex
+            digits), filename, mimetype (image/*), tool_slug (a tool of
+            the toolkit) and toolkit_slug, and answers id, key, type and
+            new_presigned_url (here, /s3/KEY on this server); a PUT there
+            must carry the same Content-Type (403 SignatureDoesNotMatch
+            otherwise) and bytes of that md5 (400 BadDigest), answered
+            200. A file argument is {"name", "mimetype", "s3key"}, the
+            key of a file PUT in full, of that type (as Composio's SDK
+            sends one: composio/core/models/_files.py FileUploadable).
+            TWITTER_UPLOAD_MEDIA takes `media` (such a file) and
+            media_category tweet_image, and answers X's media id.
   Bluesky   com.atproto.repo.uploadBlob (the bytes as the body, with their
             Content-Type, under a session) answers a blob; a record's
             app.bsky.embed.images embed takes 1-4 images, each with the
@@ -74,7 +87,7 @@ import testclock
 
 LOCK = threading.Lock()
 STATE = {"mastodon": {}, "bluesky": {}, "sessions": {}, "next": 1000,
-         "media": {}, "statuses": {}, "blobs": {}}
+         "media": {}, "statuses": {}, "blobs": {}, "files": {}, "x_media": {}}
 CAMERA = b"Canikon"     # the make tests/unit/fixture_media.h writes
 BSKY_DID = "did:plc:fakefakefake"
 BSKY_HANDLE = "tidewater.dev"
@@ -95,6 +108,12 @@ TOOLS = {
         "versions": ["20260403_00", "00000000_00", "20260301_00"],
         "params": ["expansions", "id", "media__fields", "place__fields",
                    "poll__fields", "tweet__fields", "user__fields"]},
+    "TWITTER_UPLOAD_MEDIA": {
+        "toolkit": "twitter",
+        "versions": ["20260403_00", "00000000_00"],
+        "params": ["media", "media_category"],
+        "required": ["media"],
+        "files": ["media"]},
     "LINKEDIN_CREATE_LINKED_IN_POST": {
         "toolkit": "linkedin",
         "versions": ["00000000_00", "20260403_00"],
@@ -111,6 +130,12 @@ TOOLS = {
 def newest(versions):
     """The latest version: by date, then number ("20251201_00")."""
     return max(versions, key=lambda v: tuple(int(x) for x in v.split("_")))
+
+
+def missing_arguments(slug, arguments):
+    """The required arguments not given."""
+    return sorted(k for k in TOOLS.get(slug, {}).get("required", [])
+                  if k not in (arguments or {}))
 
 
 def unknown_arguments(slug, arguments):
@@ -357,7 +382,14 @@ class Handler(BaseHTTPRequestHandler):
                 return self.composio_validation(
                     ["Error in payload.arguments: unexpected argument '%s' "
                      "(not among the tool's input parameters)" % a for a in bad])
+            bad = missing_arguments(slug, (body or {}).get("arguments"))
+            if bad:
+                return self.composio_validation(
+                    ["Error in payload.arguments: missing required argument "
+                     "'%s'" % a for a in bad])
             return self.composio(slug, body)
+        if method == "POST" and api == "v3" and rest == "files/upload/request":
+            return self.file_request(body)
         if method == "GET" and rest.startswith("tools/"):
             slug = rest[len("tools/"):]
             version = self.tool_version(api, slug, q.get("version"))
@@ -370,9 +402,15 @@ class Handler(BaseHTTPRequestHandler):
                                                                    "logo": ""},
                                     "input_parameters": {
                                         "type": "object",
-                                        "properties": {p: {"type": "string", "title": p}
+                                        "properties": {p: ({"type": "object", "title": p,
+                                                            "file_uploadable": True,
+                                                            "properties": {"name": {"type": "string"},
+                                                                           "mimetype": {"type": "string"},
+                                                                           "s3key": {"type": "string"}}}
+                                                           if p in t.get("files", []) else
+                                                           {"type": "string", "title": p})
                                                        for p in t["params"]},
-                                        "required": t["params"][:1]},
+                                        "required": t.get("required", t["params"][:1])},
                                     "output_parameters": {},
                                     "no_auth": False, "version": version,
                                     "available_versions": t["versions"],
@@ -419,6 +457,18 @@ class Handler(BaseHTTPRequestHandler):
                                     "log_id": "log_x"})
         if tool == "TWITTER_POST_LOOKUP_BY_POST_ID":
             return self.x_lookup(body)
+        if tool == "TWITTER_UPLOAD_MEDIA":
+            return self.x_upload_media(body)
+        ids = ((body or {}).get("arguments") or {}).get("media__media_ids")
+        if ids is not None:
+            with LOCK:
+                bad = [i for i in ids if i not in STATE["x_media"]]
+            if not isinstance(ids, list) or len(ids) > 4 or bad:
+                # X: 400 "Your media IDs are invalid."; Composio passes
+                # it on unsuccessful.
+                return self.reply(200, {"data": {}, "successful": False,
+                                        "error": "Twitter API error: 400 Your media IDs are invalid.",
+                                        "log_id": "log_x"})
         parent = ((body or {}).get("arguments") or {}).get("reply__in_reply_to_tweet_id")
         if parent is not None and parent not in STATE.get("x", {}):
             # X answers a reply to a tweet that does not exist with 403
@@ -429,7 +479,8 @@ class Handler(BaseHTTPRequestHandler):
                                     "log_id": "log_x"})
         pid = next_id()
         log(args, ev="post", platform="composio", tool=tool, id=pid, dup=False,
-            arguments=(body or {}).get("arguments"))
+            arguments=(body or {}).get("arguments"),
+            media=((body or {}).get("arguments") or {}).get("media__media_ids") or [])
         if TOOLS.get(tool, {}).get("toolkit") == "twitter":
             with LOCK:
                 STATE.setdefault("x", {})[pid] = (
@@ -449,6 +500,99 @@ class Handler(BaseHTTPRequestHandler):
                              (body or {}).get("arguments", {}).get("text")}}
         self.reply(200, {"data": data, "successful": True, "error": None,
                          "log_id": "log_" + pid, "session_info": None})
+
+    def file_request(self, body):
+        """Composio's files/upload/request: a key and a presigned URL."""
+        b = body if isinstance(body, dict) else {}
+        errs = []
+        if not re.match(r"^[0-9a-f]{32}$", str(b.get("md5", ""))):
+            errs.append("md5: 32 hexadecimal digits required")
+        for k in ("filename", "mimetype", "tool_slug", "toolkit_slug"):
+            if not isinstance(b.get(k), str) or not b.get(k):
+                errs.append("%s: required" % k)
+        tool = TOOLS.get(b.get("tool_slug"))
+        if tool is None or tool["toolkit"] != b.get("toolkit_slug"):
+            errs.append("tool_slug: not a tool of toolkit %s" % b.get("toolkit_slug"))
+        if not str(b.get("mimetype", "")).startswith("image/"):
+            errs.append("mimetype: this fake stores images only")
+        if errs:
+            return self.composio_validation(errs)
+        key = "%s/%s/%s/%s" % ("tidewater", b["toolkit_slug"], b["tool_slug"],
+                               next_id() + "-" + b["filename"])
+        with LOCK:
+            STATE["files"][key] = {"md5": b["md5"], "mimetype": b["mimetype"],
+                                   "tool": b["tool_slug"], "put": False}
+        log(self.server.args, ev="file-request", key=key, mimetype=b["mimetype"])
+        url = "http://127.0.0.1:%d/s3/%s?X-Amz-Signature=fake" % (
+            self.server.server_address[1], urllib.parse.quote(key, safe=""))
+        self.reply(200, {"id": "file_" + next_id(), "key": key, "type": b["mimetype"],
+                         "new_presigned_url": url})
+
+    def do_PUT(self):
+        """The presigned URL: S3's answers to a PUT."""
+        n = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(n)
+        path = self.path.split("?")[0]
+        key = urllib.parse.unquote(path[len("/s3/"):]) if path.startswith("/s3/") else None
+        with LOCK:
+            f = STATE["files"].get(key)
+        ctype = self.headers.get("Content-Type")
+        log(self.server.args, ev="request", method="PUT", path="/s3/", bytes=len(raw),
+            content_type=ctype, has_camera=CAMERA in raw)
+        if f is None:
+            return self.s3_error(404, "NoSuchUpload")
+        if ctype != f["mimetype"]:
+            return self.s3_error(403, "SignatureDoesNotMatch")
+        if hashlib.md5(raw).hexdigest() != f["md5"]:
+            return self.s3_error(400, "BadDigest")
+        with LOCK:
+            f["put"] = True
+            f["bytes"] = len(raw)
+            f["has_camera"] = CAMERA in raw
+        body = b""
+        self.send_response(200)
+        self.send_header("ETag", '"%s"' % f["md5"])
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+        self.wfile.write(body)
+        log(self.server.args, ev="responded", path="/s3/", status=200)
+
+    def s3_error(self, status, code):
+        body = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>%s</Code></Error>"
+                % code).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/xml")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+        log(self.server.args, ev="responded", path="/s3/", status=status)
+
+    def x_upload_media(self, body):
+        """TWITTER_UPLOAD_MEDIA: a file of the store, as X's media."""
+        a = (body or {}).get("arguments") or {}
+        m = a.get("media")
+        if (not isinstance(m, dict) or
+                not all(isinstance(m.get(k), str) for k in ("name", "mimetype", "s3key"))):
+            return self.composio_validation(
+                ["Error in payload.arguments.media: a file is {name, mimetype, s3key}"])
+        with LOCK:
+            f = STATE["files"].get(m["s3key"])
+        if f is None or not f["put"] or f["tool"] != "TWITTER_UPLOAD_MEDIA":
+            return self.reply(200, {"data": {}, "successful": False,
+                                    "error": "File %s was not uploaded for this tool" % m["s3key"],
+                                    "log_id": "log_x"})
+        if f["mimetype"] != m["mimetype"] or a.get("media_category", "tweet_image") != "tweet_image":
+            return self.reply(200, {"data": {}, "successful": False,
+                                    "error": "Twitter API error: 400 media type or category",
+                                    "log_id": "log_x"})
+        mid = next_id()
+        with LOCK:
+            STATE["x_media"][mid] = m["s3key"]
+        log(self.server.args, ev="upload", platform="composio", id=mid,
+            bytes=f["bytes"], type=f["mimetype"], has_camera=f["has_camera"])
+        self.reply(200, {"data": {"data": {"id": mid, "media_key": "3_" + mid,
+                                           "expires_after_secs": 86400}},
+                         "successful": True, "error": None, "log_id": "log_" + mid})
 
     def read_counts(self):
         if not self.server.args.counts:

@@ -1,6 +1,8 @@
 /* Unit tests for what fronts sends Composio and how it reads its
  * answers: the version an execute names (the pinned one, or "latest"),
- * and Composio's versions in order whatever order they are listed in. */
+ * Composio's versions in order whatever order they are listed in, and an
+ * X image's three requests before the post (file store, presigned PUT,
+ * TWITTER_UPLOAD_MEDIA). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +90,71 @@ test_version_order(void **state)
 	assert_true(check_composio_version_cmp("2025_12_01", "00000000_00") < 0);
 }
 
+/* An image on X: the file store's upload request carries the md5 of the
+ * bytes handed over (the cleaned ones), the PUT their type, the media
+ * tool the file by key, and the post the media ids; alt text is not sent
+ * and says so. Four at most; LinkedIn takes none. */
+static void
+test_x_image_requests(void **state)
+{
+	struct front f = composio_front("{\"composio\":{\"tool\":"
+	    "\"TWITTER_CREATION_OF_A_POST\",\"user_id\":\"acme\"}}");
+	struct front li = composio_front("{\"composio\":{\"tool\":"
+	    "\"LINKEDIN_CREATE_LINKED_IN_POST\",\"arguments\":{\"author\":"
+	    "\"urn:li:person:1\"}}}");
+	static const unsigned char abc[] = "abc";
+	struct channel_image im[5];
+	struct channel_post p = { "hello", im, 1, NULL };
+	struct channel_call c;
+	struct error err = { 0 };
+	char *d;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		im[i] = (struct channel_image){ abc, 3, "image/png", "a harbour",
+		    2, 2 };
+	li.platform = PLATFORM_LINKEDIN;
+	setenv("COMPOSIO_BASE_URL", "http://127.0.0.1:9", 1);
+	assert_int_equal(channel_open_post(&f, &p, "e0123456789abcdef", 0, 0,
+	    0, &c, &err), 0);
+	assert_int_equal(c.nuploads, 1);
+	/* md5("abc") */
+	assert_non_null(strstr(c.stage[0].body, "\"md5\":"
+	    "\"900150983cd24fb0d6963f7d28e17f72\",\"filename\":\"image1.png\","
+	    "\"mimetype\":\"image/png\",\"tool_slug\":\"TWITTER_UPLOAD_MEDIA\","
+	    "\"toolkit_slug\":\"twitter\""));
+	assert_string_equal(c.stage[0].url,
+	    "http://127.0.0.1:9/api/v3/files/upload/request");
+	assert_string_equal(c.put[0].http.method, "PUT");
+	assert_int_equal(c.put[0].http.body_len, 3);
+	assert_non_null(strstr(c.uploads[0].body, "\"media\":{\"name\":"
+	    "\"image1.png\",\"mimetype\":\"image/png\",\"s3key\":"
+	    "\"<key of file 1>\"},\"media_category\":\"tweet_image\""));
+	assert_non_null(strstr(c.post.body,
+	    "\"media__media_ids\":[\"<id of upload 1>\"]"));
+	d = channel_describe(&c);
+	assert_true(strstr(d, "upload/request") < strstr(d, "PUT <new_"));
+	assert_true(strstr(d, "PUT <new_") <
+	    strstr(d, "execute/TWITTER_UPLOAD_MEDIA"));
+	assert_true(strstr(d, "execute/TWITTER_UPLOAD_MEDIA") <
+	    strstr(d, "execute/TWITTER_CREATION_OF_A_POST"));
+	assert_non_null(strstr(d, "image 1's alt text is not sent"));
+	free(d);
+	channel_close(&c);
+	p.nimages = 5;
+	assert_int_equal(channel_open_post(&f, &p, "e0123456789abcdef", 0, 0,
+	    0, &c, &err), -1);
+	assert_non_null(strstr(err.msg, "at most 4 images"));
+	p.nimages = 1;
+	memset(&err, 0, sizeof err);
+	assert_int_equal(channel_open_post(&li, &p, "e0123456789abcdef", 0, 0,
+	    0, &c, &err), -1);
+	assert_non_null(strstr(err.msg, "no images to this platform"));
+	unsetenv("COMPOSIO_BASE_URL");
+	cJSON_Delete(f.raw);
+	cJSON_Delete(li.raw);
+}
+
 int
 main(void)
 {
@@ -95,6 +162,7 @@ main(void)
 		cmocka_unit_test(test_execute_sends_version),
 		cmocka_unit_test(test_lookup_arguments),
 		cmocka_unit_test(test_version_order),
+		cmocka_unit_test(test_x_image_requests),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -101,14 +101,18 @@ test_images_per_post(void **state)
 	assert_int_equal(static_verdict(p, 0, PLATFORM_THREADS), LEGAL_OK);
 	assert_int_equal(static_verdict(p, 0, PLATFORM_REDDIT),
 	    LEGAL_NO_IMAGES);
-	/* X and LinkedIn take images, but fronts sends none through
-	 * Composio yet: illegal there, with that reason. */
-	assert_int_equal(static_verdict(p, 0, PLATFORM_LINKEDIN),
-	    LEGAL_NO_IMAGES);
+	/* X takes 4, sent through Composio; LinkedIn takes images, but
+	 * Composio's post tool names no shape for them, so fronts sends
+	 * none there: illegal, with that reason. */
 	assert_int_equal(legal_body(&p->fronts[PLATFORM_X],
+	    &p->drafts[0].body, why, sizeof why), LEGAL_TOO_MANY_IMAGES);
+	assert_string_equal(why, "5 images; x takes 4 per post");
+	assert_int_equal(legal_max_images(&p->fronts[PLATFORM_X]), 4);
+	assert_int_equal(legal_body(&p->fronts[PLATFORM_LINKEDIN],
 	    &p->drafts[0].body, why, sizeof why), LEGAL_NO_IMAGES);
-	assert_non_null(strstr(why, "fronts sends no images to X yet"));
-	assert_int_equal(legal_max_images(&p->fronts[PLATFORM_X]), 0);
+	assert_non_null(strstr(why, "LINKEDIN_CREATE_LINKED_IN_POST documents "
+	    "no shape for its images"));
+	assert_int_equal(legal_max_images(&p->fronts[PLATFORM_LINKEDIN]), 0);
 	assert_int_equal(legal_body(&p->fronts[PLATFORM_BLUESKY],
 	    &p->drafts[0].body, why, sizeof why), LEGAL_TOO_MANY_IMAGES);
 	assert_string_equal(why, "5 images; bluesky takes 4 per post");
@@ -149,12 +153,19 @@ test_image_type_and_size(void **state)
 	m.facts.bytes = 1000000;
 	assert_int_equal(legal_image(&f[PLATFORM_BLUESKY], &m, NULL, 0),
 	    LEGAL_OK);
-	/* X: 5 MB for an image, 15 MB for a GIF. */
+	/* X: 5 MB for an image. A GIF (15 MB on X) goes through a tool
+	 * fronts does not use: refused as a type fronts cannot send. */
 	m.facts.bytes = 6000000;
 	assert_int_equal(legal_image(&f[PLATFORM_X], &m, NULL, 0),
 	    LEGAL_IMAGE_SIZE);
-	m.facts.type = IMAGE_GIF;
+	m.facts.bytes = 5000000;
 	assert_int_equal(legal_image(&f[PLATFORM_X], &m, NULL, 0), LEGAL_OK);
+	m.facts.type = IMAGE_GIF;
+	assert_int_equal(legal_image(&f[PLATFORM_X], &m, why, sizeof why),
+	    LEGAL_IMAGE_TYPE);
+	assert_string_equal(why, "media/a.webp: fronts sends x images through "
+	    "Composio's TWITTER_UPLOAD_MEDIA, which takes no GIF");
+	m.facts.bytes = 6000000;
 	/* Mastodon: 16 MiB and 33,177,600 pixels by default; an instance's
 	 * own image_size_limit replaces them. */
 	m.facts.type = IMAGE_PNG;
@@ -207,6 +218,18 @@ test_alt_text(void **state)
 	assert_int_equal(legal_image(&f[PLATFORM_X], &m, why, sizeof why),
 	    LEGAL_ALT_MISSING);
 	assert_non_null(strstr(why, "limits.alt_required"));
+	/* On X it is missing even when written: no Composio tool carries
+	 * alt text there. Bluesky carries it. */
+	m.alt = "a harbour";
+	assert_int_equal(legal_image(&f[PLATFORM_X], &m, why, sizeof why),
+	    LEGAL_ALT_MISSING);
+	assert_non_null(strstr(why, "no Composio tool carries an image's alt "
+	    "text to X"));
+	f[PLATFORM_BLUESKY].limits.alt_required = 1;
+	assert_int_equal(legal_image(&f[PLATFORM_BLUESKY], &m, NULL, 0),
+	    LEGAL_OK);
+	f[PLATFORM_X].limits.alt_required = 0;
+	m.alt = NULL;
 	/* 1000 characters of two bytes each are 1000, not 2000. */
 	memset(alt, 0, sizeof alt);
 	for (int i = 0; i < 1000; i++)

@@ -401,6 +401,70 @@ test_identity_and_edits(void **state)
 	fx_free(p);
 }
 
+/* A thread's later parts, once edited, are the plan's: "thread" in the
+ * JSON (only then, so other plans keep their ids), copied, counted as an
+ * edit, and refused with their field when they are too many, too few or
+ * over the front's limit. */
+static void
+test_edited_later_parts(void **state)
+{
+	struct project *p = plan_project();
+	struct plan pl, back, cp;
+	char *s, *big, *json;
+	cJSON *j;
+
+	fx_part(&p->drafts[0].body, "part two");
+	fx_part(&p->drafts[0].body, "part three");
+	load_ok(p, "{\"plan\":[{\"slot\":1,\"front\":\"f0\",\"draft\":"
+	    "\"d0\",\"text\":\"draft number 0\"}]}", &pl);
+	assert_int_equal(plan_post_nparts(p, &pl.posts[0]), 3);
+	assert_string_equal(plan_post_part(p, &pl.posts[0], 2), "part three");
+	assert_false(plan_post_edited(p, &pl.posts[0]));
+	j = plan_to_json(p, &pl);
+	s = cJSON_PrintUnformatted(j);
+	cJSON_Delete(j);
+	assert_null(strstr(s, "\"thread\""));
+	free(s);
+	plan_post_set_part(p, &pl.posts[0], 2, xstrdup("part three, edited"));
+	assert_true(plan_post_edited(p, &pl.posts[0]));
+	assert_false(plan_post_part_edited(p, &pl.posts[0], 1));
+	assert_true(plan_post_part_edited(p, &pl.posts[0], 2));
+	plan_copy(&cp, &pl);
+	plan_post_set_part(p, &pl.posts[0], 1, xstrdup("not in the copy"));
+	assert_string_equal(plan_post_part(p, &cp.posts[0], 1), "part two");
+	assert_string_equal(plan_post_part(p, &cp.posts[0], 2),
+	    "part three, edited");
+	j = plan_to_json(p, &cp);
+	s = cJSON_PrintUnformatted(j);
+	cJSON_Delete(j);
+	assert_non_null(strstr(s, "\"thread\":[\"part two\","
+	    "\"part three, edited\"]"));
+	load_ok(p, s, &back);
+	assert_string_equal(plan_post_part(p, &back.posts[0], 2),
+	    "part three, edited");
+	assert_string_not_equal(back.id, pl.id);
+	free(s);
+	expect_error(p, "{\"plan\":[{\"slot\":1,\"front\":\"f0\",\"draft\":"
+	    "\"d0\",\"text\":\"x\",\"thread\":[\"only one\"]}]}",
+	    "plan[0].thread: not an array of the 2 later parts draft d0 has "
+	    "on front f0");
+	expect_error(p, "{\"plan\":[{\"slot\":1,\"front\":\"f0\",\"draft\":"
+	    "\"d0\",\"text\":\"x\",\"thread\":[\"a\",3]}]}",
+	    "plan[0].thread[1]: not a string");
+	big = xcalloc(3200, 1);
+	memset(big, 'a', 3100);
+	xasprintf(&json, "{\"plan\":[{\"slot\":1,\"front\":\"f0\","
+	    "\"draft\":\"d0\",\"text\":\"x\",\"thread\":[\"a\",\"%s\"]}]}",
+	    big);
+	expect_error(p, json, "plan[0].thread[1]: length 3100/3000");
+	free(json);
+	free(big);
+	plan_free(&back);
+	plan_free(&cp);
+	plan_free(&pl);
+	fx_free(p);
+}
+
 int
 main(void)
 {
@@ -413,6 +477,7 @@ main(void)
 		cmocka_unit_test(test_plan_bounded_by_project),
 		cmocka_unit_test(test_absent_reward_stays_unknown),
 		cmocka_unit_test(test_identity_and_edits),
+		cmocka_unit_test(test_edited_later_parts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
