@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -289,4 +290,27 @@ cli_main(int argc, char **argv)
 	 * before the command, not at the first "now" deep inside it. */
 	(void)clock_now();
 	return cli_exec(&cli, c, argc - i, argv + i);
+}
+
+int
+cli_key_begin(const char *question, struct termios *old)
+{
+	struct termios raw;
+
+	if (tcgetattr(STDIN_FILENO, old) != 0)
+		return -1;
+	raw = *old;
+	raw.c_lflag &= ~(ICANON | ECHO);
+	raw.c_cc[VMIN] = 1;
+	raw.c_cc[VTIME] = 0;
+	tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw);
+	fputs(question, stdout);
+	fflush(stdout);
+	return 0;
+}
+
+void
+cli_key_end(const struct termios *old)
+{
+	tcsetattr(STDIN_FILENO, TCSANOW, old);
 }

@@ -92,6 +92,13 @@ struct search_params;
  * _WORKERS, _ISOLATION, _SEED) over sp's defaults; thread isolation has
  * one worker. */
 void	cli_search_options(const struct args *, struct search_params *sp);
+struct termios;
+/* Puts the terminal on stdin in raw mode (no echo, a key at a time),
+ * discarding what was typed before, and asks question: so no key is
+ * pressed ahead of seeing what it answers. *old is for cli_key_end. -1
+ * when stdin is not a terminal. */
+int	cli_key_begin(const char *question, struct termios *old);
+void	cli_key_end(const struct termios *old);
 /* Prints "fronts NAME: err->msg" to stderr; returns err->code (or 1). */
 int	cli_report(const char *name, const struct error *err);
 /* Without --model (model NULL), an error saying how to write one when

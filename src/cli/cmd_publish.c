@@ -51,23 +51,16 @@ struct publish_tally {
 static int
 publish_key(const char *question)
 {
-	struct termios old, raw;
+	struct termios old;
 	unsigned char ch = 0;
 	ssize_t n;
 
-	if (tcgetattr(STDIN_FILENO, &old) != 0)
+	if (cli_key_begin(question, &old) != 0)
 		return 0;
-	raw = old;
-	raw.c_lflag &= ~(ICANON | ECHO);
-	raw.c_cc[VMIN] = 1;
-	raw.c_cc[VTIME] = 0;
-	tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw);
-	fputs(question, stdout);
-	fflush(stdout);
 	do
 		n = read(STDIN_FILENO, &ch, 1);
 	while (n < 0 && errno == EINTR);
-	tcsetattr(STDIN_FILENO, TCSANOW, &old);
+	cli_key_end(&old);
 	return n == 1 ? ch : 0;
 }
 

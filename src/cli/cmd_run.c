@@ -68,21 +68,14 @@ run_pull(void *arg, const char *dir, struct error *err)
 static int
 run_read_key(const char *question, time_t deadline)
 {
-	struct termios old, raw;
+	struct termios old;
 	struct pollfd pfd = { STDIN_FILENO, POLLIN, 0 };
 	unsigned char ch;
 	int key = 0;
 	ssize_t n;
 
-	if (tcgetattr(STDIN_FILENO, &old) != 0)
+	if (cli_key_begin(question, &old) != 0)
 		return 'q';
-	raw = old;
-	raw.c_lflag &= ~(ICANON | ECHO);
-	raw.c_cc[VMIN] = 1;
-	raw.c_cc[VTIME] = 0;
-	tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw);
-	fputs(question, stdout);
-	fflush(stdout);
 	while (key == 0 && clock_now() < deadline) {
 		if (run_interrupted) {
 			key = 'q';
@@ -98,7 +91,7 @@ run_read_key(const char *question, time_t deadline)
 		else if (strchr("ynsq", ch) != NULL)
 			key = ch;
 	}
-	tcsetattr(STDIN_FILENO, TCSANOW, &old);
+	cli_key_end(&old);
 	printf("%c\n", key != 0 ? key : ' ');
 	return key;
 }

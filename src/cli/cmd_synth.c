@@ -31,46 +31,36 @@
 #include "core/project.h"
 #include "runs/synth_job.h"
 
-struct synth_args {
-	const char	*provider;
-	const char	*model;
-	const char	*out;
-	const char	*fixtures;
-	bool		 record;
-	bool		 from_builtin;
-	int		 rounds;
-	long		 timeout_ms;
-	uint64_t	 seed;
-	double		 time_limit;	/* per candidate; 0: the default */
-	long		 memory_mb;	/* 0: the worker's default */
-};
-
 static void
 synth_progress(void *arg, const char *line)
 {
 	termsafe_fprintf(stderr, "%s\n", line);
 }
 
+/* The options, as the job takes them. */
 static void
-synth_parse(const struct args *args, struct synth_args *a)
+synth_parse(const struct cli *cli, const struct args *args,
+    struct synth_job_opts *o)
 {
-	memset(a, 0, sizeof *a);
-	a->out = args_string(args, "out");
-	a->provider = args_string(args, "provider");
-	a->model = args_string(args, "llm-model");
-	a->record = args_has(args, "record");
-	a->from_builtin = args_has(args, "from-builtin");
-	a->fixtures = args_string(args, "fixtures");
-	a->rounds = (int)args_whole(args, "rounds", 0);
-	a->timeout_ms = args_ms(args, "timeout", 0);
-	a->time_limit = args_number(args, "time-limit", 0);
-	a->memory_mb = (long)args_whole(args, "memory-mb", 0);
-	a->seed = args_whole(args, "seed", 0);
+	memset(o, 0, sizeof *o);
+	o->dir = cli->dir;
+	o->out = args_string(args, "out");
+	o->provider = args_string(args, "provider");
+	o->model = args_string(args, "llm-model");
+	o->record = args_has(args, "record");
+	o->from_builtin = args_has(args, "from-builtin");
+	o->fixtures = args_string(args, "fixtures");
+	o->rounds = (int)args_whole(args, "rounds", 0);
+	o->timeout_ms = args_ms(args, "timeout", 0);
+	o->time_limit = args_number(args, "time-limit", 0);
+	o->memory_mb = (long)args_whole(args, "memory-mb", 0);
+	o->seed = args_whole(args, "seed", 0);
+	o->progress = synth_progress;
 }
 
 /* What was written and what the operator must do next. */
 static void
-synth_print(const struct synth_args *a, const struct synth_job_result *j)
+synth_print(const struct synth_job_opts *a, const struct synth_job_result *j)
 {
 	const struct synth_result *r = &j->r;
 	const struct synth_candidate *c;
@@ -113,7 +103,6 @@ synth_print(const struct synth_args *a, const struct synth_job_result *j)
 static int
 cmd_synth_exec(struct cli *cli, struct args *args)
 {
-	struct synth_args a;
 	struct synth_job_opts o;
 	struct synth_job_result j;
 	struct error err = { 0 };
@@ -121,23 +110,17 @@ cmd_synth_exec(struct cli *cli, struct args *args)
 	bool builtin;
 	int rc;
 
-	synth_parse(args, &a);
-	builtin = a.provider != NULL && strcmp(a.provider, "builtin") == 0;
-	if (builtin && (a.record || a.model != NULL || a.rounds > 1 ||
-	    a.from_builtin))
+	synth_parse(cli, args, &o);
+	builtin = o.provider != NULL && strcmp(o.provider, "builtin") == 0;
+	if (builtin && (o.record || o.model != NULL || o.rounds > 1 ||
+	    o.from_builtin))
 		return cli_usage_error("synth", "--provider builtin asks no "
 		    "language model: no --record, --llm-model, --rounds or "
 		    "--from-builtin");
 	if (project_load(cli->dir, &p, &err) != 0)
 		return cli_report("synth", &err);
-	o = (struct synth_job_opts){ .dir = cli->dir, .provider = a.provider,
-	    .model = a.model, .out = a.out, .fixtures = a.fixtures,
-	    .record = a.record, .from_builtin = a.from_builtin,
-	    .rounds = a.rounds, .timeout_ms = a.timeout_ms, .seed = a.seed,
-	    .time_limit = a.time_limit, .memory_mb = a.memory_mb,
-	    .progress = synth_progress };
 	rc = synth_job_run(p, &o, &j, &err);
-	synth_print(&a, &j);
+	synth_print(&o, &j);
 	rc = rc != 0 ? cli_report("synth", &err) : EXIT_OK;
 	synth_job_result_free(&j);
 	project_free(p);

@@ -204,18 +204,31 @@ statedir_write_all(int fd, const char *path, const char *p, size_t len,
 	return 0;
 }
 
+/* rel opened for appending (created 0600 where missing), its path in
+ * *path for messages: the fd, or -1 with err. */
+static int
+statedir_open_append(const char *project_dir, const char *rel, char **path,
+    struct error *err)
+{
+	int dfd, fd;
+
+	*path = NULL;
+	if (statedir_open(project_dir, true, &dfd, err) != 0)
+		return -1;
+	xasprintf(path, "%s/%s/%s", project_dir, STATEDIR, rel);
+	fd = statedir_openat(dfd, *path, rel, O_WRONLY | O_APPEND | O_CREAT,
+	    0600, err);
+	close(dfd);
+	return fd;
+}
+
 int
 statedir_probe(const char *project_dir, const char *rel, struct error *err)
 {
 	char *path;
-	int dfd, fd;
+	int fd;
 
-	if (statedir_open(project_dir, true, &dfd, err) != 0)
-		return -1;
-	xasprintf(&path, "%s/%s/%s", project_dir, STATEDIR, rel);
-	fd = statedir_openat(dfd, path, rel, O_WRONLY | O_APPEND | O_CREAT,
-	    0600, err);
-	close(dfd);
+	fd = statedir_open_append(project_dir, rel, &path, err);
 	free(path);
 	if (fd < 0)
 		return -1;
@@ -274,15 +287,9 @@ statedir_append(const char *project_dir, const char *rel, const char *line,
 {
 	char *path, *buf;
 	size_t n = strlen(line);
-	int dfd, fd, rc;
+	int fd, rc;
 
-	if (statedir_open(project_dir, true, &dfd, err) != 0)
-		return -1;
-	xasprintf(&path, "%s/%s/%s", project_dir, STATEDIR, rel);
-	fd = statedir_openat(dfd, path, rel, O_WRONLY | O_APPEND | O_CREAT,
-	    0600, err);
-	close(dfd);
-	if (fd < 0) {
+	if ((fd = statedir_open_append(project_dir, rel, &path, err)) < 0) {
 		free(path);
 		return -1;
 	}

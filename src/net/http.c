@@ -83,6 +83,22 @@ http_set_field(char **field, const char *value, size_t len)
 	*field = xstrndup(value, len);
 }
 
+/* Forgets the headers kept of a response (a new status line, or the
+ * response freed). */
+static void
+http_headers_free(struct http_response *r)
+{
+	free(r->request_id);
+	free(r->retry_after);
+	free(r->retry_after_ms);
+	free(r->content_type);
+	free(r->ratelimit_remaining);
+	free(r->ratelimit_reset);
+	r->request_id = r->retry_after = r->retry_after_ms = NULL;
+	r->content_type = NULL;
+	r->ratelimit_remaining = r->ratelimit_reset = NULL;
+}
+
 /* Keeps the few response headers callers need; a new status line (after
  * a 100 Continue, say) starts afresh. */
 static size_t
@@ -95,15 +111,7 @@ http_header_cb(char *data, size_t size, size_t n, void *arg)
 
 	x->last_rx = clock_seconds();
 	if (len >= 5 && strncmp(data, "HTTP/", 5) == 0) {
-		free(r->request_id);
-		free(r->retry_after);
-		free(r->retry_after_ms);
-		free(r->content_type);
-		free(r->ratelimit_remaining);
-		free(r->ratelimit_reset);
-		r->request_id = r->retry_after = r->retry_after_ms = NULL;
-		r->content_type = NULL;
-		r->ratelimit_remaining = r->ratelimit_reset = NULL;
+		http_headers_free(r);
 		r->should_retry = -1;
 		return len;
 	}
@@ -407,12 +415,7 @@ http_response_free(struct http_response *r)
 	if (r == NULL)
 		return;
 	free(r->body);
-	free(r->request_id);
-	free(r->retry_after);
-	free(r->retry_after_ms);
-	free(r->content_type);
-	free(r->ratelimit_remaining);
-	free(r->ratelimit_reset);
+	http_headers_free(r);
 	memset(r, 0, sizeof *r);
 }
 

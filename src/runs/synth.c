@@ -343,23 +343,23 @@ synth_done(const struct synth_candidate *c)
 	    (!c->measured && c->losses == 0));
 }
 
-static void
-synth_say(const struct synth_options *o, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
-synth_say(const struct synth_options *o, const char *fmt, ...)
+void
+synth_progress_say(void (*progress)(void *, const char *), void *arg,
+    const char *fmt, ...)
 {
 	char line[512];
 	va_list ap;
 
-	if (o->progress == NULL)
+	if (progress == NULL)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
-	o->progress(o->progress_arg, line);
+	progress(arg, line);
 }
+
+#define synth_say(o, ...) \
+	synth_progress_say((o)->progress, (o)->progress_arg, __VA_ARGS__)
 
 const char *
 synth_builtin_word(const struct synth_candidate *c)

@@ -131,6 +131,10 @@ int	synth_builtin(const struct project *, const struct synth_options *,
  * the builtin model", " (it is the builtin model)" or "" (not measured). */
 const char	*synth_builtin_word(const struct synth_candidate *);
 void	synth_result_free(struct synth_result *);
+/* One line of progress, formatted, to progress (NULL: nobody listens):
+ * what synth_run and synth_job_run say as they go. */
+void	synth_progress_say(void (*progress)(void *, const char *), void *arg,
+	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The synthesis report (rounds, candidates, provider, tokens). */
 cJSON	*synth_report_json(const struct synth_result *, const char *provider,
 	    const char *api, const char *model, const char *written);

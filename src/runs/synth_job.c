@@ -26,23 +26,8 @@
 
 #define SYNTH_REPLAY_DIRS	4
 
-static void
-synth_job_say(const struct synth_job_opts *o, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
-synth_job_say(const struct synth_job_opts *o, const char *fmt, ...)
-{
-	va_list ap;
-	char line[512];
-
-	if (o->progress == NULL)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
-	o->progress(o->progress_arg, line);
-}
+#define synth_job_say(o, ...) \
+	synth_progress_say((o)->progress, (o)->progress_arg, __VA_ARGS__)
 
 /* Where replay looks, most specific first (see the top of this file). */
 static void
