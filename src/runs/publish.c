@@ -204,14 +204,15 @@ publish_assess_sent(struct publish *pub, int i, const struct ledger_entry *e,
     time_t now, struct publish_item *out)
 {
 	const struct draft *d = &pub->project->drafts[pub->plan->posts[i].draft];
+	const struct ledger_entry *skip;
 	int sent, stuck;
 	char id[LEDGER_ID_LEN], why[sizeof out->why];
 
 	sent = publish_parts_sent(pub, i, &stuck);
-	if (stuck < 0 && (e = publish_rest_skipped(pub, i, sent)) != NULL) {
+	if (stuck < 0 && (skip = publish_rest_skipped(pub, i, sent)) != NULL) {
 		out->status = PUBLISH_REFUSED;
 		snprintf(out->why, sizeof out->why, "skipped (ledger entry %s): "
-		    "%s", e->id, e->reason != NULL ? e->reason : "-");
+		    "%s", skip->id, skip->reason != NULL ? skip->reason : "-");
 	} else if (sent >= out->nparts) {
 		out->status = PUBLISH_SENT;
 		snprintf(out->why, sizeof out->why, "already sent (ledger entry "
