@@ -70,7 +70,7 @@ ledger_thread_head(const struct ledger *l, const struct ledger_entry *e)
 static void
 ledger_print_parts(const struct ledger *l, const struct ledger_entry *head)
 {
-	const struct ledger_entry *e;
+	const struct ledger_entry *e, *stop = NULL;
 	int k, i, sent = 0;
 
 	for (k = 1; k <= head->nparts; k++) {
@@ -79,9 +79,15 @@ ledger_print_parts(const struct ledger *l, const struct ledger_entry *head)
 			    ledger_same_thread(&l->entries[i], head))
 				e = &l->entries[i];
 		if (e == NULL) {
-			printf("    part %d/%d  not attempted\n", k, head->nparts);
+			/* After a skipped part (the thread's window closed),
+			 * the rest will not be sent either. */
+			printf("    part %d/%d  %s\n", k, head->nparts, stop !=
+			    NULL ? "not sent: the part before was skipped" :
+			    "not attempted");
 			continue;
 		}
+		if (e->state == LEDGER_SKIPPED && stop == NULL)
+			stop = e;
 		sent += e->state == LEDGER_SENT;
 		termsafe_fprintf(stdout, "    part %d/%d  %s  %-7s  %s\n", k,
 		    head->nparts, e->id, ledger_state_name(e->state),
@@ -90,7 +96,8 @@ ledger_print_parts(const struct ledger *l, const struct ledger_entry *head)
 		    LEDGER_PENDING ? "no outcome recorded" : e->reason != NULL ?
 		    e->reason : "");
 	}
-	printf("    thread: %d of %d parts sent\n", sent, head->nparts);
+	printf("    thread: %d of %d parts sent%s\n", sent, head->nparts,
+	    stop != NULL ? "; the rest will not be sent" : "");
 }
 
 static int

@@ -30,6 +30,7 @@ struct legal_caps {
 	long		 max_pixels;	/* 0: none */
 	int		 max_alt;	/* characters; 0: none */
 	bool		 gif_alone;	/* an animated GIF is the only image */
+	int		 max_frames;	/* of an animated GIF; 0: none */
 };
 
 static const struct legal_caps caps[PLATFORM_COUNT] = {
@@ -37,7 +38,7 @@ static const struct legal_caps caps[PLATFORM_COUNT] = {
 	    1000, true },
 	[PLATFORM_LINKEDIN] = { "a LinkedIn post takes no thread of replies",
 	    NULL, 20, TYPES(T(IMAGE_JPEG) T(IMAGE_PNG) T(IMAGE_GIF)), 0, 0,
-	    36152320, 4086, false },
+	    36152320, 4086, false, 250 },
 	[PLATFORM_BLUESKY] = { NULL, NULL, 4, ALL_TYPES, 1000000, 0, 0, 0,
 	    false },
 	[PLATFORM_MASTODON] = { NULL, NULL, 4, ALL_TYPES, 16777216, 0,
@@ -57,8 +58,9 @@ static const struct legal_caps caps[PLATFORM_COUNT] = {
  * callers send it JPEG, PNG and WebP (an animated GIF goes through
  * another, chunked tool fronts does not use), and no Composio tool sets
  * an image's alt text on X.
- * LinkedIn's post tool names no shape for its images, so fronts sends
- * none there. What it cannot send is illegal with that reason (the plan
+ * LinkedIn images go in LINKEDIN_CREATE_LINKED_IN_POST's `images`, as
+ * files of Composio's file store, and no field of that tool carries alt
+ * text. What it cannot send is illegal with that reason (the plan
  * puts the draft where it can go whole, or a variant serves the front)
  * rather than refused at the keypress.
  */
@@ -73,10 +75,10 @@ static const struct legal_sender senders[PLATFORM_COUNT] = {
 	[PLATFORM_X] = { NULL, TYPES(T(IMAGE_JPEG) T(IMAGE_PNG) T(IMAGE_WEBP)),
 	    "Composio's TWITTER_UPLOAD_MEDIA", "no Composio tool carries an "
 	    "image's alt text to X" },
-	[PLATFORM_LINKEDIN] = { "fronts sends no images to LinkedIn: "
-	    "Composio's LINKEDIN_CREATE_LINKED_IN_POST documents no shape for "
-	    "its images, and fronts does not guess one; a variant without "
-	    "images serves this front", 0, NULL, NULL },
+	[PLATFORM_LINKEDIN] = { NULL, 0,
+	    "Composio's LINKEDIN_CREATE_LINKED_IN_POST", "no field of "
+	    "Composio's LINKEDIN_CREATE_LINKED_IN_POST carries an image's alt "
+	    "text to LinkedIn" },
 };
 
 static const char *type_names[IMAGE_NTYPES] = { "unknown", "JPEG", "PNG",
@@ -187,6 +189,9 @@ image_size(const struct legal_caps *c, const struct media *m,
 	    (long long)x->width * x->height > c->max_pixels)
 		return say(LEGAL_IMAGE_SIZE, why, len, "%s: %d×%d pixels, over "
 		    "%s's %ld", m->path, x->width, x->height, pl, c->max_pixels);
+	if (c->max_frames > 0 && x->frames > c->max_frames)
+		return say(LEGAL_IMAGE_SIZE, why, len, "%s: %d frames, over "
+		    "%s's %d", m->path, x->frames, pl, c->max_frames);
 	return LEGAL_OK;
 }
 

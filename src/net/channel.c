@@ -341,6 +341,9 @@ channel_describe(const struct channel_call *c)
 			    "presigned URL it answers");
 			then = "with the key the file store gave the file";
 		}
+		/* A file the post tool takes itself has no media tool. */
+		if (c->uploads[i].url == NULL)
+			continue;
 		channel_describe_add(f, &c->uploads[i], then);
 		then = c->platform->upload_then != NULL ?
 		    c->platform->upload_then : "with the upload's answer";

@@ -31,8 +31,9 @@ enum channel_kind { CHANNEL_COMPOSIO, CHANNEL_MASTODON, CHANNEL_BLUESKY };
 struct platform_handler;	/* net/platform.h: what the call's steps are */
 
 #define CHANNEL_MAX_HEADERS	4
-#define CHANNEL_MAX_IMAGES	4	/* per post, on every platform fronts
-					   uploads to directly */
+#define CHANNEL_MAX_IMAGES	20	/* per post, on any platform (LinkedIn's
+					   MultiImage: 20); each table's
+					   max_images is its own */
 
 /* One image of a post: the bytes to upload (already read and cleaned by
  * core/media.h) and what the platform is told about them. */

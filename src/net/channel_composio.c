@@ -138,28 +138,38 @@ channel_composio_body(const struct front *f, cJSON *arguments,
 }
 
 /* The images: each to the file store and the media tool, and the post
- * names what they answer (shown as "<id of upload N>" until then). */
+ * names what they answer (shown as "<id of upload N>" until then); or,
+ * where the post tool takes the files, each as a file argument (its key
+ * shown as "<key of file N>" until the store gives it). */
 static int
 composio_images(struct channel_call *c, const char *base,
     const struct channel_post *p, cJSON *args, struct error *err)
 {
 	const struct platform_composio *cp = c->platform->composio;
+	bool files = cp->media_files_arg != NULL;
 	cJSON *ids;
 	char id[32];
 	int i;
 
 	if (p->nimages == 0)
 		return 0;
-	if (cp->media_tool == NULL || p->nimages > c->platform->max_images)
+	if (cp->media_tool == NULL && !files)
 		return error_set(err, EXIT_REFUSED, "front \"%s\": fronts sends "
-		    "%s through Composio", c->front->id, cp->media_tool == NULL ?
-		    "no images to this platform" : "at most 4 images a post");
-	ids = cJSON_AddArrayToObject(args, cp->media_ids_arg);
+		    "no images to this platform through Composio",
+		    c->front->id);
+	if (p->nimages > c->platform->max_images)
+		return error_set(err, EXIT_REFUSED, "front \"%s\": fronts sends "
+		    "at most %d images a post through Composio", c->front->id,
+		    c->platform->max_images);
+	ids = cJSON_AddArrayToObject(args, files ? cp->media_files_arg :
+	    cp->media_ids_arg);
 	for (i = 0; i < p->nimages; i++) {
 		if (channel_composio_media(c, base, p, i, err) != 0)
 			return -1;
-		snprintf(id, sizeof id, "<id of upload %d>", i + 1);
-		cJSON_AddItemToArray(ids, cJSON_CreateString(id));
+		snprintf(id, sizeof id, files ? "<key of file %d>" :
+		    "<id of upload %d>", i + 1);
+		cJSON_AddItemToArray(ids, files ? channel_composio_file_arg(i,
+		    p->images[i].mime, id) : cJSON_CreateString(id));
 	}
 	return 0;
 }
@@ -275,15 +285,28 @@ channel_composio_open(struct channel_call *c, const struct channel_post *p,
 	return channel_composio_build(c, p, err);
 }
 
-/* The post names the media ids its images' uploads answered. */
+/* The post names the media ids its images' uploads answered, or its
+ * file arguments the keys the file store gave. */
 static void
 composio_media_ids(struct channel_call *c)
 {
+	const struct platform_composio *cp = c->platform->composio;
 	cJSON *args = cJSON_GetObjectItemCaseSensitive(c->post_json,
 	    "arguments");
-	cJSON *ids = cJSON_CreateArray();
-	int i;
+	cJSON *ids, *file;
+	int i = 0;
 
+	if (cp->media_files_arg != NULL) {
+		cJSON_ArrayForEach(file, cJSON_GetObjectItemCaseSensitive(args,
+		    cp->media_files_arg))
+			if (i < c->nuploads)
+				cJSON_ReplaceItemInObjectCaseSensitive(file,
+				    "s3key", cJSON_CreateString(
+				    c->upload_ids[i++]));
+		channel_post_rebody(c);
+		return;
+	}
+	ids = cJSON_CreateArray();
 	for (i = 0; i < c->nuploads; i++)
 		cJSON_AddItemToArray(ids, cJSON_CreateString(c->upload_ids[i]));
 	cJSON_ReplaceItemInObjectCaseSensitive(args,

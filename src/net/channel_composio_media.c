@@ -7,7 +7,9 @@
  * same Content-Type (anything but 200 is a failure); then the platform's
  * media tool (X: TWITTER_UPLOAD_MEDIA) with the file as
  * {"name", "mimetype", "s3key"}, which answers the media id the post
- * names.
+ * names. LinkedIn's post tool takes the files themselves: they are
+ * staged for LINKEDIN_CREATE_LINKED_IN_POST, there is no media tool, and
+ * the post's `images` carries each file argument with its key.
  *
  * The bytes are the cleaned ones publish hands over (core/media.h), so
  * the md5 is theirs. A dry run shows the key and the presigned URL as
@@ -47,6 +49,19 @@ media_name(int i, const char *mime)
 	return name;
 }
 
+cJSON *
+channel_composio_file_arg(int i, const char *mime, const char *s3key)
+{
+	cJSON *file = cJSON_CreateObject();
+	char *name = media_name(i, mime);
+
+	cJSON_AddStringToObject(file, "name", name);
+	cJSON_AddStringToObject(file, "mimetype", mime);
+	cJSON_AddStringToObject(file, "s3key", s3key);
+	free(name);
+	return file;
+}
+
 /* The media tool's execute for file i, naming the file by s3key. */
 static char *
 media_tool_body(const struct channel_call *c, int i, const char *mime,
@@ -54,19 +69,16 @@ media_tool_body(const struct channel_call *c, int i, const char *mime,
 {
 	const struct platform_composio *cp = c->platform->composio;
 	const char *const *fx;
-	cJSON *args = cJSON_CreateObject(), *file, *body;
-	char *name = media_name(i, mime), *out;
+	cJSON *args = cJSON_CreateObject(), *body;
+	char *out;
 
-	file = cJSON_AddObjectToObject(args, cp->media_file_arg);
-	cJSON_AddStringToObject(file, "name", name);
-	cJSON_AddStringToObject(file, "mimetype", mime);
-	cJSON_AddStringToObject(file, "s3key", s3key);
+	cJSON_AddItemToObject(args, cp->media_file_arg,
+	    channel_composio_file_arg(i, mime, s3key));
 	for (fx = cp->media_fixed; fx != NULL && fx[0] != NULL; fx += 2)
 		cJSON_AddStringToObject(args, fx[0], fx[1]);
 	body = channel_composio_body(c->front, args, NULL);
 	out = cJSON_PrintUnformatted(body);
 	cJSON_Delete(body);
-	free(name);
 	return out;
 }
 
@@ -79,12 +91,15 @@ channel_composio_media(struct channel_call *c, const char *base,
 	long tmo = c->post.http.timeout_ms;
 	char md5[33], key[32], *url, *name = media_name(i, im->mime), *b;
 	cJSON *stage = cJSON_CreateObject();
+	/* Without a media tool the file is the post tool's own. */
+	const char *tool = cp->media_tool != NULL ? cp->media_tool :
+	    channel_front_str(c->front, "composio", "tool");
 
 	media_md5(im->data, im->len, md5);
 	cJSON_AddStringToObject(stage, "md5", md5);
 	cJSON_AddStringToObject(stage, "filename", name);
 	cJSON_AddStringToObject(stage, "mimetype", im->mime);
-	cJSON_AddStringToObject(stage, "tool_slug", cp->media_tool);
+	cJSON_AddStringToObject(stage, "tool_slug", tool);
 	cJSON_AddStringToObject(stage, "toolkit_slug", cp->toolkit);
 	xasprintf(&url, "%s/api/v3/files/upload/request", base);
 	channel_req_set(&c->stage[i], url, cJSON_PrintUnformatted(stage),
@@ -100,13 +115,16 @@ channel_composio_media(struct channel_call *c, const char *base,
 	    channel_image_shown(im), tmo);
 	free(url);
 
-	snprintf(key, sizeof key, "<key of file %d>", i + 1);
-	xasprintf(&url, "%s/api/v3.1/tools/execute/%s", base, cp->media_tool);
-	channel_req_set(&c->uploads[i], url, media_tool_body(c, i, im->mime,
-	    key), "x-api-key", c->secret != NULL ? xstrdup(c->secret) : NULL,
-	    tmo);
-	free(url);
 	c->nuploads = i + 1;
+	if (cp->media_tool != NULL) {
+		snprintf(key, sizeof key, "<key of file %d>", i + 1);
+		xasprintf(&url, "%s/api/v3.1/tools/execute/%s", base,
+		    cp->media_tool);
+		channel_req_set(&c->uploads[i], url, media_tool_body(c, i,
+		    im->mime, key), "x-api-key", c->secret != NULL ?
+		    xstrdup(c->secret) : NULL, tmo);
+		free(url);
+	}
 	if (im->alt != NULL && im->alt[0] != '\0')
 		channel_note(c, "image %d's alt text is not sent: no Composio "
 		    "tool carries alt text to %s", i + 1,
@@ -237,8 +255,13 @@ channel_composio_file(struct channel_call *c, int i, char **why)
 		cJSON_Delete(j);
 		return -1;
 	}
-	rc = media_put(c, i, url, why) != 0 || media_tool(c, i, key, why) != 0 ?
-	    -1 : 0;
+	if (media_put(c, i, url, why) != 0)
+		rc = -1;
+	else if (c->platform->composio->media_tool == NULL) {
+		c->upload_ids[i] = xstrdup(key);
+		rc = 0;
+	} else
+		rc = media_tool(c, i, key, why);
 	cJSON_Delete(j);
 	return rc;
 }

@@ -58,11 +58,15 @@ void	channel_req_put(struct channel_req *, const char *url,
 	    long timeout_ms);
 /* Composio: image i of p to the file store and the platform's media
  * tool (channel_composio_media.c), built into c; sent by
- * channel_composio_file(), which puts the media id into
- * c->upload_ids[i] (0), or says why not (-1, *why the caller's). */
+ * channel_composio_file(), which puts the media id (without a media
+ * tool: the file's key) into c->upload_ids[i] (0), or says why not (-1,
+ * *why the caller's). channel_composio_file_arg: file i as a tool's
+ * file argument {"name", "mimetype", "s3key"}. */
 int	channel_composio_media(struct channel_call *, const char *base,
 	    const struct channel_post *p, int i, struct error *err);
 int	channel_composio_file(struct channel_call *, int i, char **why);
+cJSON	*channel_composio_file_arg(int i, const char *mime,
+	    const char *s3key);
 /* The body Composio's execute takes: arguments, the front's user or
  * connected account, the version (NULL: "latest"). */
 cJSON	*channel_composio_body(const struct front *, cJSON *arguments,

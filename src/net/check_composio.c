@@ -113,8 +113,8 @@ composio_post_args(const struct front *f)
 	static const unsigned char byte[1];
 	struct channel_image im = { byte, 1, "image/jpeg", NULL, 1, 1 };
 	struct channel_reply reply = { "1", NULL, "1", NULL };
-	struct channel_post post = { "check", &im, cp->media_tool != NULL,
-	    cp->replies ? &reply : NULL };
+	struct channel_post post = { "check", &im, cp->media_tool != NULL ||
+	    cp->media_files_arg != NULL, cp->replies ? &reply : NULL };
 	struct channel_call c;
 	struct error err = { 0 };
 	const cJSON *a;
@@ -170,6 +170,44 @@ composio_params_step(struct check_target *t, const cJSON *j,
 	free(takes);
 }
 
+/* Where the post tool takes the files (LinkedIn's `images`), its schema
+ * must say an array of Composio's file arguments: {"type": "array",
+ * "items": {"file_uploadable": true, "properties": {..., "s3key"}}}, as
+ * Composio's SDK marks a FileUploadable. Anything else fails, naming what
+ * the schema says, before a live run sends files the tool would drop. */
+static void
+composio_files_step(struct check_target *t, const cJSON *j,
+    const char *tool, const char *arg)
+{
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+	    j, "input_parameters"), "properties"), arg);
+	const cJSON *items = cJSON_GetObjectItemCaseSensitive(p, "items");
+	const char *type = json_str(p, "type"), *itype = json_str(items,
+	    "type");
+	bool ok;
+
+	ok = type != NULL && strcmp(type, "array") == 0 &&
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(items,
+	    "file_uploadable")) && cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(items, "properties"), "s3key") !=
+	    NULL;
+	if (ok) {
+		check_add(t, true, "images", NULL, "tool %s takes \"%s\" as an "
+		    "array of uploaded files", tool, arg);
+		return;
+	}
+	check_add(t, false, "images", "send this front no images (a variant "
+	    "without media serves it) until the tool takes files again",
+	    "tool %s's \"%s\" is %s%s%s%s, not an array of uploaded files "
+	    "(items with file_uploadable and an s3key): fronts would send "
+	    "images it does not take", tool, arg, p == NULL ? "absent" :
+	    type != NULL ? type : "of no type", items != NULL ? " of " : "",
+	    items != NULL ? (itype != NULL ? itype : "untyped items") : "",
+	    items != NULL && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+	    items, "file_uploadable")) ? " (not file_uploadable)" : "");
+}
+
 /* The tool at the front's version ("latest" when unpinned, as execute
  * is sent); the version it resolves to; the arguments fronts sends
  * among its input parameters. Its toolkit's slug into *toolkit when
@@ -177,7 +215,7 @@ composio_params_step(struct check_target *t, const cJSON *j,
 static void
 composio_tool(struct check_target *t, const char *base, const char *key,
     const char *tool, const char *version, const char *const *args,
-    char **toolkit)
+    const char *files, char **toolkit)
 {
 	char *url, *why, *enc = check_urlenc(tool), *venc;
 	const char *newest, *at;
@@ -219,6 +257,8 @@ composio_tool(struct check_target *t, const char *base, const char *key,
 	    "\"latest\")" : "", newest != NULL ? "; the latest is " : "",
 	    newest != NULL ? newest : "");
 	composio_params_step(t, j, tool, args);
+	if (files != NULL)
+		composio_files_step(t, j, tool, files);
 	cJSON_Delete(j);
 }
 
@@ -337,7 +377,7 @@ composio_media_tool(struct check_target *t, const char *base,
 	    n < 7; i += 2)
 		args[n++] = cp->media_fixed[i];
 	args[n] = NULL;
-	composio_tool(t, base, key, cp->media_tool, NULL, args, NULL);
+	composio_tool(t, base, key, cp->media_tool, NULL, args, NULL, NULL);
 }
 
 void
@@ -360,11 +400,11 @@ check_composio(struct check_target *t, const struct project *p,
 	else {
 		args = composio_post_args(f);
 		composio_tool(t, base, key, tool, version,
-		    (const char *const *)args, &toolkit);
+		    (const char *const *)args, cp->media_files_arg, &toolkit);
 		free_list(args);
 		if (cp->read_tool != NULL && pull_supported(f))
 			composio_tool(t, base, key, cp->read_tool(f), version,
-			    cp->read_args, NULL);
+			    cp->read_args, NULL, NULL);
 		if (cp->media_tool != NULL)
 			composio_media_tool(t, base, key, cp);
 		composio_account(t, f, base, key, toolkit);

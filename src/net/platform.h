@@ -51,12 +51,15 @@ struct platform_composio {
 	 * store files them under, the tool that hands one to the platform
 	 * (its file argument, then name/value pairs of its fixed arguments,
 	 * ending with NULL), and the post's argument that names what that
-	 * tool answered. */
+	 * tool answered. A platform whose post tool takes the files
+	 * themselves (LinkedIn) has no media tool: the files are staged for
+	 * the post tool and media_files_arg, an array, names them. */
 	const char			*toolkit;
 	const char			*media_tool;
 	const char			*media_file_arg;
 	const char *const		*media_fixed;
 	const char			*media_ids_arg;
+	const char			*media_files_arg;
 };
 
 struct platform_handler {

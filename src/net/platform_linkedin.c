@@ -2,6 +2,10 @@
  * platform_linkedin — LinkedIn, through Composio's tools: the text goes
  * as `commentary`, with the `author` (a person's or an organization's
  * URN) and the `visibility` the tool needs; a post takes no replies.
+ * Images go to Composio's file store for LINKEDIN_CREATE_LINKED_IN_POST
+ * itself (toolkit linkedin), and the post's `images`, an array of file
+ * arguments {"name", "mimetype", "s3key"}, carries them: the tool has no
+ * separate media tool (`fronts check` verifies its schema says so).
  * LinkedIn has no read tool: history comes from its export.
  */
 #include <string.h>
@@ -32,11 +36,14 @@ static const struct platform_composio linkedin_composio = {
 	.text_arg = "commentary",
 	.needs = linkedin_needs,
 	.post_url = linkedin_post_url,
+	.toolkit = "linkedin",
+	.media_files_arg = "images",
 };
 
 const struct platform_handler platform_linkedin = {
 	.platform = PLATFORM_LINKEDIN,
 	.name = "linkedin",
 	PLATFORM_COMPOSIO_STEPS,
+	.max_images = CHANNEL_MAX_IMAGES,
 	.composio = &linkedin_composio,
 };

@@ -43,7 +43,7 @@ const struct platform_handler platform_x = {
 	.platform = PLATFORM_X,
 	.name = "x",
 	PLATFORM_COMPOSIO_STEPS,
-	.max_images = CHANNEL_MAX_IMAGES,
+	.max_images = 4,
 	.pull = pull_composio,
 	.composio = &x_composio,
 };

@@ -201,13 +201,19 @@ publish_sent_before(const struct publish *pub, const struct front *f,
  * first part not sent (unless one has no known outcome). */
 static void
 publish_assess_sent(struct publish *pub, int i, const struct ledger_entry *e,
-    struct publish_item *out)
+    time_t now, struct publish_item *out)
 {
+	const struct draft *d = &pub->project->drafts[pub->plan->posts[i].draft];
+	const struct ledger_entry *skip;
 	int sent, stuck;
-	char id[LEDGER_ID_LEN];
+	char id[LEDGER_ID_LEN], why[sizeof out->why];
 
 	sent = publish_parts_sent(pub, i, &stuck);
-	if (sent >= out->nparts) {
+	if (stuck < 0 && (skip = publish_rest_skipped(pub, i, sent)) != NULL) {
+		out->status = PUBLISH_REFUSED;
+		snprintf(out->why, sizeof out->why, "skipped (ledger entry %s): "
+		    "%s", skip->id, skip->reason != NULL ? skip->reason : "-");
+	} else if (sent >= out->nparts) {
 		out->status = PUBLISH_SENT;
 		snprintf(out->why, sizeof out->why, "already sent (ledger entry "
 		    "%s%s%s%s)", e->id, out->nparts > 1 ? ", every part" : "",
@@ -219,6 +225,12 @@ publish_assess_sent(struct publish *pub, int i, const struct ledger_entry *e,
 		    "entry %s) has no known outcome: it may be online; check, "
 		    "then `fronts ledger resolve %s --sent URL` or `--failed`",
 		    stuck + 1, out->nparts, id, id);
+	} else if (!legal_in_window(d, now)) {
+		/* The rest of a thread keeps to the draft's window too. */
+		out->status = PUBLISH_REFUSED;
+		publish_window_why(d, now, why, sizeof why);
+		snprintf(out->why, sizeof out->why, "parts %d-%d of %d will not "
+		    "be sent: %s", sent + 1, out->nparts, out->nparts, why);
 	} else {
 		out->status = PUBLISH_READY;
 		out->next_part = sent;
@@ -285,7 +297,7 @@ publish_assess(struct publish *pub, int i, time_t now, bool future,
 		    part + 1, out->nparts, why);
 	} else if ((e = ledger_find(&pub->ledger, out->entry)) != NULL &&
 	    e->state == LEDGER_SENT)
-		publish_assess_sent(pub, i, e, out);
+		publish_assess_sent(pub, i, e, now, out);
 	else if (e != NULL && e->state == LEDGER_SKIPPED) {
 		out->status = PUBLISH_REFUSED;
 		snprintf(out->why, sizeof out->why, "skipped (%s): never sent "
@@ -319,7 +331,8 @@ publish_resumable(const struct publish *pub, int i)
 {
 	int stuck, sent = publish_parts_sent(pub, i, &stuck);
 
-	return sent > 0 && stuck < 0 && sent < publish_body(pub, i)->nparts;
+	return sent > 0 && stuck < 0 && sent < publish_body(pub, i)->nparts &&
+	    publish_rest_skipped(pub, i, sent) == NULL;
 }
 
 char *

@@ -75,6 +75,16 @@ void	publish_assess(struct publish *, int i, time_t now, bool future,
 /* Is post i a thread begun and not finished (part 1 sent, a later part
  * not attempted or failed), which a later run goes on with? */
 bool	publish_resumable(const struct publish *, int i);
+/* When the rest of post i, a thread begun, can no longer go: the end of
+ * its slot's window (run_end) or, when sooner, the moment after its
+ * draft's not_after. */
+time_t	publish_thread_closes(const struct publish *, int i, time_t run_end);
+/* Post i, a thread begun whose window closed at closed (from
+ * publish_thread_closes): msg says which parts will not be sent and why;
+ * live, the first of them is recorded as skipped with that reason, so no
+ * run offers the rest again and `fronts ledger` shows it. */
+int	publish_thread_close(struct publish *, int i, time_t closed,
+	    bool live, time_t now, char *msg, size_t len, struct error *err);
 /* The exact request(s) post i sends, secrets as ***. */
 char	*publish_describe(struct publish *, int i, time_t now,
 	    struct error *err);

@@ -25,6 +25,10 @@ void	publish_part_entry(const struct publish *, int i, int k,
 /* How many leading parts of post i the ledger says were sent; *stuck
  * gets the first part with an attempt but no known outcome (-1: none). */
 int	publish_parts_sent(const struct publish *, int i, int *stuck);
+/* The ledger entry of post i's part after the sent ones when it was
+ * skipped (the thread's window closed), or NULL. */
+const struct ledger_entry *publish_rest_skipped(const struct publish *,
+	    int i, int sent);
 /* Builds the call of part k, replying to reply (NULL: none); images
  * are loaded into imgs (publish_images_free() them). */
 int	publish_part_open(struct publish *, int i, int k,

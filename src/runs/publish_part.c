@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/media.h"
+#include "core/timeutil.h"
 #include "runs/publish_int.h"
 
 const struct body *
@@ -171,4 +172,60 @@ publish_parts_describe(struct publish *pub, int i, int from, time_t now,
 	}
 	fclose(f);
 	return out;
+}
+
+const struct ledger_entry *
+publish_rest_skipped(const struct publish *pub, int i, int sent)
+{
+	const struct ledger_entry *e;
+	char id[LEDGER_ID_LEN];
+
+	if (sent <= 0 || sent >= publish_body(pub, i)->nparts)
+		return NULL;
+	publish_part_entry(pub, i, sent, id);
+	e = ledger_find(&pub->ledger, id);
+	return e != NULL && e->state == LEDGER_SKIPPED ? e : NULL;
+}
+
+time_t
+publish_thread_closes(const struct publish *pub, int i, time_t run_end)
+{
+	const struct draft *d = &pub->project->drafts[pub->plan->posts[i].draft];
+
+	return d->has_not_after && d->not_after < run_end ? d->not_after + 1 :
+	    run_end;
+}
+
+int
+publish_thread_close(struct publish *pub, int i, time_t closed, bool live,
+    time_t now, char *msg, size_t len, struct error *err)
+{
+	const struct plan_post *post = &pub->plan->posts[i];
+	const struct draft *d = &pub->project->drafts[post->draft];
+	struct ledger_intent in;
+	int stuck, n = publish_body(pub, i)->nparts;
+	int sent = publish_parts_sent(pub, i, &stuck);
+	bool draft = d->has_not_after && closed == d->not_after + 1;
+	char at[40];
+
+	/* The draft's not_after is the last moment inside (inclusive). */
+	time_format_local(draft ? d->not_after : closed, at, sizeof at);
+	snprintf(msg, len, "%s on %s: part%s %d%s%.0d of %d of the thread will "
+	    "not be sent: %s closed at %s", d->id,
+	    pub->project->fronts[post->front].id, sent + 1 < n ? "s" : "",
+	    sent + 1, sent + 1 < n ? "-" : "", sent + 1 < n ? n : 0, n, draft ?
+	    "the draft's window (not_after)" : "its window", at);
+	if (!live)
+		return 0;
+	memset(&in, 0, sizeof in);
+	in.plan = pub->plan_id;
+	in.slot = post->slot;
+	in.front = pub->project->fronts[post->front].id;
+	in.draft = d->id;
+	in.text = publish_part_text(pub, i, sent);
+	in.at = post->at;
+	in.now = now;
+	in.part = sent + 1;
+	in.nparts = n;
+	return ledger_skip(&pub->ledger, &in, msg, err);
 }

@@ -281,15 +281,41 @@ run_load(struct run *r, struct error *err)
 	return rc;
 }
 
+/* A thread begun whose window closed (its slot's, or sooner its draft's
+ * not_after): the parts left will not be sent; said, and recorded on a
+ * live run. 1 when it closed, 0 when it is still open, -1 on error. */
+static int
+run_thread_closed(struct run *r, int i, time_t now, struct error *err)
+{
+	time_t closed = publish_thread_closes(&r->pub, i, run_end(r, i));
+	char msg[512];
+
+	if (now < closed)
+		return 0;
+	if (publish_thread_close(&r->pub, i, closed, r->o.live, now, msg,
+	    sizeof msg, err) != 0)
+		return -1;
+	r->done[i] = 1;
+	run_say(r, "%s%s", msg, r->o.live ? ", recorded in the ledger" : "");
+	r->t.late++;
+	return 1;
+}
+
 /* Windows that closed with their post neither sent nor skipped: skipped
  * (late), and said. Returns how many. */
 static int
 run_close_windows(struct run *r, time_t now, struct error *err)
 {
 	char at[16];
-	int i, n = 0;
+	int i, n = 0, rc;
 
 	for (i = 0; i < r->plan.nposts; i++) {
+		if (!r->done[i] && publish_resumable(&r->pub, i)) {
+			if ((rc = run_thread_closed(r, i, now, err)) < 0)
+				return -1;
+			n += rc;
+			continue;
+		}
 		if (now < run_end(r, i) || run_post_settled(r, i))
 			continue;
 		if (run_skip(r, i, "late", now, err) != 0)

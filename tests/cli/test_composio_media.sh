@@ -104,7 +104,7 @@ check "upload refused: no tweet" "$(posts | wc -l)" 0
 check "upload refused: the ledger says failed" \
     "$(grep -c '"record":"failed"' "$P/.fronts/ledger.jsonl")" 1
 
-# --- LinkedIn: images stay illegal, with the reason ---------------------------
+# --- LinkedIn: the post tool takes the files in `images` ---------------------
 start_fake li ok
 proj li linkedin:d8:1
 $PY - "$P/drafts.jsonl" <<'PYEOF'
@@ -117,5 +117,59 @@ for d in lines:
 open(p, "w").write("".join(json.dumps(d) + "\n" for d in lines))
 PYEOF
 "$FRONTS" drafts -C "$P" >"$TMPD/li.out" 2>&1
-expect_grep "linkedin: an image is illegal, and why" \
-    "LINKEDIN_CREATE_LINKED_IN_POST documents no shape for its images" "$TMPD/li.out"
+expect_no_grep "linkedin: an image is legal now" "documents no shape|no images to LinkedIn" "$TMPD/li.out"
+expect_exit "linkedin dry run exits 0" 0 "$FRONTS" publish "$P/plan.json" -C "$P"
+D=$TMPD/out
+st=$(line "$D" "POST http://127.0.0.1:$PORT/api/v3/files/upload/request")
+put=$(line "$D" "PUT <new_presigned_url of file 1>")
+post=$(line "$D" "/api/v3.1/tools/execute/LINKEDIN_CREATE_LINKED_IN_POST")
+check "linkedin dry run: file store, PUT, then the post" \
+    "$([ -n "$st" ] && [ -n "$put" ] && [ -n "$post" ] && [ "$st" -lt "$put" ] && [ "$put" -lt "$post" ] && echo ordered)" ordered
+expect_no_grep "linkedin dry run: no media tool" "TWITTER_UPLOAD_MEDIA|REGISTER_IMAGE" "$D"
+expect_grep "linkedin dry run: the file is staged for the post tool" \
+    '"filename":"image1.jpg","mimetype":"image/jpeg","tool_slug":"LINKEDIN_CREATE_LINKED_IN_POST","toolkit_slug":"linkedin"' "$D"
+expect_grep "linkedin dry run: the post's images name the file by its key" \
+    '"images":\[\{"name":"image1.jpg","mimetype":"image/jpeg","s3key":"<key of file 1>"\}\]' "$D"
+expect_grep "linkedin dry run: says the alt text does not go" \
+    "image 1's alt text is not sent: no Composio tool carries alt text to linkedin" "$D"
+check "linkedin dry run: nothing sent" "$(requests /api/v3)" 0
+
+drive li "expect:$PROMPT" send:y end
+check "linkedin live: exit 0" "$RC" 0
+check "linkedin live: one post" "$(posts | wc -l)" 1
+check "linkedin live: the image PUT once, without the camera make" \
+    "$(grep -c '"method": "PUT"' "$LOG")/$(grep '"ev": "upload"' "$LOG" | grep -c '"has_camera": false')" 1/1
+k1=$(grep '"ev": "file-request"' "$LOG" | sed -n '1s/.*"key": "\([^"]*\)".*/\1/p')
+check "linkedin live: the post names the staged file" \
+    "$(posts | grep -c -F "\"s3key\": \"$k1\"")" 1
+check "linkedin live: the ledger says sent" \
+    "$(grep -c '"record":"sent"' "$P/.fronts/ledger.jsonl")" 1
+
+"$FRONTS" check -C "$P" >"$TMPD/out" 2>&1
+expect_grep "linkedin check: images is an array of uploaded files" \
+    'tool LINKEDIN_CREATE_LINKED_IN_POST takes "images" as an array of uploaded files' "$TMPD/out"
+expect_grep "linkedin check: the post tool takes images" \
+    'tool LINKEDIN_CREATE_LINKED_IN_POST takes every argument fronts sends' "$TMPD/out"
+
+# A schema that takes something else (image URNs): check fails, naming it.
+start_fake liurn li-urn-images
+proj liurn linkedin:d8:1
+"$FRONTS" check -C "$P" >"$TMPD/out" 2>&1
+expect_grep "linkedin check: another images shape fails, named" \
+    'FAIL.*tool LINKEDIN_CREATE_LINKED_IN_POST.s "images" is array of string \(not file_uploadable\), not an array of uploaded files' "$TMPD/out"
+
+# The fake refuses files not staged for the tool, and non-files.
+start_fake li2 ok
+exec_li() {
+	curl -s -H "x-api-key: $FAKE_COMPOSIO_KEY" -H 'Content-Type: application/json' \
+	    -d "{\"arguments\":{\"author\":\"urn:li:organization:1\",\"commentary\":\"hi\",\"visibility\":\"PUBLIC\",\"images\":$1},\"user_id\":\"tidewater\"}" \
+	    "http://127.0.0.1:$PORT/api/v3.1/tools/execute/LINKEDIN_CREATE_LINKED_IN_POST"
+}
+key=$(curl -s -H "x-api-key: $FAKE_COMPOSIO_KEY" -H 'Content-Type: application/json' \
+    -d '{"md5":"00000000000000000000000000000000","filename":"a.png","mimetype":"image/png","tool_slug":"TWITTER_UPLOAD_MEDIA","toolkit_slug":"twitter"}' \
+    "http://127.0.0.1:$PORT/api/v3/files/upload/request" | $PY -c 'import json,sys; print(json.load(sys.stdin)["key"])')
+exec_li "[{\"name\":\"a.png\",\"mimetype\":\"image/png\",\"s3key\":\"$key\"}]" >"$TMPD/li2.out"
+expect_grep "fake: a file staged for another tool is refused" '"successful": false.*not uploaded for this tool' "$TMPD/li2.out"
+exec_li '["urn:li:image:C4D22AQ"]' >"$TMPD/li2.out"
+expect_grep "fake: an image URN instead of a file is refused" 'a file is \{name, mimetype, s3key\}' "$TMPD/li2.out"
+check "fake: no LinkedIn post made" "$(posts | wc -l)" 0

@@ -57,6 +57,11 @@ Images and threads, as the platforms document them:
             sends one: composio/core/models/_files.py FileUploadable).
             TWITTER_UPLOAD_MEDIA takes `media` (such a file) and
             media_category tweet_image, and answers X's media id.
+            LINKEDIN_CREATE_LINKED_IN_POST's `images` is an array (at most
+            20) of such files, each staged for that tool (unsuccessful
+            otherwise); its schema gives it as an array of file_uploadable
+            items (mode li-urn-images: an array of strings, as a schema
+            that took image URNs would).
   Bluesky   com.atproto.repo.uploadBlob (the bytes as the body, with their
             Content-Type, under a session) answers a blob; a record's
             app.bsky.embed.images embed takes 1-4 images, each with the
@@ -118,7 +123,8 @@ TOOLS = {
         "toolkit": "linkedin",
         "versions": ["00000000_00", "20260403_00"],
         "params": ["author", "commentary", "visibility", "lifecycleState",
-                   "isReshareDisabledByAuthor"]},
+                   "isReshareDisabledByAuthor", "images"],
+        "file_arrays": ["images"]},
     "REDDIT_CREATE_REDDIT_POST": {
         "toolkit": "reddit",
         "versions": ["20260410_00", "00000000_00"],
@@ -402,13 +408,7 @@ class Handler(BaseHTTPRequestHandler):
                                                                    "logo": ""},
                                     "input_parameters": {
                                         "type": "object",
-                                        "properties": {p: ({"type": "object", "title": p,
-                                                            "file_uploadable": True,
-                                                            "properties": {"name": {"type": "string"},
-                                                                           "mimetype": {"type": "string"},
-                                                                           "s3key": {"type": "string"}}}
-                                                           if p in t.get("files", []) else
-                                                           {"type": "string", "title": p})
+                                        "properties": {p: self.param_schema(t, p)
                                                        for p in t["params"]},
                                         "required": t.get("required", t["params"][:1])},
                                     "output_parameters": {},
@@ -430,6 +430,38 @@ class Handler(BaseHTTPRequestHandler):
                                     "total_pages": 1, "current_page": 1,
                                     "total_items": len(items)})
         return self.composio_error(404, "Not found")
+
+    FILE = {"type": "object", "title": "FileUploadable", "file_uploadable": True,
+            "properties": {"name": {"type": "string"}, "mimetype": {"type": "string"},
+                           "s3key": {"type": "string"}},
+            "required": ["name", "mimetype", "s3key"]}
+
+    def param_schema(self, t, p):
+        """A parameter as Composio's tool schema gives it: a file argument
+        marked file_uploadable, an array of them, or a string (mode
+        li-urn-images: LinkedIn's `images` as an array of image URNs)."""
+        if p in t.get("files", []):
+            return dict(self.FILE, title=p)
+        if p in t.get("file_arrays", []):
+            if self.server.args.mode == "li-urn-images":
+                return {"type": "array", "title": p, "items": {"type": "string"}}
+            return {"type": "array", "title": p, "items": self.FILE}
+        return {"type": "string", "title": p}
+
+    def linkedin_images(self, tool, images):
+        """LINKEDIN_CREATE_LINKED_IN_POST's images: each a file of the
+        store, uploaded (PUT) for this tool; an error, or None."""
+        if not isinstance(images, list) or len(images) > 20:
+            return "Error in payload.arguments.images: an array of at most 20 files"
+        for m in images:
+            if (not isinstance(m, dict) or
+                    not all(isinstance(m.get(k), str) for k in ("name", "mimetype", "s3key"))):
+                return "Error in payload.arguments.images: a file is {name, mimetype, s3key}"
+            with LOCK:
+                f = STATE["files"].get(m["s3key"])
+            if f is None or not f["put"] or f["tool"] != tool or f["mimetype"] != m["mimetype"]:
+                return "File %s was not uploaded for this tool" % m["s3key"]
+        return None
 
     def accounts(self):
         status = self.server.args.account_status
@@ -469,6 +501,17 @@ class Handler(BaseHTTPRequestHandler):
                 return self.reply(200, {"data": {}, "successful": False,
                                         "error": "Twitter API error: 400 Your media IDs are invalid.",
                                         "log_id": "log_x"})
+        images = ((body or {}).get("arguments") or {}).get("images")
+        if images is not None and TOOLS.get(tool, {}).get("toolkit") == "linkedin":
+            why = self.linkedin_images(tool, images)
+            if why is not None:
+                return self.reply(200, {"data": {}, "successful": False,
+                                        "error": why, "log_id": "log_li"})
+            for m in images:
+                with LOCK:
+                    f = STATE["files"][m["s3key"]]
+                log(args, ev="upload", platform="composio", id=m["s3key"],
+                    bytes=f["bytes"], type=f["mimetype"], has_camera=f["has_camera"])
         parent = ((body or {}).get("arguments") or {}).get("reply__in_reply_to_tweet_id")
         if parent is not None and parent not in STATE.get("x", {}):
             # X answers a reply to a tweet that does not exist with 403
@@ -480,7 +523,9 @@ class Handler(BaseHTTPRequestHandler):
         pid = next_id()
         log(args, ev="post", platform="composio", tool=tool, id=pid, dup=False,
             arguments=(body or {}).get("arguments"),
-            media=((body or {}).get("arguments") or {}).get("media__media_ids") or [])
+            media=((body or {}).get("arguments") or {}).get("media__media_ids") or
+            [m.get("s3key") for m in (((body or {}).get("arguments") or {}).get("images") or [])
+             if isinstance(m, dict)])
         if TOOLS.get(tool, {}).get("toolkit") == "twitter":
             with LOCK:
                 STATE.setdefault("x", {})[pid] = (
@@ -963,7 +1008,7 @@ def main():
     ap.add_argument("--mode", default="ok",
                     choices=["ok", "provider-error", "http500", "http400",
                              "created-500", "other-record", "stall", "reset",
-                             "redirect303", "garbled200"])
+                             "redirect303", "garbled200", "li-urn-images"])
     ap.add_argument("--account-status", default="ACTIVE",
                     help="status of every Composio connected account")
     ap.add_argument("--mastodon-max-characters", type=json.loads, default=500,

@@ -93,15 +93,12 @@ test_version_order(void **state)
 /* An image on X: the file store's upload request carries the md5 of the
  * bytes handed over (the cleaned ones), the PUT their type, the media
  * tool the file by key, and the post the media ids; alt text is not sent
- * and says so. Four at most; LinkedIn takes none. */
+ * and says so. Four at most. */
 static void
 test_x_image_requests(void **state)
 {
 	struct front f = composio_front("{\"composio\":{\"tool\":"
 	    "\"TWITTER_CREATION_OF_A_POST\",\"user_id\":\"acme\"}}");
-	struct front li = composio_front("{\"composio\":{\"tool\":"
-	    "\"LINKEDIN_CREATE_LINKED_IN_POST\",\"arguments\":{\"author\":"
-	    "\"urn:li:person:1\"}}}");
 	static const unsigned char abc[] = "abc";
 	struct channel_image im[5];
 	struct channel_post p = { "hello", im, 1, NULL };
@@ -113,7 +110,6 @@ test_x_image_requests(void **state)
 	for (i = 0; i < 5; i++)
 		im[i] = (struct channel_image){ abc, 3, "image/png", "a harbour",
 		    2, 2 };
-	li.platform = PLATFORM_LINKEDIN;
 	setenv("COMPOSIO_BASE_URL", "http://127.0.0.1:9", 1);
 	assert_int_equal(channel_open_post(&f, &p, "e0123456789abcdef", 0, 0,
 	    0, &c, &err), 0);
@@ -145,13 +141,58 @@ test_x_image_requests(void **state)
 	assert_int_equal(channel_open_post(&f, &p, "e0123456789abcdef", 0, 0,
 	    0, &c, &err), -1);
 	assert_non_null(strstr(err.msg, "at most 4 images"));
-	p.nimages = 1;
-	memset(&err, 0, sizeof err);
-	assert_int_equal(channel_open_post(&li, &p, "e0123456789abcdef", 0, 0,
-	    0, &c, &err), -1);
-	assert_non_null(strstr(err.msg, "no images to this platform"));
 	unsetenv("COMPOSIO_BASE_URL");
 	cJSON_Delete(f.raw);
+}
+
+/* An image on LinkedIn: staged in the file store for the post tool
+ * itself (toolkit linkedin), PUT, and named in the post's `images` as a
+ * file argument; no media tool request. Twenty at most. */
+static void
+test_linkedin_image_requests(void **state)
+{
+	struct front li = composio_front("{\"composio\":{\"tool\":"
+	    "\"LINKEDIN_CREATE_LINKED_IN_POST\",\"arguments\":{\"author\":"
+	    "\"urn:li:person:1\"}}}");
+	static const unsigned char abc[] = "abc";
+	struct channel_image im[21];
+	struct channel_post p = { "hello", im, 2, NULL };
+	struct channel_call c;
+	struct error err = { 0 };
+	char *d;
+	int i;
+
+	for (i = 0; i < 21; i++)
+		im[i] = (struct channel_image){ abc, 3, i == 1 ? "image/gif" :
+		    "image/jpeg", "a harbour", 2, 2 };
+	li.platform = PLATFORM_LINKEDIN;
+	setenv("COMPOSIO_BASE_URL", "http://127.0.0.1:9", 1);
+	assert_int_equal(channel_open_post(&li, &p, "e0123456789abcdef", 0, 0,
+	    0, &c, &err), 0);
+	assert_int_equal(c.nuploads, 2);
+	assert_non_null(strstr(c.stage[0].body, "\"filename\":\"image1.jpg\","
+	    "\"mimetype\":\"image/jpeg\",\"tool_slug\":"
+	    "\"LINKEDIN_CREATE_LINKED_IN_POST\",\"toolkit_slug\":\"linkedin\""));
+	assert_null(c.uploads[0].url);
+	assert_null(c.uploads[1].url);
+	assert_non_null(strstr(c.post.body, "\"images\":[{\"name\":"
+	    "\"image1.jpg\",\"mimetype\":\"image/jpeg\",\"s3key\":"
+	    "\"<key of file 1>\"},{\"name\":\"image2.gif\",\"mimetype\":"
+	    "\"image/gif\",\"s3key\":\"<key of file 2>\"}]"));
+	assert_null(strstr(c.post.body, "media__media_ids"));
+	d = channel_describe(&c);
+	assert_true(strstr(d, "upload/request") < strstr(d, "PUT <new_"));
+	assert_true(strstr(d, "PUT <new_presigned_url of file 2>") <
+	    strstr(d, "execute/LINKEDIN_CREATE_LINKED_IN_POST"));
+	assert_null(strstr(d, "TWITTER_UPLOAD_MEDIA"));
+	assert_non_null(strstr(d, "image 2's alt text is not sent"));
+	free(d);
+	channel_close(&c);
+	p.nimages = 21;
+	assert_int_equal(channel_open_post(&li, &p, "e0123456789abcdef", 0, 0,
+	    0, &c, &err), -1);
+	assert_non_null(strstr(err.msg, "at most 20 images"));
+	unsetenv("COMPOSIO_BASE_URL");
 	cJSON_Delete(li.raw);
 }
 
@@ -163,6 +204,7 @@ main(void)
 		cmocka_unit_test(test_lookup_arguments),
 		cmocka_unit_test(test_version_order),
 		cmocka_unit_test(test_x_image_requests),
+		cmocka_unit_test(test_linkedin_image_requests),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -101,18 +101,14 @@ test_images_per_post(void **state)
 	assert_int_equal(static_verdict(p, 0, PLATFORM_THREADS), LEGAL_OK);
 	assert_int_equal(static_verdict(p, 0, PLATFORM_REDDIT),
 	    LEGAL_NO_IMAGES);
-	/* X takes 4, sent through Composio; LinkedIn takes images, but
-	 * Composio's post tool names no shape for them, so fronts sends
-	 * none there: illegal, with that reason. */
+	/* X takes 4, sent through Composio; LinkedIn 20 (MultiImage),
+	 * sent in its post tool's `images`. */
 	assert_int_equal(legal_body(&p->fronts[PLATFORM_X],
 	    &p->drafts[0].body, why, sizeof why), LEGAL_TOO_MANY_IMAGES);
 	assert_string_equal(why, "5 images; x takes 4 per post");
 	assert_int_equal(legal_max_images(&p->fronts[PLATFORM_X]), 4);
-	assert_int_equal(legal_body(&p->fronts[PLATFORM_LINKEDIN],
-	    &p->drafts[0].body, why, sizeof why), LEGAL_NO_IMAGES);
-	assert_non_null(strstr(why, "LINKEDIN_CREATE_LINKED_IN_POST documents "
-	    "no shape for its images"));
-	assert_int_equal(legal_max_images(&p->fronts[PLATFORM_LINKEDIN]), 0);
+	assert_int_equal(static_verdict(p, 0, PLATFORM_LINKEDIN), LEGAL_OK);
+	assert_int_equal(legal_max_images(&p->fronts[PLATFORM_LINKEDIN]), 20);
 	assert_int_equal(legal_body(&p->fronts[PLATFORM_BLUESKY],
 	    &p->drafts[0].body, why, sizeof why), LEGAL_TOO_MANY_IMAGES);
 	assert_string_equal(why, "5 images; bluesky takes 4 per post");
@@ -120,6 +116,11 @@ test_images_per_post(void **state)
 	p->fronts[PLATFORM_MASTODON].limits.instance_max_media = 8;
 	assert_int_equal(static_verdict(p, 0, PLATFORM_MASTODON), LEGAL_OK);
 	assert_int_equal(legal_max_images(&p->fronts[PLATFORM_REDDIT]), 0);
+	for (i = 5; i < 21; i++)
+		fx_image(pt, "media/a.png", "a", IMAGE_PNG, 1000, 10, 10);
+	assert_int_equal(legal_body(&p->fronts[PLATFORM_LINKEDIN],
+	    &p->drafts[0].body, why, sizeof why), LEGAL_TOO_MANY_IMAGES);
+	assert_string_equal(why, "21 images; linkedin takes 20 per post");
 	fx_free(p);
 }
 
@@ -195,6 +196,46 @@ test_image_type_and_size(void **state)
 	m.facts.probed = false;
 	assert_int_equal(legal_image(&f[PLATFORM_X], &m, NULL, 0),
 	    LEGAL_IMAGE_BAD);
+	fx_free(p);
+}
+
+/* LinkedIn's Images API: JPEG, PNG and GIF (not WebP), under
+ * 36,152,320 pixels, a GIF of at most 250 frames; no byte limit of its
+ * own. Sent through Composio's post tool, which carries no alt text: a
+ * front that requires alt text takes no images there. */
+static void
+test_linkedin_images(void **state)
+{
+	struct project *p = platforms(1);
+	struct front *f = &p->fronts[PLATFORM_LINKEDIN];
+	struct media m;
+	char why[256];
+
+	memset(&m, 0, sizeof m);
+	m.path = "a.gif";
+	m.alt = "a harbour";
+	m.facts = (struct image_facts){ true, NULL, IMAGE_GIF, 40000000, 6000,
+	    6025, 250 };
+	assert_int_equal(legal_image(f, &m, why, sizeof why), LEGAL_OK);
+	m.facts.frames = 251;
+	assert_int_equal(legal_image(f, &m, why, sizeof why),
+	    LEGAL_IMAGE_SIZE);
+	assert_string_equal(why, "a.gif: 251 frames, over linkedin's 250");
+	m.facts.frames = 1;
+	m.facts.height = 6026;		/* 36,156,000 pixels */
+	assert_int_equal(legal_image(f, &m, why, sizeof why),
+	    LEGAL_IMAGE_SIZE);
+	assert_non_null(strstr(why, "over linkedin's 36152320"));
+	m.facts.height = 100;
+	m.facts.type = IMAGE_WEBP;
+	assert_int_equal(legal_image(f, &m, why, sizeof why),
+	    LEGAL_IMAGE_TYPE);
+	m.facts.type = IMAGE_JPEG;
+	f->limits.alt_required = 1;
+	assert_int_equal(legal_image(f, &m, why, sizeof why),
+	    LEGAL_ALT_MISSING);
+	assert_non_null(strstr(why, "no field of Composio's "
+	    "LINKEDIN_CREATE_LINKED_IN_POST carries an image's alt text"));
 	fx_free(p);
 }
 
@@ -341,6 +382,7 @@ main(void)
 		cmocka_unit_test(test_every_part_counted),
 		cmocka_unit_test(test_images_per_post),
 		cmocka_unit_test(test_image_type_and_size),
+		cmocka_unit_test(test_linkedin_images),
 		cmocka_unit_test(test_alt_text),
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_window_pins),

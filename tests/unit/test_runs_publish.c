@@ -4,7 +4,8 @@
  * would have left it): a failed attempt is offered again, an unknown one
  * never until the operator settles it, a skipped post never, the same
  * draft on the same front only once, and a thread whose first part went
- * out goes on at the next part, replying to it. */
+ * out goes on at the next part, replying to it — unless its window has
+ * closed, when the rest is refused and, recorded, never offered again. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +212,45 @@ test_thread_resumes_after_part_one(void **state)
 	assert_false(publish_resumable(&x->pub, 2));
 }
 
+/* Part 1 of a thread sent, then its window closed: the rest is refused
+ * with the window's reason; the run's close names the parts, records the
+ * first as skipped, and the thread is no longer resumable. */
+static void
+test_thread_window_closed(void **state)
+{
+	struct fx *x = *state;
+	struct draft *d = &x->p->drafts[x->plan.posts[2].draft];
+	struct publish_item it;
+	struct error err = { 0 };
+	time_t now = clock_now(), closed;
+	char msg[512];
+
+	fx_attempt(x, 2, 0, LEDGER_SENT);
+	d->has_not_after = true;
+	d->not_after = now - 60;
+	publish_assess(&x->pub, 2, now, false, &it);
+	assert_int_equal(it.status, PUBLISH_REFUSED);
+	assert_non_null(strstr(it.why, "parts 2-3 of 3 will not be sent: now"));
+	closed = publish_thread_closes(&x->pub, 2, now + 3600);
+	assert_true(closed == now - 59);
+	assert_true(publish_thread_closes(&x->pub, 2, now - 3600) ==
+	    now - 3600);
+	/* A dry run says so and records nothing. */
+	assert_int_equal(publish_thread_close(&x->pub, 2, closed, false, now,
+	    msg, sizeof msg, &err), 0);
+	assert_non_null(strstr(msg, "d8 on mastodon: parts 2-3 of 3 of the "
+	    "thread will not be sent: the draft's window (not_after) closed "
+	    "at "));
+	assert_true(publish_resumable(&x->pub, 2));
+	assert_int_equal(publish_thread_close(&x->pub, 2, closed, true, now,
+	    msg, sizeof msg, &err), 0);
+	assert_false(publish_resumable(&x->pub, 2));
+	publish_assess(&x->pub, 2, now, false, &it);
+	assert_int_equal(it.status, PUBLISH_REFUSED);
+	assert_non_null(strstr(it.why, "skipped (ledger entry "));
+	assert_non_null(strstr(it.why, "parts 2-3 of 3 of the thread"));
+}
+
 int
 main(void)
 {
@@ -225,6 +265,8 @@ main(void)
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_thread_resumes_after_part_one, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_thread_window_closed,
+		    setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
