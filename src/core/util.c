@@ -326,16 +326,30 @@ path_join(const char *dir, const char *name)
 	return p;
 }
 
+/* The digest of data under md as hex digits (2 * n of them) plus NUL. */
+static void
+digest_hex(const EVP_MD *md, const void *data, size_t len, char *out,
+    unsigned int n)
+{
+	unsigned char d[EVP_MAX_MD_SIZE];
+	unsigned int dlen = 0, i;
+
+	EVP_Digest(data, len, d, &dlen, md, NULL);
+	for (i = 0; i < dlen && i < n; i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
+	out[2 * n] = '\0';
+}
+
 void
 sha256_hex(const void *data, size_t len, char out[65])
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0, i;
+	digest_hex(EVP_sha256(), data, len, out, 32);
+}
 
-	EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL);
-	for (i = 0; i < mdlen && i < 32; i++)
-		snprintf(out + 2 * i, 3, "%02x", md[i]);
-	out[64] = '\0';
+void
+md5_hex(const void *data, size_t len, char out[33])
+{
+	digest_hex(EVP_md5(), data, len, out, 16);
 }
 
 double

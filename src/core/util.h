@@ -64,6 +64,9 @@ char	*path_join(const char *dir, const char *name);
 
 /* sha256 of data as 64 lowercase hex digits plus NUL. */
 void	sha256_hex(const void *data, size_t len, char out[65]);
+/* md5 of data as 32 lowercase hex digits plus NUL: a checksum a server
+ * asks for (Composio's file store), never for security. */
+void	md5_hex(const void *data, size_t len, char out[33]);
 
 /* Monotonic seconds, for measuring, never for deciding correctness. */
 double	clock_seconds(void);

@@ -19,23 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
 #include "core/json.h"
 #include "net/channel_int.h"
 #include "net/platform.h"
-
-static void
-media_md5(const unsigned char *data, size_t len, char hex[33])
-{
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int n = 0, i;
-
-	EVP_Digest(data, len, md, &n, EVP_md5(), NULL);
-	for (i = 0; i < n && i < 16; i++)
-		snprintf(hex + 2 * i, 3, "%02x", md[i]);
-	hex[32] = '\0';
-}
 
 /* "image1.jpg": a neutral name, nothing of the file's own. */
 static char *
@@ -95,7 +81,7 @@ channel_composio_media(struct channel_call *c, const char *base,
 	const char *tool = cp->media_tool != NULL ? cp->media_tool :
 	    channel_front_str(c->front, "composio", "tool");
 
-	media_md5(im->data, im->len, md5);
+	md5_hex(im->data, im->len, md5);
 	cJSON_AddStringToObject(stage, "md5", md5);
 	cJSON_AddStringToObject(stage, "filename", name);
 	cJSON_AddStringToObject(stage, "mimetype", im->mime);

@@ -21,6 +21,18 @@ test_sha256_known(void **state)
 	    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
+/* RFC 1321's test suite: the empty string and "abc". */
+static void
+test_md5_known(void **state)
+{
+	char hex[33];
+
+	md5_hex("", 0, hex);
+	assert_string_equal(hex, "d41d8cd98f00b204e9800998ecf8427e");
+	md5_hex("abc", 3, hex);
+	assert_string_equal(hex, "900150983cd24fb0d6963f7d28e17f72");
+}
+
 static void
 test_atomic_write_roundtrip(void **state)
 {
@@ -151,6 +163,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sha256_known),
+		cmocka_unit_test(test_md5_known),
 		cmocka_unit_test(test_atomic_write_roundtrip),
 		cmocka_unit_test(test_write_into_missing_dir_fails),
 		cmocka_unit_test(test_error_wrap),
