@@ -59,7 +59,7 @@
 #define CLIMB_TAIL	48	/* slots past the window a variant is
 				 * judged to */
 #define CLIMB_REGION	16	/* posts in the sweep's region */
-#define CLIMB_TRIES	64	/* variants tried in a region */
+#define CLIMB_TRIES	16	/* variants tried in a region */
 
 /* A plan: its posts and actions, and for each determinization k the
  * model's state at each slot's start, the return before it and each
