@@ -11,8 +11,9 @@
  * CLIMB_NEAR apart trading slots, a post re-fronted or given another
  * draft, a post added or dropped) that the legality engine allows is
  * replayed open loop on CLIMB_SAMPLES determinizations, the same for every
- * variant (common random numbers), and kept where the plan's return rises
- * on every one of them (cplan_above); repeated until the budget ends.
+ * variant (common random numbers), and kept where the plan's return up
+ * to the variant's tail rises on every one of them (cplan_above);
+ * repeated until the budget ends.
  * The polishing without value() (search_polish.c) races every variant
  * instead: on a horizon of hundreds of slots they are millions. The
  * greedy plan it starts from is built here too (climb_greedy).
@@ -23,8 +24,8 @@
  *   - a variant whose return CLIMB_WINDOW slots past its last change
  *     trails the plan's is dropped there (most are); one that passes is
  *     judged CLIMB_TAIL slots further, not at the horizon: effects that
- *     show later are what the climb can miss, and past a day the plan and
- *     the variant differ by the draws' noise more than by the change;
+ *     show later are what the climb can miss, and far from a change the
+ *     plan and the variant differ mostly by the draws' noise;
  *   - variants change posts of one region of the plan at a time (a sweep
  *     of CLIMB_REGION posts, CLIMB_TRIES variants each, then the next),
  *     and the plan's states past a kept variant's tail are replayed only
