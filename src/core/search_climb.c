@@ -9,7 +9,8 @@
  * leaves after the completion's share goes to the plan itself: a random
  * change of it (a post moved up to CLIMB_MOVE slots, two posts at most
  * CLIMB_NEAR apart trading slots, a post re-fronted or given another
- * draft, a post added or dropped) that the legality engine allows is
+ * draft (of CLIMB_DRAWS drawn, the best by the greedy's screen), a post
+ * added or dropped) that the legality engine allows is
  * replayed open loop on CLIMB_SAMPLES determinizations, the same for every
  * variant (common random numbers), and kept where the plan's return up
  * to the variant's tail rises on every one of them (cplan_above);
@@ -61,6 +62,7 @@
 				 * judged to */
 #define CLIMB_REGION	16	/* posts in the sweep's region */
 #define CLIMB_TRIES	16	/* variants tried in a region */
+#define CLIMB_DRAWS	4	/* drafts drawn for another draft */
 
 /* A plan: its posts and actions, and for each determinization k the
  * model's state at each slot's start, the return before it and each
@@ -291,6 +293,33 @@ climb_pair_ok(struct climb *cl, const struct action *a)
 	    cl->s->verdict[search_action_id(cl->s, a)] == LEGAL_OK;
 }
 
+/* Another draft for a's front: of CLIMB_DRAWS drawn, the one whose last
+ * screened reward (the greedy's, search->seen) is best, a never screened
+ * one last; false where none is a pair the plan may take. */
+static bool
+climb_draft(struct climb *cl, struct action *a)
+{
+	struct search *s = cl->s;
+	struct action t = *a;
+	double v, best = -INFINITY;
+	bool found = false;
+	int k;
+
+	for (k = 0; k < CLIMB_DRAWS; k++) {
+		t.draft = climb_rand(cl, (uint32_t)s->p->ndrafts);
+		if (!climb_pair_ok(cl, &t))
+			continue;
+		v = s->seen[search_action_id(s, &t)];
+		v = isnan(v) ? -HUGE_VAL : v;
+		if (!found || v > best) {
+			best = v;
+			a->draft = t.draft;
+			found = true;
+		}
+	}
+	return found;
+}
+
 /* One random change of the plan as the variant; false where it is no
  * change or a pair the plan has or the engine never allows. */
 static bool
@@ -332,9 +361,7 @@ climb_vary(struct climb *cl)
 		a = v->post[i].a;
 		if (kind == 2)
 			a.front = (uint16_t)climb_rand(cl, cl->s->nfronts);
-		else
-			a.draft = climb_rand(cl, (uint32_t)p->ndrafts);
-		if (!climb_pair_ok(cl, &a))
+		if (kind == 2 ? !climb_pair_ok(cl, &a) : !climb_draft(cl, &a))
 			return false;
 		v->post[i].a = a;
 		climb_changed(cl, i, &lo, &hi);
