@@ -9,10 +9,12 @@
  * leaves after the completion's share goes to the plan itself: a random
  * change of it (a post moved up to CLIMB_MOVE slots, two posts at most
  * CLIMB_NEAR apart trading slots, a post re-fronted or given another
- * draft, a post added or dropped) that the legality engine allows is
+ * draft (of CLIMB_DRAWS drawn, the best by the greedy's screen), a post
+ * added or dropped) that the legality engine allows is
  * replayed open loop on CLIMB_SAMPLES determinizations, the same for every
- * variant (common random numbers), and kept where the plan's return rises
- * on every one of them (cplan_above); repeated until the budget ends.
+ * variant (common random numbers), and kept where the plan's return up
+ * to the variant's tail rises on every one of them (cplan_above);
+ * repeated until the budget ends.
  * The polishing without value() (search_polish.c) races every variant
  * instead: on a horizon of hundreds of slots they are millions. The
  * greedy plan it starts from is built here too (climb_greedy).
@@ -21,8 +23,16 @@
  *   - the plan's model states at each slot's start are kept, so a variant
  *     is replayed from the slot of its first change, not from the start;
  *   - a variant whose return CLIMB_WINDOW slots past its last change
- *     trails the plan's is dropped there (most are), not replayed to the
- *     horizon; effects that show later are what the climb can miss;
+ *     trails the plan's is dropped there (most are); one that passes is
+ *     judged CLIMB_TAIL slots further, not at the horizon: effects that
+ *     show later are what the climb can miss, and far from a change the
+ *     plan and the variant differ mostly by the draws' noise;
+ *   - variants change posts of one region of the plan at a time (a sweep
+ *     of CLIMB_REGION posts, CLIMB_TRIES variants each, then the next),
+ *     and the plan's states past a kept variant's tail are replayed only
+ *     when a variant needs them (cplan_extend): a kept variant costs its
+ *     window and tail, and the plan is replayed to the horizon once a
+ *     sweep, not once a kept variant;
  *   - the model's legal_actions (the cost of a step on long action lists)
  *     is asked only about the posts a variant changes, on the first
  *     determinization, once the variant passed the window; the other
@@ -48,6 +58,11 @@
 #define CLIMB_FINAL	8	/* a greedy step's best judged on every state */
 #define CLIMB_VISITS	32	/* the tree's plan kept down to nodes
 				 * of this many visits */
+#define CLIMB_TAIL	48	/* slots past the window a variant is
+				 * judged to */
+#define CLIMB_REGION	16	/* posts in the sweep's region */
+#define CLIMB_TRIES	16	/* variants tried in a region */
+#define CLIMB_DRAWS	4	/* drafts drawn for another draft */
 
 /* A plan: its posts and actions, and for each determinization k the
  * model's state at each slot's start, the return before it and each
@@ -68,8 +83,12 @@ struct climb {
 	struct search		*s;
 	int			 h, amax;
 	struct cplan		 cur, var;	/* the plan, a variant of it */
-	int			 c0, c1;	/* the variant's first change,
-						 * the end of its window */
+	int			 c0, c1, c2;	/* the variant's first change,
+						 * the end of its window, of
+						 * its tail */
+	int			 q, tries;	/* the sweep's region's first
+						 * post, variants tried there */
+	bool			 broken;	/* the plan's replay failed */
 	struct search_post	 chg[2];	/* its posts the model judges */
 	int			 nchg;
 	uint64_t		 rng;
@@ -209,10 +228,38 @@ climb_start(struct climb *cl)
 		    MODEL_OK)
 			return rc;
 		cl->cur.reach[k] = 0;
-		if ((rc = climb_replay(cl, &cl->cur, k, 0, cl->h)) != MODEL_OK)
-			return rc;
 	}
 	return MODEL_OK;
+}
+
+/* c replayed up to slot to on every determinization, from where its
+ * states are held. */
+static int
+cplan_extend(struct climb *cl, struct cplan *c, int to)
+{
+	int k, rc = MODEL_OK;
+
+	for (k = 0; k < CLIMB_SAMPLES && rc == MODEL_OK; k++)
+		if (c->reach[k] < to)
+			rc = climb_replay(cl, c, k, c->reach[k], to);
+	return rc;
+}
+
+/* The post a variant changes: one of the sweep's region's, which moves on
+ * by CLIMB_REGION posts every CLIMB_TRIES variants. */
+static int
+climb_where(struct climb *cl, int n)
+{
+	int m;
+
+	if (++cl->tries > CLIMB_TRIES) {
+		cl->tries = 1;
+		cl->q += CLIMB_REGION;
+	}
+	if (cl->q >= n)
+		cl->q = 0;
+	m = n - cl->q < CLIMB_REGION ? n - cl->q : CLIMB_REGION;
+	return cl->q + (int)climb_rand(cl, (uint32_t)m);
 }
 
 static bool
@@ -246,6 +293,33 @@ climb_pair_ok(struct climb *cl, const struct action *a)
 	    cl->s->verdict[search_action_id(cl->s, a)] == LEGAL_OK;
 }
 
+/* Another draft for a's front: of CLIMB_DRAWS drawn, the one whose last
+ * screened reward (the greedy's, search->seen) is best, a never screened
+ * one last; false where none is a pair the plan may take. */
+static bool
+climb_draft(struct climb *cl, struct action *a)
+{
+	struct search *s = cl->s;
+	struct action t = *a;
+	double v, best = -INFINITY;
+	bool found = false;
+	int k;
+
+	for (k = 0; k < CLIMB_DRAWS; k++) {
+		t.draft = climb_rand(cl, (uint32_t)s->p->ndrafts);
+		if (!climb_pair_ok(cl, &t))
+			continue;
+		v = s->seen[search_action_id(s, &t)];
+		v = isnan(v) ? -HUGE_VAL : v;
+		if (!found || v > best) {
+			best = v;
+			a->draft = t.draft;
+			found = true;
+		}
+	}
+	return found;
+}
+
 /* One random change of the plan as the variant; false where it is no
  * change or a pair the plan has or the engine never allows. */
 static bool
@@ -259,7 +333,7 @@ climb_vary(struct climb *cl)
 	memcpy(v->post, cl->cur.post, n * sizeof *v->post);
 	v->npost = n;
 	cl->nchg = 0;
-	i = (int)climb_rand(cl, (uint32_t)n);
+	i = climb_where(cl, n);
 	kind = n == 0 ? 4 : (int)climb_rand(cl, 6);
 	switch (kind) {
 	case 0:		/* move */
@@ -287,9 +361,7 @@ climb_vary(struct climb *cl)
 		a = v->post[i].a;
 		if (kind == 2)
 			a.front = (uint16_t)climb_rand(cl, cl->s->nfronts);
-		else
-			a.draft = climb_rand(cl, (uint32_t)p->ndrafts);
-		if (!climb_pair_ok(cl, &a))
+		if (kind == 2 ? !climb_pair_ok(cl, &a) : !climb_draft(cl, &a))
 			return false;
 		v->post[i].a = a;
 		climb_changed(cl, i, &lo, &hi);
@@ -301,7 +373,12 @@ climb_vary(struct climb *cl)
 		if (!climb_pair_ok(cl, &a))
 			return false;
 		v->post[n].a = a;
-		v->post[n].slot = (int32_t)climb_rand(cl, (uint32_t)cl->h);
+		t = n == 0 ? (int)climb_rand(cl, (uint32_t)cl->h) :
+		    v->post[i].slot - CLIMB_MOVE +
+		    (int)climb_rand(cl, 2 * CLIMB_MOVE + 1);
+		if (t < 0 || t >= cl->h)
+			return false;
+		v->post[n].slot = t;
 		v->npost++;
 		climb_changed(cl, n, &lo, &hi);
 		break;
@@ -313,6 +390,7 @@ climb_vary(struct climb *cl)
 	qsort(v->post, v->npost, sizeof *v->post, search_post_cmp);
 	cl->c0 = lo;
 	cl->c1 = hi + 1 + CLIMB_WINDOW < cl->h ? hi + 1 + CLIMB_WINDOW : cl->h;
+	cl->c2 = cl->c1 + CLIMB_TAIL < cl->h ? cl->c1 + CLIMB_TAIL : cl->h;
 	return true;
 }
 
@@ -507,6 +585,10 @@ climb_try(struct climb *cl, bool *better)
 	bool yes;
 
 	*better = false;
+	if ((rc = cplan_extend(cl, c, cl->c2)) != MODEL_OK) {
+		cl->broken = true;
+		return rc;
+	}
 	for (k = 0; k < CLIMB_SAMPLES; k++) {
 		memcpy(v->st + k * h1, c->st + k * h1, (cl->c0 + 1) *
 		    sizeof *v->st);
@@ -523,8 +605,8 @@ climb_try(struct climb *cl, bool *better)
 	if ((rc = climb_proposed(cl, &yes)) != MODEL_OK || !yes)
 		goto out;
 	for (k = 0; k < CLIMB_SAMPLES && rc == MODEL_OK; k++)
-		rc = climb_replay(cl, v, k, cl->c1, cl->h);
-	*better = rc == MODEL_OK && cplan_above(cl, v, c, cl->h);
+		rc = climb_replay(cl, v, k, cl->c1, cl->c2);
+	*better = rc == MODEL_OK && cplan_above(cl, v, c, cl->c2);
 out:
 	if (*better)
 		climb_keep(cl);
@@ -588,7 +670,7 @@ search_climb(struct search *s, double until, uint64_t variants)
 	    cl.cur.at) ? climb_start(&cl) : MODEL_BADTYPE;
 	search_count(s, rc, clock_seconds());
 	changed = cl.grew && rc == MODEL_OK;
-	for (; rc == MODEL_OK && variants > 0; variants--) {
+	for (; rc == MODEL_OK && !cl.broken && variants > 0; variants--) {
 		if (atomic_load(&s->cancel) || clock_seconds() >= until)
 			break;
 		if (!climb_vary(&cl) || !search_post_actions(s, cl.var.post,
@@ -605,7 +687,8 @@ search_climb(struct search *s, double until, uint64_t variants)
 			s->progress(s->progress_arg, s);
 		}
 	}
-	if (changed)
+	if (changed && !cl.broken &&
+	    cplan_extend(&cl, &cl.cur, cl.h) == MODEL_OK)
 		climb_join(&cl);
 	cplan_drop(&cl, &cl.cur, -1);
 	cplan_free(&cl.cur);

@@ -203,7 +203,7 @@ search_addf(_Atomic double *c, double x)
 /* The share of a budget in seconds, after the completion's, that climbs
  * from the plan where the model has value() (search_climb.c; a test sets
  * a search's own to 0), and the salt of its determinizations' seeds. */
-#define SEARCH_CLIMB_SHARE	0.5
+#define SEARCH_CLIMB_SHARE	0.8
 #define SEARCH_CLIMB_SALT	0x636c696d62000000ULL
 
 /* splitmix64: seeds from (seed, index) pairs. */
