@@ -21,6 +21,8 @@ trap 'rm -rf "$TMPD"' EXIT
 
 pass() { echo "PASS: $1"; }
 fail() { echo "FAIL: $1"; [ -n "$2" ] && echo "  $2"; }
+# check NAME GOT WANTED: passes when the two strings are equal.
+check() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', wanted '$3'"; fi; }
 
 # expect_exit NAME CODE CMD... — run CMD, compare its exit status.
 expect_exit() {

@@ -40,7 +40,6 @@ PYEOF
 }
 
 run_check() { expect_exit "$1" "$2" "$FRONTS" check -C "$P" $3; cp "$TMPD/out" "$TMPD/$4.out"; }
-check() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', wanted '$3'"; fi; }
 posts() { grep '"ev": "request"' "$LOG" | grep -c -E '"path": "/(api/v1/statuses|xrpc/com.atproto.repo.createRecord|api/v3(\.1)?/tools/execute/[A-Z_]+)"'; }
 
 # --- everything set up: every check passes, limits cached --------------------

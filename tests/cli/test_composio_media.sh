@@ -10,28 +10,14 @@
 # `fronts check` verifies the media tool; LinkedIn images stay illegal.
 . "$(dirname "$0")/../lib.sh"
 
-PY=/usr/bin/python3
-DRIVE=$TOP/tests/pty_drive.py
-FIX=$TOP/tests/cli/publish_fixture.py
 SENTINEL=SENTINEL-6a0f31
 export COMPOSIO_API_KEY="ck-$SENTINEL-composio" FAKE_COMPOSIO_KEY="ck-$SENTINEL-composio"
 export FIXTURE_THREAD=1
 unset FRONTS_TEST_PAUSE_AT FRONTS_TEST_RESUME_FILE
 
 . "$TOP/tests/cli/fake_social.sh"
+. "$TOP/tests/cli/publish_drive.sh"
 trap 'stop_fake; [ -n "$KEEP" ] || rm -rf "$TMPD"' EXIT
-
-proj() { P=$TMPD/$1; shift; rm -rf "$P"; $PY "$FIX" both "$P" "$PORT" 5 "$@"; }
-drive() {
-	n=$1; shift
-	$PY "$DRIVE" --out "$TMPD/$n.out" "$@" -- "$FRONTS" publish \
-	    "$P/plan.json" -C "$P" --live --timeout-ms 3000 >"$TMPD/$n.drive" 2>&1
-	RC=$?
-}
-check() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', wanted '$3'"; fi; }
-line() { grep -n -F -- "$2" "$1" | head -n 1 | cut -d: -f1; }
-posts() { grep '"ev": "post"' "$LOG"; }
-PROMPT='Send this post now'
 
 # --- legality: X takes the thread's JPEGs now ---------------------------------
 start_fake x ok

@@ -41,7 +41,6 @@ drive() {
 	RC=$?
 }
 
-check() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', wanted '$3'"; fi; }
 
 PROMPT='Send this post now'
 

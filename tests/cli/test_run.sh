@@ -22,7 +22,6 @@ unset FRONTS_TEST_PAUSE_AT
 . "$TOP/tests/cli/fake_social.sh"
 trap 'stop_fake; [ -n "$KEEP" ] || rm -rf "$TMPD"' EXIT
 
-check() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', wanted '$3'"; fi; }
 
 DAY=2026-12-01T07:55:00Z
 # Small re-plans in process keep the fast clock's hours short.

@@ -24,7 +24,6 @@ unset FRONTS_TEST_PAUSE_AT FRONTS_TEST_RESUME_FILE
 . "$TOP/tests/cli/fake_social.sh"
 trap 'stop_fake; [ -n "$KEEP" ] || rm -rf "$TMPD"' EXIT
 
-check() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', wanted '$3'"; fi; }
 posts() { grep '"ev": "post"' "$LOG"; }
 # run NAME [DRIVE-OPTIONS] — fronts run --live on the plan, through a pty
 # (no re-plans: the fixture has no approved model, so the plan is the one

@@ -32,7 +32,6 @@ script() {
 }
 requests() { [ -f "$FAKE_DIR/requests.jsonl" ] && wc -l <"$FAKE_DIR/requests.jsonl" || echo 0; }
 # check NAME GOT WANT
-check() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', wanted '$3'"; fi; }
 
 # synth NAME WANT_EXIT SCRIPT [ARGS...] — fresh demo copy (no model.py),
 # fake server following SCRIPT, `fronts synth` with the sentinel key.
