@@ -99,6 +99,7 @@ check_screen "drafts: the earlier edit of part 2 stays" "part 2/2 · 290/280"
 
 # :write keeps the edited parts, which a plan file carries as "thread".
 tui_cmd "write $TMPD/edited.json"
+check_screen "drafts: :write names the file" "wrote $TMPD/edited.json"
 if grep -q '"thread":.*PART2-EDITED' "$TMPD/edited.json"; then pass "drafts: the written plan carries the edited part"
 else fail "drafts: the written plan carries the edited part" "$(cat "$TMPD/edited.json")"; fi
 tui_keys q

@@ -70,12 +70,16 @@ check_no_screen() {
 	else fail "$1" "screen still shows '$2'"; fi
 }
 
-# tui_cmd ':command' — types a command line and runs it.
+# tui_cmd ':command' — types a command line and runs it. The mode badge
+# is on screen while the prompt is, so the wait is for the typed line to
+# be gone: the command has run by then.
 tui_cmd() {
 	tui_keys ':'
 	tui_wait '^:$' E
 	tui_keys -l "$1"
+	tui_wait ":$1" || fail "tui: the prompt shows :$1" "$(cat "$TMPD/screen")"
 	tui_keys Enter
+	tui_gone ":$1"
 	tui_wait 'DRY-RUN|LIVE' E	# back in curses, status line redrawn
 }
 
