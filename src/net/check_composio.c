@@ -3,7 +3,9 @@
  * the tool at the version the front uses (GET /api/v3.1/tools/{tool}),
  * the arguments fronts sends among its input parameters, X's read tool
  * and its media tool likewise, and the connected account
- * (GET /api/v3.1/connected_accounts).
+ * (GET /api/v3.1/connected_accounts). What Composio answers is read by
+ * check_composio_tool_read and check_composio_account_read, which take
+ * the bytes alone so tests/fuzz/fuzz_composio_schema.c can reach them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,7 +79,7 @@ composio_params_ok(const cJSON *tool, const char *const *args,
 	if (!cJSON_IsObject(props))
 		return true;
 	for (; *args != NULL; args++)
-		if (!cJSON_HasObjectItem(props, *args)) {
+		if (cJSON_GetObjectItemCaseSensitive(props, *args) == NULL) {
 			*missing = *args;
 			return false;
 		}
@@ -208,18 +210,72 @@ composio_files_step(struct check_target *t, const cJSON *j,
 	    items, "file_uploadable")) ? " (not file_uploadable)" : "");
 }
 
+/* The steps a tool's schema (j, Composio's answer) gives: the version it
+ * resolves to, the arguments fronts sends among its input parameters,
+ * the files argument's shape. An answer that is not an object is no
+ * tool. */
+static void
+composio_tool_json(struct check_target *t, const cJSON *j, const char *tool,
+    const char *version, const char *const *args, const char *files,
+    char **toolkit)
+{
+	const char *newest, *at;
+
+	if (!cJSON_IsObject(j)) {
+		check_add(t, false, "tool", "check COMPOSIO_BASE_URL: the "
+		    "server there does not answer as Composio does",
+		    "tool %s at version %s: the answer is not a tool (a JSON "
+		    "object)", tool, version != NULL ? version : "latest");
+		return;
+	}
+	if (toolkit != NULL && json_str(cJSON_GetObjectItemCaseSensitive(j,
+	    "toolkit"), "slug") != NULL)
+		*toolkit = xstrdup(json_str(cJSON_GetObjectItemCaseSensitive(j,
+		    "toolkit"), "slug"));
+	/* A pinned version is named with the newest, when that is newer. */
+	newest = composio_newest(cJSON_GetObjectItemCaseSensitive(j,
+	    "available_versions"));
+	at = json_str(j, "version") != NULL ? json_str(j, "version") : "?";
+	if (version == NULL || newest == NULL ||
+	    check_composio_version_cmp(newest, version) <= 0)
+		newest = NULL;
+	check_add(t, true, "tool", NULL, "tool %s exists at version %s%s%s%s",
+	    tool, at, version == NULL ? " (the latest: fronts sends "
+	    "\"latest\")" : "", newest != NULL ? "; the latest is " : "",
+	    newest != NULL ? newest : "");
+	composio_params_step(t, j, tool, args);
+	if (files != NULL)
+		composio_files_step(t, j, tool, files);
+}
+
+void
+check_composio_tool_read(struct check_target *t, const char *body,
+    size_t len, const char *tool, const char *version,
+    const char *const *args, const char *files, char **toolkit)
+{
+	cJSON *j = cJSON_ParseWithLength(body, len);
+
+	if (toolkit != NULL)
+		*toolkit = NULL;
+	if (j == NULL)
+		check_add(t, false, "tool", "check COMPOSIO_BASE_URL: the "
+		    "server there does not answer as Composio does",
+		    "tool %s at version %s: the answer is not JSON", tool,
+		    version != NULL ? version : "latest");
+	else
+		composio_tool_json(t, j, tool, version, args, files, toolkit);
+	cJSON_Delete(j);
+}
+
 /* The tool at the front's version ("latest" when unpinned, as execute
- * is sent); the version it resolves to; the arguments fronts sends
- * among its input parameters. Its toolkit's slug into *toolkit when
- * asked. */
+ * is sent), read by composio_tool_json. Its toolkit's slug into
+ * *toolkit when asked. */
 static void
 composio_tool(struct check_target *t, const char *base, const char *key,
     const char *tool, const char *version, const char *const *args,
     const char *files, char **toolkit)
 {
 	char *url, *why, *enc = check_urlenc(tool), *venc;
-	const char *newest, *at;
-	const cJSON *tk;
 	cJSON *j;
 	long st;
 
@@ -242,24 +298,15 @@ composio_tool(struct check_target *t, const char *base, const char *key,
 		free(why);
 		return;
 	}
-	tk = cJSON_GetObjectItemCaseSensitive(j, "toolkit");
-	if (toolkit != NULL && json_str(tk, "slug") != NULL)
-		*toolkit = xstrdup(json_str(tk, "slug"));
-	/* A pinned version is named with the newest, when that is newer. */
-	newest = composio_newest(cJSON_GetObjectItemCaseSensitive(j,
-	    "available_versions"));
-	at = json_str(j, "version") != NULL ? json_str(j, "version") : "?";
-	if (version == NULL || newest == NULL ||
-	    check_composio_version_cmp(newest, version) <= 0)
-		newest = NULL;
-	check_add(t, true, "tool", NULL, "tool %s exists at version %s%s%s%s",
-	    tool, at, version == NULL ? " (the latest: fronts sends "
-	    "\"latest\")" : "", newest != NULL ? "; the latest is " : "",
-	    newest != NULL ? newest : "");
-	composio_params_step(t, j, tool, args);
-	if (files != NULL)
-		composio_files_step(t, j, tool, files);
+	composio_tool_json(t, j, tool, version, args, files, toolkit);
 	cJSON_Delete(j);
+}
+
+/* An account's id for a step's detail: "?" when the answer names none. */
+static const char *
+composio_account_id(const cJSON *a)
+{
+	return json_str(a, "id") != NULL ? json_str(a, "id") : "?";
 }
 
 /* One connected account's verdict; user is the front's composio.user_id
@@ -277,10 +324,10 @@ composio_account_step(struct check_target *t, const cJSON *a,
 	if (status == NULL || strcmp(status, "ACTIVE") != 0) {
 		check_add(t, false, "connected_account", "reconnect the account "
 		    "in Composio (its OAuth token has lapsed or was revoked)",
-		    "connected account %s is %s%s%s", json_str(a, "id") !=
-		    NULL ? json_str(a, "id") : "?", status != NULL ? status :
-		    "of unknown status", json_str(a, "status_reason") != NULL ?
-		    ": " : "", json_str(a, "status_reason") != NULL ?
+		    "connected account %s is %s%s%s", composio_account_id(a),
+		    status != NULL ? status : "of unknown status",
+		    json_str(a, "status_reason") != NULL ? ": " : "",
+		    json_str(a, "status_reason") != NULL ?
 		    json_str(a, "status_reason") : "");
 		return;
 	}
@@ -290,7 +337,7 @@ composio_account_step(struct check_target *t, const cJSON *a,
 		    "developer portal, a Composio auth config with its keys, and "
 		    "connect the account through it", "connected account %s "
 		    "uses Composio-managed X credentials, which Composio no "
-		    "longer offers", json_str(a, "id"));
+		    "longer offers", composio_account_id(a));
 		return;
 	}
 	if (user != NULL && owner != NULL && strcmp(user, owner) != 0) {
@@ -298,13 +345,57 @@ composio_account_step(struct check_target *t, const cJSON *a,
 		    "connected_account_id to an account of the front's user, or "
 		    "fix composio.user_id", "connected account %s is user %s's, "
 		    "not the front's composio.user_id %s: fronts would post as "
-		    "someone else", json_str(a, "id"), owner, user);
+		    "someone else", composio_account_id(a), owner, user);
 		return;
 	}
 	check_add(t, true, "connected_account", NULL, "connected account %s "
-	    "(%s) is ACTIVE, user %s", json_str(a, "id") != NULL ?
-	    json_str(a, "id") : "?", toolkit != NULL ? toolkit :
-	    "toolkit unknown", owner != NULL ? owner : "unknown");
+	    "(%s) is ACTIVE, user %s", composio_account_id(a), toolkit != NULL ?
+	    toolkit : "toolkit unknown", owner != NULL ? owner : "unknown");
+}
+
+/* The account step from Composio's answer j: the account itself when
+ * the front names its id, else the user's list, an ACTIVE one first. */
+static void
+composio_accounts_json(struct check_target *t, const cJSON *j,
+    const char *id, const char *user, const char *toolkit)
+{
+	const cJSON *items = cJSON_GetObjectItemCaseSensitive(j, "items");
+	const cJSON *a, *pick = NULL;
+
+	if (id != NULL) {
+		composio_account_step(t, j, toolkit, user);
+		return;
+	}
+	/* An object's members are no accounts, nor is what is not one. */
+	if (cJSON_IsArray(items))
+		cJSON_ArrayForEach(a, items)
+			if (cJSON_IsObject(a) && (pick == NULL ||
+			    (json_str(a, "status") != NULL &&
+			    strcmp(json_str(a, "status"), "ACTIVE") == 0)))
+				pick = a;
+	if (pick == NULL)
+		check_add(t, false, "connected_account", "connect the account "
+		    "in Composio for this user_id", "user %s has no %s "
+		    "connected account", user != NULL ? user : "?",
+		    toolkit != NULL ? toolkit : "such");
+	else
+		composio_account_step(t, pick, toolkit, user);
+}
+
+void
+check_composio_account_read(struct check_target *t, const char *body,
+    size_t len, const char *id, const char *user, const char *toolkit)
+{
+	cJSON *j = cJSON_ParseWithLength(body, len);
+
+	if (j == NULL)
+		check_add(t, false, "connected_account", "check "
+		    "COMPOSIO_BASE_URL: the server there does not answer as "
+		    "Composio does", "connected account %s: the answer is not "
+		    "JSON", id != NULL ? id : user != NULL ? user : "?");
+	else
+		composio_accounts_json(t, j, id, user, toolkit);
+	cJSON_Delete(j);
 }
 
 static void
@@ -314,7 +405,6 @@ composio_account(struct check_target *t, const struct front *f,
 	const char *id = channel_front_str(f, "composio", "connected_account_id");
 	const char *user = channel_front_str(f, "composio", "user_id");
 	char *url, *why, *e1, *e2;
-	const cJSON *items, *a, *pick = NULL;
 	cJSON *j;
 	long st;
 
@@ -344,22 +434,7 @@ composio_account(struct check_target *t, const struct front *f,
 		free(why);
 		return;
 	}
-	if (id != NULL)
-		composio_account_step(t, j, toolkit, user);
-	else {
-		items = cJSON_GetObjectItemCaseSensitive(j, "items");
-		cJSON_ArrayForEach(a, items)
-			if (pick == NULL || (json_str(a, "status") != NULL &&
-			    strcmp(json_str(a, "status"), "ACTIVE") == 0))
-				pick = a;
-		if (pick == NULL)
-			check_add(t, false, "connected_account", "connect the "
-			    "account in Composio for this user_id", "user %s has "
-			    "no %s connected account", user, toolkit != NULL ?
-			    toolkit : "such");
-		else
-			composio_account_step(t, pick, toolkit, user);
-	}
+	composio_accounts_json(t, j, id, user, toolkit);
 	cJSON_Delete(j);
 }
 

@@ -2,7 +2,8 @@
  * answers: the version an execute names (the pinned one, or "latest"),
  * Composio's versions in order whatever order they are listed in, and an
  * X image's three requests before the post (file store, presigned PUT,
- * TWITTER_UPLOAD_MEDIA). */
+ * TWITTER_UPLOAD_MEDIA); `fronts check`'s reading of a tool's schema and
+ * of a connected account from malformed answers. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "testutil.h"
 #include "net/channel_int.h"
 #include "net/check.h"
+#include "net/check_int.h"
 #include "net/pull.h"
 
 static struct front
@@ -196,6 +198,122 @@ test_linkedin_image_requests(void **state)
 	cJSON_Delete(li.raw);
 }
 
+/* The steps check_composio_tool_read gives body; their details joined by
+ * '\n' into *d (caller frees), each prefixed "+" (pass) or "-" (fail). */
+static void
+schema_steps(const char *body, const char *version, const char *files,
+    char **d)
+{
+	static const char *const args[] = { "text", "images", NULL };
+	struct check_target t;
+	char *toolkit = NULL, *n;
+	int i;
+
+	check_target_init(&t, "li", "composio/T", NULL);
+	check_composio_tool_read(&t, body, strlen(body), "T", version, args,
+	    files, &toolkit);
+	*d = strdup("");
+	for (i = 0; i < t.nsteps; i++) {
+		assert_true(t.steps[i].ok == (t.steps[i].fix == NULL));
+		assert_null(strstr(t.steps[i].detail, "(null)"));
+		assert_true(asprintf(&n, "%s%c%s: %s\n", *d, t.steps[i].ok ?
+		    '+' : '-', t.steps[i].name, t.steps[i].detail) > 0);
+		free(*d);
+		*d = n;
+	}
+	free(toolkit);
+	check_target_free(&t);
+}
+
+#define FILE_ITEMS "{\"type\":\"object\",\"file_uploadable\":true," \
+	"\"properties\":{\"name\":{},\"mimetype\":{},\"s3key\":{}}}"
+
+/* Schemas a server could answer: the good one passes every step; what is
+ * not JSON or not an object is no tool; a parameter differing in case
+ * only is not the one fronts sends; `images` of URNs, without
+ * file_uploadable or without an s3key is no array of files. */
+static void
+test_schema_malformed(void **state)
+{
+	char *d;
+
+	schema_steps("{\"version\":\"20260301_00\",\"available_versions\":"
+	    "[\"20260403_00\",\"x\",3,\"20260301_00\"],\"toolkit\":{\"slug\":"
+	    "\"linkedin\"},\"input_parameters\":{\"properties\":{\"text\":{},"
+	    "\"images\":{\"type\":\"array\",\"items\":" FILE_ITEMS "}}}}",
+	    "20260301_00", "images", &d);
+	assert_string_equal(d, "+tool: tool T exists at version 20260301_00; "
+	    "the latest is 20260403_00\n+parameters: tool T takes every "
+	    "argument fronts sends\n+images: tool T takes \"images\" as an "
+	    "array of uploaded files\n");
+	free(d);
+	schema_steps("{\"version\":", NULL, "images", &d);
+	assert_string_equal(d, "-tool: tool T at version latest: the answer "
+	    "is not JSON\n");
+	free(d);
+	schema_steps("[{\"version\":\"1\"}]", NULL, NULL, &d);
+	assert_string_equal(d, "-tool: tool T at version latest: the answer "
+	    "is not a tool (a JSON object)\n");
+	free(d);
+	schema_steps("{\"input_parameters\":{\"properties\":{\"Text\":{},"
+	    "\"images\":{}}}}", NULL, NULL, &d);
+	assert_non_null(strstr(d, "-parameters: tool T has no input parameter "
+	    "\"text\", which fronts sends (it takes: Text, images)"));
+	free(d);
+	schema_steps("{\"input_parameters\":{\"properties\":{\"images\":"
+	    "{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}", NULL,
+	    "images", &d);
+	assert_non_null(strstr(d, "-images: tool T's \"images\" is array of "
+	    "string (not file_uploadable)"));
+	free(d);
+	schema_steps("{\"input_parameters\":{\"properties\":{\"images\":"
+	    "{\"type\":\"array\",\"items\":{\"file_uploadable\":true,"
+	    "\"properties\":{\"key\":{}}}}}}}", NULL, "images", &d);
+	assert_non_null(strstr(d, "-images: tool T's \"images\" is array of "
+	    "untyped items, not"));
+	free(d);
+	schema_steps("{\"input_parameters\":{\"properties\":[1,2]}}", NULL,
+	    "images", &d);
+	assert_non_null(strstr(d, "-images: tool T's \"images\" is absent"));
+	free(d);
+}
+
+/* The account step from answers a server could give: an X account
+ * without an id is "?", never printed through a NULL; a list that is no
+ * list has no account. */
+static void
+test_account_malformed(void **state)
+{
+	static const struct {
+		const char *body, *id, *want;
+	} c[] = {
+		{ "{\"status\":\"ACTIVE\",\"auth_config\":{"
+		  "\"is_composio_managed\":true}}", "ca_1",
+		  "connected account ? uses Composio-managed X credentials" },
+		{ "{\"status\":\"ACTIVE\",\"user_id\":\"other\"}", "ca_1",
+		  "connected account ? is user other's, not the front's "
+		  "composio.user_id acme" },
+		{ "{\"items\":{\"status\":\"ACTIVE\"}}", NULL,
+		  "user acme has no twitter connected account" },
+		{ "{\"items\":[7,{\"status\":\"EXPIRED\",\"id\":\"ca_2\"}]}",
+		  NULL, "connected account ca_2 is EXPIRED" },
+		{ "nul\0l", NULL, "connected account acme: the answer is not "
+		  "JSON" },
+	};
+	struct check_target t;
+	size_t i;
+
+	for (i = 0; i < sizeof c / sizeof c[0]; i++) {
+		check_target_init(&t, "x", "composio/T", NULL);
+		check_composio_account_read(&t, c[i].body, strlen(c[i].body) +
+		    (i == 4 ? 2 : 0), c[i].id, "acme", "twitter");
+		assert_int_equal(t.nsteps, 1);
+		assert_false(t.steps[0].ok);
+		assert_non_null(strstr(t.steps[0].detail, c[i].want));
+		check_target_free(&t);
+	}
+}
+
 int
 main(void)
 {
@@ -205,6 +323,8 @@ main(void)
 		cmocka_unit_test(test_version_order),
 		cmocka_unit_test(test_x_image_requests),
 		cmocka_unit_test(test_linkedin_image_requests),
+		cmocka_unit_test(test_schema_malformed),
+		cmocka_unit_test(test_account_malformed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
