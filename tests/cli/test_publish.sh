@@ -445,9 +445,9 @@ start_fake locks ok
 proj locks 5 mastodon:d3:1 bluesky:d4:1
 EXTRA=--wait
 rm -f "$TMPD/ready1" "$TMPD/ready2"
-drive_bg lockS1 "expect:$PROMPT" "sh:touch '$TMPD/ready1'; while [ ! -e '$TMPD/ready2' ]; do sleep 0.01; done" send:y "expect:$PROMPT" send:y end
+drive_bg lockS1 "expect:$PROMPT" "sh:touch '$TMPD/ready1'; i=0; while [ ! -e '$TMPD/ready2' ] && [ \$i -lt 3000 ]; do sleep 0.01; i=\$((i + 1)); done" send:y "expect:$PROMPT" send:y end
 A=$!
-drive lockS2 "expect:$PROMPT" "sh:touch '$TMPD/ready2'; while [ ! -e '$TMPD/ready1' ]; do sleep 0.01; done" send:y "expect:$PROMPT|not sent" end
+drive lockS2 "expect:$PROMPT" "sh:touch '$TMPD/ready2'; i=0; while [ ! -e '$TMPD/ready1' ] && [ \$i -lt 3000 ]; do sleep 0.01; i=\$((i + 1)); done" send:y "expect:$PROMPT|not sent" end
 EXTRA=
 wait $A
 check "lock: same key at the same instant: one mastodon status" "$(count '"platform": "mastodon"')" 1
@@ -459,7 +459,8 @@ FRONTS_TEST_PAUSE_AT=before-intent FRONTS_TEST_RESUME_FILE=$TMPD/resumeR \
     drive_bg lockr "expect:$PROMPT" send:y expect:paused \
     "sh:touch '$TMPD/lockr.paused'" "waitfile:$TMPD/lockr.done:done" kill9
 A=$!
-while [ ! -e "$TMPD/lockr.paused" ]; do sleep 0.05; done
+i=0
+while [ ! -e "$TMPD/lockr.paused" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
 expect_exit "lock: ledger resolve refuses while a publisher holds it" 1 "$FRONTS" ledger resolve e0000000000000000 --failed -C "$P"
 expect_grep "lock: ledger resolve names the holder" 'held by pid [0-9]+ \(fronts publish --live\)' "$TMPD/err"
 expect_exit "lock: history pull refuses while a publisher holds it" 1 "$FRONTS" history pull -C "$P"

@@ -128,6 +128,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def reply(self, status, obj, headers=()):
         body = json.dumps(obj).encode()
+        # Logged before the answer goes out, so the log has it by the time
+        # fronts does.
+        log(self.server.args, ev="responded", path=self.path, status=status)
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
@@ -135,7 +138,6 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header(k, v)
         self.end_headers()
         self.wfile.write(body)
-        log(self.server.args, ev="responded", path=self.path, status=status)
 
     def limited(self, counter, bluesky):
         """429 as the mode asks; True when answered."""

@@ -184,13 +184,15 @@ class Handler(BaseHTTPRequestHandler):
 
     def reply(self, status, obj):
         body = json.dumps(obj).encode()
+        # Logged before the answer goes out: once fronts has the answer,
+        # the log already says so, and a test reading it then needs no wait.
+        log(self.server.args, ev="responded", path=self.path, status=status)
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
         self.wfile.flush()
-        log(self.server.args, ev="responded", path=self.path, status=status)
 
     def misbehave(self):
         """stall / reset after the post exists; True when handled."""
@@ -212,20 +214,20 @@ class Handler(BaseHTTPRequestHandler):
             return True
         if mode == "redirect303":
             body = b'{"see": "other"}'
+            log(self.server.args, ev="responded", path=self.path, status=303)
             self.send_response(303)
             self.send_header("Location", "/created/" + str(len(self.path)))
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
-            log(self.server.args, ev="responded", path=self.path, status=303)
             return True
         if mode == "garbled200":
             body = b"<html>ok</html>"
+            log(self.server.args, ev="responded", path=self.path, status=200)
             self.send_response(200)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
-            log(self.server.args, ev="responded", path=self.path, status=200)
             return True
         return False
 
@@ -595,22 +597,22 @@ class Handler(BaseHTTPRequestHandler):
             f["bytes"] = len(raw)
             f["has_camera"] = CAMERA in raw
         body = b""
+        log(self.server.args, ev="responded", path="/s3/", status=200)
         self.send_response(200)
         self.send_header("ETag", '"%s"' % f["md5"])
         self.send_header("Content-Length", "0")
         self.end_headers()
         self.wfile.write(body)
-        log(self.server.args, ev="responded", path="/s3/", status=200)
 
     def s3_error(self, status, code):
         body = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>%s</Code></Error>"
                 % code).encode()
+        log(self.server.args, ev="responded", path="/s3/", status=status)
         self.send_response(status)
         self.send_header("Content-Type", "application/xml")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
-        log(self.server.args, ev="responded", path="/s3/", status=status)
 
     def x_upload_media(self, body):
         """TWITTER_UPLOAD_MEDIA: a file of the store, as X's media."""
@@ -696,13 +698,13 @@ class Handler(BaseHTTPRequestHandler):
         args = self.server.args
         if path == "/api/v2/instance" and args.instance_retry_after is not None:
             body = json.dumps({"error": "Too many requests"}).encode()
+            log(args, ev="responded", path=self.path, status=429)
             self.send_response(429)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Retry-After", args.instance_retry_after)
             self.end_headers()
-            self.wfile.write(body)
-            return log(args, ev="responded", path=self.path, status=429)
+            return self.wfile.write(body)
         if path == "/api/v2/instance":
             # Public; the Instance entity's configuration (docs.joinmastodon.org).
             return self.reply(200, {

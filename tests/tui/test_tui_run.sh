@@ -22,7 +22,9 @@ P=$TMPD/run
 # comes fifty minutes later.
 $PY "$FIX" both "$P" "$PORT" 5 reddit:d3:2 x:d1:3 linkedin:d2:4
 
-tui_start 120 40 "FRONTS_TEST_NOW=${FRONTS_TEST_NOW}x600 $FRONTS tui -C $P --notify 'env >$TMPD/notify.env'"
+# --notify writes its environment aside and renames it: the file appears
+# whole, so the check that waits for it never reads half of it.
+tui_start 120 40 "FRONTS_TEST_NOW=${FRONTS_TEST_NOW}x600 $FRONTS tui -C $P --notify 'env >$TMPD/notify.tmp && mv $TMPD/notify.tmp $TMPD/notify.env'"
 check_screen "run mode: the TUI is up" "DRY-RUN"
 tui_cmd "open $P/plan.json"
 check_screen "run mode: :open loads the plan" "opened $P/plan.json: 3 posts"
