@@ -10,14 +10,19 @@
  * (tests/servers/fake_social.py) with that byte in front. Every step must
  * come back with a detail, and a fix exactly when it fails.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "net/check_int.h"
 
+/* "(null)" in a detail is a NULL printed through %s, unless the answer
+ * itself said it. */
 static void
-fuzz_steps(const struct check_target *t)
+fuzz_steps(const struct check_target *t, const unsigned char *data,
+    size_t len)
 {
+	bool said = memmem(data, len, "(null)", 6) != NULL;
 	int i;
 
 	if (t->nsteps < 1)
@@ -25,7 +30,7 @@ fuzz_steps(const struct check_target *t)
 	for (i = 0; i < t->nsteps; i++)
 		if (t->steps[i].name == NULL || t->steps[i].detail == NULL ||
 		    t->steps[i].ok != (t->steps[i].fix == NULL) ||
-		    strstr(t->steps[i].detail, "(null)") != NULL)
+		    (!said && strstr(t->steps[i].detail, "(null)") != NULL))
 			abort();
 }
 
@@ -60,7 +65,7 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 		    "linkedin");
 		break;
 	}
-	fuzz_steps(&t);
+	fuzz_steps(&t, data, len);
 	j = check_target_json(&t);
 	cJSON_Delete(j);
 	free(toolkit);
