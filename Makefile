@@ -195,8 +195,9 @@ MEMCHECK_UNITS := $(addprefix $(BUILD)/tests/,test_plan test_ledger \
 	test_project test_util test_frame test_timeutil test_legal \
 	test_validate test_text test_approval test_channel test_http \
 	test_instlimits test_history)
-memcheck: $(BIN) $(MEMCHECK_UNITS)
-	FRONTS_BIN=$(abspath $(BIN)) BUILD=$(BUILD) sh tests/memcheck/run.sh $(MEMCHECK_UNITS)
+memcheck: $(BIN) $(TEST_BIN) $(MEMCHECK_UNITS)
+	FRONTS_BIN=$(abspath $(BIN)) FRONTS_TEST_BIN=$(abspath $(TEST_BIN)) \
+		BUILD=$(BUILD) sh tests/memcheck/run.sh $(MEMCHECK_UNITS)
 
 bench: $(BIN) $(BREACH_BIN) $(BENCH_BINS)
 	FRONTS_BIN=$(abspath $(BIN)) FRONTS_BREACH_BIN=$(abspath $(BREACH_BIN)) BUILD=$(BUILD) sh bench/run.sh $(BENCH_BINS)

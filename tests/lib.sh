@@ -4,12 +4,18 @@
 # release objects plus the test hooks of src/core/hook.h), whose clock
 # every test pins with FRONTS_TEST_NOW; FRONTS_RELEASE is the release
 # binary, for the checks that it ignores those hooks. TOP is the
-# repository root. Where $BUILD has no test binary (the tsan run builds
-# none) FRONTS is the release binary.
+# repository root. A missing test binary stops the script: the release
+# binary ignores FRONTS_TEST_NOW, so running on it would test at the wall
+# clock's hour instead (a run that wants it says FRONTS_TEST_BIN=$FRONTS_BIN).
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 FRONTS_RELEASE=${FRONTS_BIN:-$TOP/build/fronts}
 FRONTS=${FRONTS_TEST_BIN:-$TOP/${BUILD:-build}/fronts-test}
-[ -x "$FRONTS" ] || FRONTS=$FRONTS_RELEASE
+if [ ! -x "$FRONTS" ]; then
+	echo "FAIL: the test binary $FRONTS is missing: build it with" \
+	    "\`make ${BUILD:-build}/fronts-test\` (with that build's BUILD and" \
+	    "OPT; \`make test\` builds it), or name one in FRONTS_TEST_BIN"
+	exit 1
+fi
 # The moment every test runs at unless it sets its own: a weekday morning
 # inside the demo plan's horizon, when no demo front is in quiet hours.
 FRONTS_TEST_NOW=${FRONTS_TEST_NOW:-2026-12-01T09:10:00Z}

@@ -2,8 +2,17 @@
 # The clock: the test build's FRONTS_TEST_NOW sets the "now" of a plan
 # that starts "now" (in the parent and in its sandbox worker alike), a
 # malformed value is fatal rather than ignored, and the release binary
-# reads the system clock whatever the variable says.
+# reads the system clock whatever the variable says. Without the test
+# build an integration script stops at once, naming it, rather than test
+# the release binary at the wall clock's hour.
 . "$(dirname "$0")/../lib.sh"
+
+FRONTS_TEST_BIN=$TMPD/missing/fronts-test sh "$TOP/tests/cli/test_layers.sh" >"$TMPD/nobin" 2>&1
+rc=$?
+if [ "$rc" -eq 1 ] && [ "$(grep -c '^PASS' "$TMPD/nobin")" -eq 0 ] &&
+    grep -q "^FAIL: the test binary $TMPD/missing/fronts-test is missing: build it with .make " "$TMPD/nobin"; then
+	pass "clock: no test binary: the script fails, naming it and make"
+else fail "clock: no test binary: the script fails, naming it and make" "exit $rc: $(cat "$TMPD/nobin")"; fi
 
 P=$TMPD/p
 new_demo "$P"

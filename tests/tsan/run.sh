@@ -5,7 +5,9 @@
 # TUI polling a running planner in both. Every report fails the run: TSan
 # writes each process's reports to $TMPD/tsan.PID (log_path), which must
 # stay absent. tsan.supp holds the only suppressions (libraries, never
-# fronts' own code).
+# fronts' own code). The TSan build has no test binary: these runs are
+# the release one's, on purpose (what they check reads no pinned time).
+FRONTS_TEST_BIN=${FRONTS_TEST_BIN:-$FRONTS_BIN}
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../tui/tmux.sh"
 trap 'tui_stop; rm -rf "$TMPD"' EXIT
