@@ -16,6 +16,10 @@
 #include "net/platform.h"
 #include "net/pull.h"
 
+/* The fix for an answer Composio would not give. */
+static const char composio_foreign[] = "check COMPOSIO_BASE_URL: the server "
+    "there does not answer as Composio does";
+
 /* One part of a Composio version ("20251201_00"): the digits before '_'
  * and after it; false for anything else. */
 static bool
@@ -222,8 +226,7 @@ composio_tool_json(struct check_target *t, const cJSON *j, const char *tool,
 	const char *newest, *at;
 
 	if (!cJSON_IsObject(j)) {
-		check_add(t, false, "tool", "check COMPOSIO_BASE_URL: the "
-		    "server there does not answer as Composio does",
+		check_add(t, false, "tool", composio_foreign,
 		    "tool %s at version %s: the answer is not a tool (a JSON "
 		    "object)", tool, version != NULL ? version : "latest");
 		return;
@@ -258,8 +261,7 @@ check_composio_tool_read(struct check_target *t, const char *body,
 	if (toolkit != NULL)
 		*toolkit = NULL;
 	if (j == NULL)
-		check_add(t, false, "tool", "check COMPOSIO_BASE_URL: the "
-		    "server there does not answer as Composio does",
+		check_add(t, false, "tool", composio_foreign,
 		    "tool %s at version %s: the answer is not JSON", tool,
 		    version != NULL ? version : "latest");
 	else
@@ -389,9 +391,8 @@ check_composio_account_read(struct check_target *t, const char *body,
 	cJSON *j = cJSON_ParseWithLength(body, len);
 
 	if (j == NULL)
-		check_add(t, false, "connected_account", "check "
-		    "COMPOSIO_BASE_URL: the server there does not answer as "
-		    "Composio does", "connected account %s: the answer is not "
+		check_add(t, false, "connected_account",
+		    composio_foreign, "connected account %s: the answer is not "
 		    "JSON", id != NULL ? id : user != NULL ? user : "?");
 	else
 		composio_accounts_json(t, j, id, user, toolkit);
