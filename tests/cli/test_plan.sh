@@ -335,14 +335,32 @@ children() {
 	done
 }
 
+# cpu_ticks PID — the CPU time, in clock ticks, that PID and its live
+# children have used so far (utime and stime, fields 14 and 15 of stat).
+cpu_ticks() {
+	t=0
+	for p in "$1" $(children "$1"); do
+		set -- $(sed 's/^.*) //' "/proc/$p/stat" 2>/dev/null)
+		[ $# -ge 13 ] && t=$((t + ${12} + ${13}))
+	done
+	echo "$t"
+}
+
 # sigint SECONDS ARGS... — start `fronts plan ARGS` with a long budget,
-# send it Ctrl-C (SIGINT) after SECONDS, and wait for it; its children's
-# pids go to $TMPD/kids, its status to $rc.
+# send it Ctrl-C (SIGINT) once it and its workers have used SECONDS of
+# CPU time (a wall-clock sleep gives a loaded machine's search nothing
+# to stop), and wait for it; its children's pids go to $TMPD/kids, its
+# status to $rc.
 sigint() {
-	after=$1; shift
+	want=$(($1 * $(getconf CLK_TCK))); shift
 	"$FRONTS" plan "$@" --seconds 300 >"$TMPD/out" 2>"$TMPD/err" &
 	pid=$!
-	sleep "$after"
+	i=0
+	while [ "$(cpu_ticks "$pid")" -lt "$want" ] && [ "$i" -lt 1200 ] &&
+	    kill -0 "$pid" 2>/dev/null; do
+		sleep 0.05
+		i=$((i + 1))
+	done
 	children "$pid" >"$TMPD/kids"
 	kill -INT "$pid"
 	wait "$pid"
