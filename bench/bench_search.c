@@ -25,8 +25,9 @@
  * not skew a ratio; parallel speed-up is in wall time. Environment:
  * FRONTS_TOP (repository root, default "."), FRONTS_BIN (the fronts binary,
  * for worker processes), BENCH_PY_ITERATIONS (default 300), BENCH_QUICK=1
- * (smaller runs), BENCH_ONLY=scaling,drafts,peer,isolation,small,hidden,
- * scale,agency,big (sections).
+ * (smaller runs), BENCH_KEEP_CALLS=1 (keep the calls of the time per
+ * call for bench/replay_py.py), BENCH_ONLY=scaling,drafts,peer,isolation,
+ * small,hidden,scale,agency,big (sections).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -336,6 +337,24 @@ bench_call_ratio(const char *name, const char *what, const char *goal,
 	    "vs %.2f us)", ratio, cpu / calls * 1e6, ocpu / calls * 1e6);
 }
 
+/* The recorded calls are dropped, or with BENCH_KEEP_CALLS=1 kept with
+ * the replay's command line, to profile the bare loop on its own
+ * (valgrind --tool=callgrind /usr/bin/python3 ...). */
+static void
+bench_keep_calls(const struct bproj *b, const char *name, const char *log)
+{
+	char *in;
+
+	if (getenv("BENCH_KEEP_CALLS") == NULL) {
+		unlink(log);
+		return;
+	}
+	in = bench_peer_input(b->p);
+	printf("%s: calls kept: /usr/bin/python3 %s/bench/replay_py.py %s %s "
+	    "%s\n", name, bench_top, in, b->model, log);
+	free(in);
+}
+
 static void
 bench_call_fig(struct bproj *b, const char *name, uint64_t n)
 {
@@ -383,7 +402,7 @@ bench_call_fig(struct bproj *b, const char *name, uint64_t n)
 		bench_call_ratio(name, "raw loop", "-", cpu / c.calls,
 		    raw.cpu / raw.calls, 1);
 out:
-	unlink(log);
+	bench_keep_calls(b, name, log);
 	free(log);
 }
 

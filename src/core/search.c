@@ -163,13 +163,34 @@ search_all_shut(struct search *s)
 }
 
 /*
+ * The draft-independent part of every front's verdict now, once per
+ * list: a front that quiet hours, a gap or the cap close is shut before
+ * any of its proposals is looked at.
+ */
+static void
+search_fronts_now(struct search *s)
+{
+	enum legal_verdict v;
+	int f;
+
+	for (f = 0; f < s->nfronts; f++) {
+		v = legal_front_now(s->lg, s->lp, (uint32_t)f);
+		s->fnow[f] = v;
+		if (v == LEGAL_QUIET || v == LEGAL_GAP || v == LEGAL_CAP ||
+		    v == LEGAL_HORIZON)
+			s->shut[f] = s->gen;
+	}
+}
+
+/*
  * The available set at state st: the model's proposals that the engine
  * allows now, in canonical same-slot order, without duplicates, plus the
  * wait. Never-legal proposals are counted. Quiet hours, gaps and caps
- * close a whole front at once: once one proposal finds its front closed,
- * the others on that front are passed over without asking the engine
- * (hundreds of drafts make this most of the proposals). A pinned post
- * due now is the only choice, whatever the model proposes (legal.h).
+ * close a whole front at once, so its proposals are passed over without
+ * asking the engine (hundreds of drafts make this most of the
+ * proposals), and the engine's verdict of the others is their draft's
+ * part only (legal_check_now). A pinned post due now is the only choice,
+ * whatever the model proposes (legal.h).
  */
 int
 search_available(struct search *s, model_state *st)
@@ -211,6 +232,7 @@ search_available(struct search *s, model_state *st)
 	s->nset = 1;
 	if (n > s->mcap)
 		n = s->mcap;
+	search_fronts_now(s);
 	for (i = 0; i < n; i++) {
 		a = &s->mbuf[i];
 		if (a->kind == ACTION_WAIT)
@@ -228,7 +250,7 @@ search_available(struct search *s, model_state *st)
 		if ((int)id <= s->last_key || s->stamp[id] == s->gen ||
 		    s->shut[a->front] == s->gen)
 			continue;
-		v = legal_check(s->lg, s->lp, a);
+		v = legal_check_now(s->lg, s->lp, a, s->fnow[a->front]);
 		if (v == LEGAL_QUIET || v == LEGAL_GAP || v == LEGAL_CAP ||
 		    v == LEGAL_HORIZON)
 			s->shut[a->front] = s->gen;
