@@ -183,6 +183,54 @@ search_fronts_now(struct search *s)
 }
 
 /*
+ * The n proposals in s->mbuf that the engine allows now, added to the
+ * available set; returns the never-legal ones. Runs for every proposal of
+ * every list, so what it reads of s is in locals (stores through the set
+ * would otherwise reload it all).
+ */
+static int
+search_filter(struct search *s, int n)
+{
+	const uint32_t nd = (uint32_t)s->p->ndrafts;
+	const uint32_t nf = (uint32_t)s->nfronts, gen = s->gen;
+	const uint8_t *verdict = s->verdict;
+	const struct action *a, *end = s->mbuf + n;
+	const struct legal *lg = s->lg;
+	const struct legal_path *lp = s->lp;
+	const enum legal_verdict *fnow = s->fnow;
+	uint32_t *stamp = s->stamp, *shut = s->shut, id = 0;
+	struct action *set = s->set;
+	enum legal_verdict v;
+	int nset = s->nset, last = s->last_key, illegal = 0;
+
+	for (a = s->mbuf; a < end; a++) {
+		if (a->kind == ACTION_POST && a->draft < nd && a->front < nf) {
+			id = 1 + a->draft * nf + a->front;
+			v = verdict[id];
+		} else if (a->kind == ACTION_WAIT)
+			continue;
+		else
+			v = legal_static(lg, a);	/* never LEGAL_OK */
+		if (v != LEGAL_OK) {
+			illegal += legal_never(v);
+			continue;
+		}
+		if ((int)id <= last || stamp[id] == gen || shut[a->front] == gen)
+			continue;
+		v = legal_check_now(lg, lp, a, fnow[a->front]);
+		if (v == LEGAL_QUIET || v == LEGAL_GAP || v == LEGAL_CAP ||
+		    v == LEGAL_HORIZON)
+			shut[a->front] = gen;
+		if (v != LEGAL_OK)
+			continue;
+		stamp[id] = gen;
+		set[nset++] = *a;
+	}
+	s->nset = nset;
+	return illegal;
+}
+
+/*
  * The available set at state st: the model's proposals that the engine
  * allows now, in canonical same-slot order, without duplicates, plus the
  * wait. Never-legal proposals are counted. Quiet hours, gaps and caps
@@ -195,10 +243,8 @@ search_fronts_now(struct search *s)
 int
 search_available(struct search *s, model_state *st)
 {
-	struct action wait = { ACTION_WAIT, 0, 0 }, *a;
-	enum legal_verdict v;
-	int n = 0, illegal = 0, rc, i;
-	uint32_t id;
+	struct action wait = { ACTION_WAIT, 0, 0 };
+	int n = 0, illegal = 0, rc;
 	double t0, tl;
 
 	if (++s->gen == 0) {
@@ -233,32 +279,7 @@ search_available(struct search *s, model_state *st)
 	if (n > s->mcap)
 		n = s->mcap;
 	search_fronts_now(s);
-	for (i = 0; i < n; i++) {
-		a = &s->mbuf[i];
-		if (a->kind == ACTION_WAIT)
-			continue;
-		if (a->kind != ACTION_POST || a->draft >=
-		    (uint32_t)s->p->ndrafts || a->front >= s->nfronts)
-			v = legal_static(s->lg, a);
-		else
-			v = s->verdict[search_action_id(s, a)];
-		if (v != LEGAL_OK) {
-			illegal += legal_never(v);
-			continue;
-		}
-		id = search_action_id(s, a);
-		if ((int)id <= s->last_key || s->stamp[id] == s->gen ||
-		    s->shut[a->front] == s->gen)
-			continue;
-		v = legal_check_now(s->lg, s->lp, a, s->fnow[a->front]);
-		if (v == LEGAL_QUIET || v == LEGAL_GAP || v == LEGAL_CAP ||
-		    v == LEGAL_HORIZON)
-			s->shut[a->front] = s->gen;
-		if (v != LEGAL_OK)
-			continue;
-		s->stamp[id] = s->gen;
-		s->set[s->nset++] = *a;
-	}
+	illegal += search_filter(s, n);
 	if (illegal > 0)
 		search_add(&s->illegal, (uint64_t)illegal);
 	return MODEL_OK;
