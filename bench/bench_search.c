@@ -346,9 +346,11 @@ bench_call_ratio(const char *name, const char *what, const char *goal,
 	    "vs %.2f us)", ratio, cpu / calls * 1e6, ocpu / calls * 1e6);
 }
 
-/* The recorded calls are dropped, or with BENCH_KEEP_CALLS=1 kept with
- * the replay's command line, to profile the bare loop on its own
- * (valgrind --tool=callgrind /usr/bin/python3 ...). */
+/* The recorded calls are dropped, or with BENCH_KEEP_CALLS=1 kept (and
+ * the projects' directory with them) and the replay's command line
+ * printed, to profile the bare loop on its own (valgrind
+ * --tool=callgrind /usr/bin/python3 ...; an empty call list gives what
+ * start-up costs). */
 static void
 bench_keep_calls(const struct bproj *b, const char *name, const char *log)
 {
