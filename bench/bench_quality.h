@@ -104,7 +104,7 @@ bench_projects_remove(void)
 {
 	char *cmd;
 
-	if (bench_projects_dir == NULL)
+	if (bench_projects_dir == NULL || getenv("BENCH_KEEP_CALLS") != NULL)
 		return;
 	xasprintf(&cmd, "rm -rf %s", bench_projects_dir);
 	if (system(cmd) != 0)

@@ -6,8 +6,11 @@
  *             plain Python, same model, same iterations), on the demo
  *   call      time per model call inside the search against the
  *             search's own calls made again with nothing around them, in
- *             a bare Python loop (bench/replay_py.py) and through the C
- *             interface (bench_replay.h), and against a raw loop making
+ *             a bare Python loop (bench/replay_py.py; run by
+ *             /usr/bin/python3, the goal's figure, and by this binary
+ *             as an interpreter on the libpython fronts embeds) and
+ *             through the C interface (bench_replay.h), and against a
+ *             raw loop making
  *             the same kinds of calls on random paths with no tree
  *             (bench_raw); on every project, and alone on "agency"
  *   big       plan value against wall time (1, 5, 15, 60 s) on a project
@@ -25,9 +28,13 @@
  * not skew a ratio; parallel speed-up is in wall time. Environment:
  * FRONTS_TOP (repository root, default "."), FRONTS_BIN (the fronts binary,
  * for worker processes), BENCH_PY_ITERATIONS (default 300), BENCH_QUICK=1
- * (smaller runs), BENCH_ONLY=scaling,drafts,peer,isolation,small,hidden,
- * scale,agency,big (sections).
+ * (smaller runs), BENCH_KEEP_CALLS=1 (keep the calls of the time per
+ * call for bench/replay_py.py), BENCH_ONLY=scaling,drafts,peer,isolation,
+ * small,hidden,scale,agency,big (sections).
  */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +55,9 @@
 #include "bench_baseline.h"
 
 static const char	*bench_top = ".";
+/* This binary as a Python interpreter ("--python"): the libpython that
+ * fronts embeds, where /usr/bin/python3 may be a build of its own. */
+static char		*bench_embedded_py;
 
 static double
 bench_load(void)
@@ -275,12 +285,12 @@ bench_raw(const struct project *p, const struct model_ops *ops, void *m,
 
 /*
  * The calls logged in file log made again in a bare Python loop
- * (bench/replay_py.py, the model loaded as the peer loads it): its CPU
- * seconds and calls, or -1.
+ * (bench/replay_py.py, the model loaded as the peer loads it) by the
+ * interpreter py: its CPU seconds and calls, or -1.
  */
 static double
-bench_pyloop(const char *top, const struct bproj *b, const char *log,
-    uint64_t *calls)
+bench_pyloop(const char *py, const char *top, const struct bproj *b,
+    const char *log, uint64_t *calls)
 {
 	char *in = bench_peer_input(b->p), *cmd, *out = NULL, *at;
 	unsigned long long n = 0;
@@ -288,7 +298,7 @@ bench_pyloop(const char *top, const struct bproj *b, const char *log,
 	size_t len = 0;
 	FILE *f;
 
-	xasprintf(&cmd, "/usr/bin/python3 %s/bench/replay_py.py %s %s %s", top,
+	xasprintf(&cmd, "%s %s/bench/replay_py.py %s %s %s", py, top,
 	    in, b->model, log);
 	if ((f = popen(cmd, "r")) != NULL) {
 		if (getline(&out, &len, f) > 0 &&
@@ -336,12 +346,32 @@ bench_call_ratio(const char *name, const char *what, const char *goal,
 	    "vs %.2f us)", ratio, cpu / calls * 1e6, ocpu / calls * 1e6);
 }
 
+/* The recorded calls are dropped, or with BENCH_KEEP_CALLS=1 kept (and
+ * the projects' directory with them) and the replay's command line
+ * printed, to profile the bare loop on its own (valgrind
+ * --tool=callgrind /usr/bin/python3 ...; an empty call list gives what
+ * start-up costs). */
+static void
+bench_keep_calls(const struct bproj *b, const char *name, const char *log)
+{
+	char *in;
+
+	if (getenv("BENCH_KEEP_CALLS") == NULL) {
+		unlink(log);
+		return;
+	}
+	in = bench_peer_input(b->p);
+	printf("%s: calls kept: /usr/bin/python3 %s/bench/replay_py.py %s %s "
+	    "%s\n", name, bench_top, in, b->model, log);
+	free(in);
+}
+
 static void
 bench_call_fig(struct bproj *b, const char *name, uint64_t n)
 {
 	struct search_params sp = bench_params(n);
 	struct run c, raw, t;
-	double rcpu = 0, cpu = 0, pcpu = -1, x, y;
+	double rcpu = 0, cpu = 0, pcpu = -1, ecpu = -1, x, y;
 	uint64_t rcalls = 0, pcalls;
 	char *log;
 	int i;
@@ -366,24 +396,32 @@ bench_call_fig(struct bproj *b, const char *name, uint64_t n)
 		}
 		cpu = i == 0 || t.cpu < cpu ? t.cpu : cpu;
 		rcpu = i == 0 || x < rcpu ? x : rcpu;
-		if (pcpu > -2 && (y = bench_pyloop(bench_top, b, log,
-		    &pcalls)) > 0 && pcalls == c.calls)
+		if (pcpu > -2 && (y = bench_pyloop("/usr/bin/python3",
+		    bench_top, b, log, &pcalls)) > 0 && pcalls == c.calls)
 			pcpu = pcpu < 0 || y < pcpu ? y : pcpu;
+		if (pcpu > -2 && bench_embedded_py != NULL &&
+		    (y = bench_pyloop(bench_embedded_py, bench_top, b, log,
+		    &pcalls)) > 0 && pcalls == c.calls)
+			ecpu = ecpu < 0 || y < ecpu ? y : ecpu;
 	}
 	if (pcpu > 0)
 		bench_call_ratio(name, "Python loop", "<= 1.10", cpu, pcpu,
 		    c.calls);
+	if (ecpu > 0)
+		bench_call_ratio(name, "loop, libpython", "-", cpu, ecpu,
+		    c.calls);
 	bench_call_ratio(name, "C replay", "-", cpu, rcpu, c.calls);
 	printf("%s: %llu iterations, %.1f model calls and %.1f illegal "
 	    "proposals per iteration; per call %.2f us in the search, %.2f us "
-	    "in a Python loop, %.2f us replayed through C\n", name,
-	    (unsigned long long)n, (double)c.calls / n, (double)c.illegal / n,
-	    cpu / c.calls * 1e6, pcpu / c.calls * 1e6, rcpu / c.calls * 1e6);
+	    "in a Python loop (%.2f us on the embedded libpython), %.2f us "
+	    "replayed through C\n", name, (unsigned long long)n,
+	    (double)c.calls / n, (double)c.illegal / n, cpu / c.calls * 1e6,
+	    pcpu / c.calls * 1e6, ecpu / c.calls * 1e6, rcpu / c.calls * 1e6);
 	if (bench_raw(b->p, &wmodel_ops, b->wm, c.calls, &raw) == 0)
 		bench_call_ratio(name, "raw loop", "-", cpu / c.calls,
 		    raw.cpu / raw.calls, 1);
 out:
-	unlink(log);
+	bench_keep_calls(b, name, log);
 	free(log);
 }
 
@@ -986,7 +1024,15 @@ int
 main(int argc, char **argv)
 {
 	const char *top = getenv("FRONTS_TOP") ? getenv("FRONTS_TOP") : ".";
+	char self[4096];
+	ssize_t len;
 
+	if (argc > 1 && strcmp(argv[1], "--python") == 0)
+		return Py_BytesMain(argc - 1, argv + 1);
+	if ((len = readlink("/proc/self/exe", self, sizeof self - 1)) > 0) {
+		self[len] = '\0';
+		xasprintf(&bench_embedded_py, "%s --python", self);
+	}
 	bench_top = top;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 

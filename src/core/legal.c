@@ -387,25 +387,17 @@ legal_is_posted(const struct legal *lg, const struct legal_path *lp,
 	return (lp->posted[bit / 8] >> (bit % 8)) & 1;
 }
 
-/* The moment's checks of a post whose static verdict is LEGAL_OK. */
+/* Quiet hours, the gap and the cap of front f now: the same for every
+ * draft. */
 static enum legal_verdict
-legal_check_post(const struct legal *lg, const struct legal_path *lp,
-    const struct action *a)
+legal_moment(const struct legal *lg, const struct legal_path *lp, uint32_t f)
 {
-	const struct limits *l = &lg->limits[a->front];
-	const struct legal_front *fs = &lp->fronts[a->front];
-	size_t i = (size_t)a->front * lg->horizon + lp->slot;
+	const struct limits *l = &lg->limits[f];
+	const struct legal_front *fs = &lp->fronts[f];
+	size_t i = (size_t)f * lg->horizon + lp->slot;
 	int64_t now = (int64_t)lp->slot * lg->slot_seconds;
-	enum legal_verdict v;
-	bool pinned;
 	int count;
 
-	if (legal_is_posted(lg, lp, a))
-		return LEGAL_POSTED;
-	if (lp->slot < lg->win_lo[a->draft] || lp->slot > lg->win_hi[a->draft])
-		return LEGAL_WINDOW;
-	if ((v = legal_pins_post(lg, lp, a, &pinned)) != LEGAL_OK)
-		return v;
 	if (lg->quiet[i])
 		return LEGAL_QUIET;
 	if (l->min_gap_minutes != LIMIT_UNSET) {
@@ -423,6 +415,51 @@ legal_check_post(const struct legal *lg, const struct legal_path *lp,
 			return LEGAL_CAP;
 	}
 	return LEGAL_OK;
+}
+
+/* The moment's checks of a post whose static verdict is LEGAL_OK. */
+static enum legal_verdict
+legal_check_post(const struct legal *lg, const struct legal_path *lp,
+    const struct action *a)
+{
+	enum legal_verdict v;
+	bool pinned;
+
+	if (legal_is_posted(lg, lp, a))
+		return LEGAL_POSTED;
+	if (lp->slot < lg->win_lo[a->draft] || lp->slot > lg->win_hi[a->draft])
+		return LEGAL_WINDOW;
+	if ((v = legal_pins_post(lg, lp, a, &pinned)) != LEGAL_OK)
+		return v;
+	return legal_moment(lg, lp, a->front);
+}
+
+enum legal_verdict
+legal_front_now(const struct legal *lg, const struct legal_path *lp,
+    uint32_t f)
+{
+	enum legal_verdict v;
+
+	if (lp->slot >= lg->horizon)
+		return LEGAL_HORIZON;
+	if ((v = legal_pins_front(lg, lp, f)) != LEGAL_OK)
+		return v;
+	return legal_moment(lg, lp, f);
+}
+
+enum legal_verdict
+legal_check_now(const struct legal *lg, const struct legal_path *lp,
+    const struct action *a, enum legal_verdict front)
+{
+	if (front == LEGAL_HORIZON)
+		return front;
+	if (legal_is_posted(lg, lp, a))
+		return LEGAL_POSTED;
+	if (lp->slot < lg->win_lo[a->draft] || lp->slot > lg->win_hi[a->draft])
+		return LEGAL_WINDOW;
+	if (lg->pinslot[(size_t)a->draft * lg->nfronts + a->front] >= 0)
+		return legal_check_post(lg, lp, a);
+	return front;
 }
 
 enum legal_verdict

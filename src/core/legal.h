@@ -193,6 +193,18 @@ bool			 legal_path_done(const struct legal *,
 /* The verdict of an action on this path now. */
 enum legal_verdict	legal_check(const struct legal *,
 			    const struct legal_path *, const struct action *);
+/*
+ * legal_check in two parts, for many posts at one moment: the part of a
+ * post's verdict that does not depend on its draft, per front, and with
+ * it the verdict of a post whose static verdict is LEGAL_OK. Equal to
+ * legal_check's verdict; one legal_front_now per front then serves every
+ * proposal of a long list.
+ */
+enum legal_verdict	legal_front_now(const struct legal *,
+			    const struct legal_path *, uint32_t front);
+enum legal_verdict	legal_check_now(const struct legal *,
+			    const struct legal_path *, const struct action *,
+			    enum legal_verdict front);
 /* Records an action on the path (the caller checked it). A wait moves the
  * clock one slot forward; a post happens at the current slot. */
 void			legal_apply(const struct legal *, struct legal_path *,

@@ -65,6 +65,10 @@ void			legal_pins_free(struct legal *lg);
 enum legal_verdict	legal_pins_post(const struct legal *lg,
 			    const struct legal_path *lp,
 			    const struct action *a, bool *pinned);
+/* The pins' part of the verdict of a post on front f of a draft pinned
+ * nowhere: the same for every such draft. */
+enum legal_verdict	legal_pins_front(const struct legal *lg,
+			    const struct legal_path *lp, uint32_t f);
 /* LEGAL_PINNED while a pinned post of the path's slot is not made. */
 enum legal_verdict	legal_pins_wait(const struct legal *lg,
 			    const struct legal_path *lp);

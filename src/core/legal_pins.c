@@ -224,15 +224,23 @@ enum legal_verdict
 legal_pins_post(const struct legal *lg, const struct legal_path *lp,
     const struct action *a, bool *pinned)
 {
-	const struct legal_front *fs = &lp->fronts[a->front];
-	const struct limits *l = &lg->limits[a->front];
-	size_t i = (size_t)a->front * lg->horizon + lp->slot;
 	int ps = lg->pinslot[(size_t)a->draft * lg->nfronts + a->front];
-	int count, made;
 
 	*pinned = ps == lp->slot;
 	if (ps >= 0)
 		return *pinned ? LEGAL_OK : LEGAL_PINNED;
+	return legal_pins_front(lg, lp, a->front);
+}
+
+enum legal_verdict
+legal_pins_front(const struct legal *lg, const struct legal_path *lp,
+    uint32_t f)
+{
+	const struct legal_front *fs = &lp->fronts[f];
+	const struct limits *l = &lg->limits[f];
+	size_t i = (size_t)f * lg->horizon + lp->slot;
+	int count, made;
+
 	if (pins_pending(lg, lp) || lg->pingap[i])
 		return LEGAL_PINNED;
 	if (lg->pinday[i] == 0 || l->max_posts_per_day == LIMIT_UNSET)

@@ -163,21 +163,88 @@ search_all_shut(struct search *s)
 }
 
 /*
+ * The draft-independent part of every front's verdict now, once per
+ * list: a front that quiet hours, a gap or the cap close is shut before
+ * any of its proposals is looked at.
+ */
+static void
+search_fronts_now(struct search *s)
+{
+	enum legal_verdict v;
+	int f;
+
+	for (f = 0; f < s->nfronts; f++) {
+		v = legal_front_now(s->lg, s->lp, (uint32_t)f);
+		s->fnow[f] = v;
+		if (v == LEGAL_QUIET || v == LEGAL_GAP || v == LEGAL_CAP ||
+		    v == LEGAL_HORIZON)
+			s->shut[f] = s->gen;
+	}
+}
+
+/*
+ * The n proposals in s->mbuf that the engine allows now, added to the
+ * available set; returns the never-legal ones. Runs for every proposal of
+ * every list, so what it reads of s is in locals (stores through the set
+ * would otherwise reload it all).
+ */
+static int
+search_filter(struct search *s, int n)
+{
+	const uint32_t nd = (uint32_t)s->p->ndrafts;
+	const uint32_t nf = (uint32_t)s->nfronts, gen = s->gen;
+	const uint8_t *verdict = s->verdict;
+	const struct action *a, *end = s->mbuf + n;
+	const struct legal *lg = s->lg;
+	const struct legal_path *lp = s->lp;
+	const enum legal_verdict *fnow = s->fnow;
+	uint32_t *stamp = s->stamp, *shut = s->shut, id = 0;
+	struct action *set = s->set;
+	enum legal_verdict v;
+	int nset = s->nset, last = s->last_key, illegal = 0;
+
+	for (a = s->mbuf; a < end; a++) {
+		if (a->kind == ACTION_POST && a->draft < nd && a->front < nf) {
+			id = 1 + a->draft * nf + a->front;
+			v = verdict[id];
+		} else if (a->kind == ACTION_WAIT)
+			continue;
+		else
+			v = legal_static(lg, a);	/* never LEGAL_OK */
+		if (v != LEGAL_OK) {
+			illegal += legal_never(v);
+			continue;
+		}
+		if ((int)id <= last || stamp[id] == gen || shut[a->front] == gen)
+			continue;
+		v = legal_check_now(lg, lp, a, fnow[a->front]);
+		if (v == LEGAL_QUIET || v == LEGAL_GAP || v == LEGAL_CAP ||
+		    v == LEGAL_HORIZON)
+			shut[a->front] = gen;
+		if (v != LEGAL_OK)
+			continue;
+		stamp[id] = gen;
+		set[nset++] = *a;
+	}
+	s->nset = nset;
+	return illegal;
+}
+
+/*
  * The available set at state st: the model's proposals that the engine
  * allows now, in canonical same-slot order, without duplicates, plus the
  * wait. Never-legal proposals are counted. Quiet hours, gaps and caps
- * close a whole front at once: once one proposal finds its front closed,
- * the others on that front are passed over without asking the engine
- * (hundreds of drafts make this most of the proposals). A pinned post
- * due now is the only choice, whatever the model proposes (legal.h).
+ * close a whole front at once, so its proposals are passed over without
+ * asking the engine (hundreds of drafts make this most of the
+ * proposals), and the engine's verdict of the others is their draft's
+ * part only (legal_check_now). A pinned post due now is the only choice,
+ * whatever the model proposes (legal.h).
  */
 int
 search_available(struct search *s, model_state *st)
 {
-	struct action wait = { ACTION_WAIT, 0, 0 }, *a;
-	enum legal_verdict v;
-	int n = 0, illegal = 0, rc, i;
-	uint32_t id;
+	struct action wait = { ACTION_WAIT, 0, 0 };
+	int n = 0, illegal = 0, rc;
 	double t0, tl;
 
 	if (++s->gen == 0) {
@@ -211,32 +278,8 @@ search_available(struct search *s, model_state *st)
 	s->nset = 1;
 	if (n > s->mcap)
 		n = s->mcap;
-	for (i = 0; i < n; i++) {
-		a = &s->mbuf[i];
-		if (a->kind == ACTION_WAIT)
-			continue;
-		if (a->kind != ACTION_POST || a->draft >=
-		    (uint32_t)s->p->ndrafts || a->front >= s->nfronts)
-			v = legal_static(s->lg, a);
-		else
-			v = s->verdict[search_action_id(s, a)];
-		if (v != LEGAL_OK) {
-			illegal += legal_never(v);
-			continue;
-		}
-		id = search_action_id(s, a);
-		if ((int)id <= s->last_key || s->stamp[id] == s->gen ||
-		    s->shut[a->front] == s->gen)
-			continue;
-		v = legal_check(s->lg, s->lp, a);
-		if (v == LEGAL_QUIET || v == LEGAL_GAP || v == LEGAL_CAP ||
-		    v == LEGAL_HORIZON)
-			s->shut[a->front] = s->gen;
-		if (v != LEGAL_OK)
-			continue;
-		s->stamp[id] = s->gen;
-		s->set[s->nset++] = *a;
-	}
+	search_fronts_now(s);
+	illegal += search_filter(s, n);
 	if (illegal > 0)
 		search_add(&s->illegal, (uint64_t)illegal);
 	return MODEL_OK;

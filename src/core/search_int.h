@@ -120,6 +120,7 @@ struct search {
 	uint32_t		*stamp, gen;	/* membership of set, by id */
 	uint32_t		*expd, egen;	/* expanded and available */
 	uint32_t		*shut;		/* fronts closed now, by gen */
+	enum legal_verdict	*fnow;		/* legal_front_now, per front */
 	uint32_t		*rep;		/* a draft to ask the engine
 						 * about each front with */
 	uint8_t			*verdict;	/* legal_static, by id */

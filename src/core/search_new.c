@@ -81,6 +81,7 @@ search_new_past(const struct project *p, const struct search_params *params,
 	s->stamp = xcalloc(nids, sizeof *s->stamp);
 	s->expd = xcalloc(nids, sizeof *s->expd);
 	s->shut = xcalloc(p->nfronts + 1, sizeof *s->shut);
+	s->fnow = xcalloc(p->nfronts + 1, sizeof *s->fnow);
 	s->rep = xcalloc(p->nfronts + 1, sizeof *s->rep);
 	s->verdict = search_verdicts(s, nids);
 	s->stackcap = 64;
@@ -134,6 +135,7 @@ search_free(struct search *s)
 	free(s->stamp);
 	free(s->expd);
 	free(s->shut);
+	free(s->fnow);
 	free(s->rep);
 	free(s->verdict);
 	free(s->stack);

@@ -357,10 +357,11 @@ wm_legal_actions(void *mv, model_state *s, struct action *out, int max,
 {
 	struct wmodel *m = mv;
 	PyObject *args[1] = { (PyObject *)s }, *r, **items;
+	const struct action *actv = m->actv;
 	PyGILState_STATE st;
 	Py_ssize_t i, len;
 	bool took;
-	int rc, ix;
+	int rc, ix, got = 0, ill = 0;
 
 	*n = 0;
 	*illegal = 0;
@@ -374,12 +375,15 @@ wm_legal_actions(void *mv, model_state *s, struct action *out, int max,
 	}
 	len = PySequence_Fast_GET_SIZE(r);
 	items = PySequence_Fast_ITEMS(r);
+	/* Counts in locals: a store into out could be one into *n. */
 	for (i = 0; i < len; i++) {
 		if ((ix = wm_proposal(m, items[i])) < 0)
-			(*illegal)++;
-		else if (*n < max)
-			out[(*n)++] = m->actv[ix];
+			ill++;
+		else if (got < max)
+			out[got++] = actv[ix];
 	}
+	*n = got;
+	*illegal = ill;
 	wm_decref(m, r);
 out:
 	wm_release(took, st);

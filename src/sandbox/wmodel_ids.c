@@ -24,14 +24,6 @@
 #define WM_IDS_PER_ACTION	2
 #define WM_IDS_MIN		1024
 
-static inline uint32_t
-wm_ids_hash(const struct wm_ids *c, const PyObject *o)
-{
-	uint64_t h = (uint64_t)(uintptr_t)o >> 4;
-
-	return (uint32_t)((h * 0x9e3779b97f4a7c15ULL) >> 32) & c->mask;
-}
-
 void
 wm_ids_init(struct wm_ids *c, int nacts)
 {
@@ -44,17 +36,6 @@ wm_ids_init(struct wm_ids *c, int nacts)
 	c->ix = xcalloc(cap, sizeof *c->ix);
 	c->mask = cap - 1;
 	c->n = 0;
-}
-
-int
-wm_ids_get(const struct wm_ids *c, const PyObject *o)
-{
-	uint32_t i;
-
-	for (i = wm_ids_hash(c, o); c->key[i] != NULL; i = (i + 1) & c->mask)
-		if (c->key[i] == o)
-			return c->ix[i];
-	return -1;
 }
 
 /* Keeps o (an exact tuple whose conversion gave ix) while there is room. */

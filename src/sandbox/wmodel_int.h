@@ -94,9 +94,30 @@ int	wm_badtype(struct wmodel *, enum wm_fn, const char *want,
 int	wm_badnumber(struct wmodel *, enum wm_fn, const char *what,
 	    PyObject *o, double x);
 void	wm_decref(struct wmodel *, PyObject *o);
-/* wmodel_ids.c */
+/* wmodel_ids.c; the lookup is inline: it runs for every proposal of
+ * every legal_actions call. */
 void	wm_ids_init(struct wm_ids *, int nacts);
-int	wm_ids_get(const struct wm_ids *, const PyObject *o);
+
+static inline uint32_t
+wm_ids_hash(const struct wm_ids *c, const PyObject *o)
+{
+	uint64_t h = (uint64_t)(uintptr_t)o >> 4;
+
+	return (uint32_t)((h * 0x9e3779b97f4a7c15ULL) >> 32) & c->mask;
+}
+
+/* The action index of a tuple converted before, or -1. */
+static inline int
+wm_ids_get(const struct wm_ids *c, const PyObject *o)
+{
+	uint32_t i;
+
+	for (i = wm_ids_hash(c, o); c->key[i] != NULL; i = (i + 1) & c->mask)
+		if (c->key[i] == o)
+			return c->ix[i];
+	return -1;
+}
+
 void	wm_ids_put(struct wm_ids *, PyObject *o, int ix);
 void	wm_ids_free(struct wm_ids *);
 /* wmodel_predict.c */

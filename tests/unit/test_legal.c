@@ -555,6 +555,65 @@ test_pin_reserves(void **state)
 	fx_free(p);
 }
 
+/* Every post's verdict in two parts (legal_front_now, then
+ * legal_check_now, as the search asks about long lists) equals
+ * legal_check's, all along random paths under quiet hours, gaps, caps,
+ * windows, a forced pin, a front pin and a drop. */
+static void
+test_check_now(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T18:00:00+01:00", 60, 40, 3, 8);
+	struct action a, out[64];
+	struct legal *lg;
+	struct legal_path *lp;
+	enum legal_verdict fv;
+	uint32_t rng = 12345;
+	int run, d, f, n, checked = 0;
+
+	p->fronts[0].limits.quiet_start = 23;
+	p->fronts[0].limits.quiet_end = 7;
+	p->fronts[0].limits.min_gap_minutes = 120;
+	p->fronts[1].limits.max_posts_per_day = 2;
+	p->fronts[2].limits.min_gap_minutes = 60;
+	p->fronts[2].limits.max_posts_per_day = 3;
+	p->drafts[5].has_not_before = true;
+	p->drafts[5].not_before = p->start + 10 * 3600;
+	p->drafts[6].has_not_after = true;
+	p->drafts[6].not_after = p->start + 5 * 3600;
+	fx_pin(p, 1, 0, "2026-12-01T21:00:00+01:00");
+	fx_pin(p, 2, 2, NULL);
+	fx_pin(p, 3, -1, NULL);
+	lg = legal_new(p, NULL, 0, NULL);
+	lp = legal_path_new(lg);
+	for (run = 0; run < 20; run++) {
+		legal_path_reset(lg, lp);
+		for (;;) {
+			for (f = 0; f < 3; f++) {
+				fv = legal_front_now(lg, lp, (uint32_t)f);
+				for (d = 0; d < 8; d++) {
+					a = post(d, f);
+					if (legal_static(lg, &a) != LEGAL_OK)
+						continue;
+					assert_int_equal(legal_check_now(lg,
+					    lp, &a, fv), legal_check(lg, lp,
+					    &a));
+					checked++;
+				}
+			}
+			if (legal_path_done(lg, lp))
+				break;
+			n = legal_enumerate(lg, lp, out);
+			rng = rng * 1103515245u + 12345u;
+			legal_apply(lg, lp, &out[(rng >> 8) % (uint32_t)n]);
+		}
+	}
+	assert_true(checked > 1000);
+	legal_path_free(lp);
+	legal_free(lg);
+	fx_free(p);
+}
+
 /* A pin the rules refuse is an error naming pins.jsonl, the line and the
  * rule; a pin that passed is not. */
 static void
@@ -629,6 +688,7 @@ main(void)
 		cmocka_unit_test(test_dst_spring),
 		cmocka_unit_test(test_dst_autumn),
 		cmocka_unit_test(test_enumerate),
+		cmocka_unit_test(test_check_now),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
