@@ -10,7 +10,7 @@
  *             interface (bench_replay.h), and against a raw loop making
  *             the same kinds of calls on random paths with no tree
  *             (bench_raw); on every project, and alone on "agency"
- *   big       plan value against wall time (1, 5, 15, 60 s) on a project
+ *   big       plan value against wall time (1, 5, 15, 20, 60 s) on a project
  *             of 1,000 drafts, 12 fronts and 672 slots, fronts (2
  *             workers) against a baseline without MCTS (bench_baseline.h)
  *   isolation process against thread isolation, and 2 workers against 1
@@ -919,13 +919,13 @@ bench_agency(const char *top)
 static void
 bench_big(const char *top)
 {
-	static const double full[] = { 1, 5, 15, 60 }, quick[] = { 1, 5 };
+	static const double full[] = { 1, 5, 15, 20, 60 }, quick[] = { 1, 5 };
 	const double *t = bench_quick() ? quick : full;
-	int n = bench_quick() ? 2 : 4, samples = bench_quick() ? 8 : 32, i, k;
+	int n = bench_quick() ? 2 : 5, samples = bench_quick() ? 8 : 32, i, k;
 	int posts, waits;
 	struct search_params sp = bench_params(0);
 	const char *bin = getenv("FRONTS_BIN");
-	double fv[4], bv[4], rate, cpu, srate, reach = -1;
+	double fv[5], bv[5], rate, cpu, srate, reach = -1;
 	struct bproj b;
 	struct bplan pl;
 
