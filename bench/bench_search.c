@@ -26,7 +26,8 @@
  * FRONTS_TOP (repository root, default "."), FRONTS_BIN (the fronts binary,
  * for worker processes), BENCH_PY_ITERATIONS (default 300), BENCH_QUICK=1
  * (smaller runs), BENCH_ONLY=scaling,drafts,peer,isolation,small,hidden,
- * scale,agency,big (sections).
+ * scale,agency,big (sections), BENCH_BIG_SECONDS=20,60 (the big
+ * project's budgets, ascending, at most 5; default 1,5,15,20,60).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -910,6 +911,27 @@ bench_agency(const char *top)
 	bproj_free(&b);
 }
 
+/* Up to max budgets in seconds from a comma-separated list in the
+ * environment variable name, ascending; 0 where it is unset or malformed. */
+static int
+bench_seconds_env(const char *name, double *t, int max)
+{
+	const char *e = getenv(name);
+	char *end;
+	int n = 0;
+
+	while (e != NULL && *e != '\0' && n < max) {
+		t[n] = strtod(e, &end);
+		if (end == e || t[n] <= 0 || (n > 0 && t[n] <= t[n - 1]))
+			return 0;
+		n++;
+		e = *end == ',' ? end + 1 : end;
+		if (*end != ',' && *end != '\0')
+			return 0;
+	}
+	return n;
+}
+
 /*
  * Big: fronts (two workers, process isolation) against the baseline
  * (bench_baseline.h, two processes) at equal wall time, plan value against
@@ -923,6 +945,7 @@ bench_big(const char *top)
 	const double *t = bench_quick() ? quick : full;
 	int n = bench_quick() ? 2 : 5, samples = bench_quick() ? 8 : 32, i, k;
 	int posts, waits;
+	double own[5];
 	struct search_params sp = bench_params(0);
 	const char *bin = getenv("FRONTS_BIN");
 	double fv[5], bv[5], rate, cpu, srate, reach = -1;
@@ -931,6 +954,10 @@ bench_big(const char *top)
 
 	if (bin != NULL)
 		worker_set_binary(bin);
+	if ((i = bench_seconds_env("BENCH_BIG_SECONDS", own, 5)) > 0) {
+		t = own;
+		n = i;
+	}
 	if (bproj_load(top, "big", &b) != 0)
 		return;
 	sp.isolation = ISOLATION_PROCESS;

@@ -621,8 +621,10 @@ climb_run(struct project *p, uint64_t n, uint64_t seed, uint64_t variants,
 }
 
 /*
- * The climb (search_climb.c): on the determinizations it compares plans
- * on, its plan is never worse than the greedy plan it starts from (the
+ * The climb (search_climb.c): on its first determinizations (the
+ * greedy's and the first sweep's; later sweeps draw new ones, see
+ * test_climb_redraws), its plan is not worse than the greedy plan it
+ * starts from (the
  * same climb with no change tried) and better for some seeds; it is legal
  * and covers the horizon; each variant judged counts one iteration (the
  * plan's own replay one more), at most one per change tried; the same
@@ -678,6 +680,56 @@ test_climb(void **state)
 	assert_false(search_climbs(s));
 	search_free(s);
 	legal_free(lg);
+	fx_free(p);
+}
+
+static uint64_t redraw_want;
+static int redraw_seen;
+
+static void
+redraw_seed(void *v, uint64_t seed)
+{
+	redraw_seen += seed == redraw_want;
+	cm_seed(v, seed);
+}
+
+/* The climb's redraws seen in a climb of at most variants changes. */
+static int
+redraw_run(struct project *p, uint64_t variants)
+{
+	struct search_params sp = params(100, 1);
+	struct model_ops ops = cm_ops;
+	struct error err = { 0 };
+	struct search *s;
+	struct cm m;
+
+	cm_init(&m, p, CM_NOISE | CM_VALUE);
+	s = search_new(p, &sp, 0);
+	assert_int_equal(search_run(s, &cm_ops, &m, &err), 0);
+	ops.seed = redraw_seed;
+	s->ops = &ops;
+	redraw_want = search_climb_seed(s->params.seed, 4, -1);
+	redraw_seen = 0;
+	assert_int_equal(search_climb(s, INFINITY, variants), MODEL_OK);
+	search_free(s);
+	return redraw_seen;
+}
+
+/*
+ * After a sweep of the plan the climb judges it on new determinizations
+ * (search_climb.c, climb_redraw): the fifth (the second set's first) is
+ * drawn after a climb of many sweeps, never within the first sweep (at
+ * least CLIMB_TRIES changes tried).
+ */
+static void
+test_climb_redraws(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 24, 2, 5);
+
+	p->fronts[0].limits.min_gap_minutes = 120;
+	assert_int_equal(redraw_run(p, 8), 0);
+	assert_true(redraw_run(p, 400) > 0);
 	fx_free(p);
 }
 
@@ -1730,6 +1782,7 @@ main(void)
 		cmocka_unit_test(test_polish),
 		cmocka_unit_test(test_climb),
 		cmocka_unit_test(test_climb_sweep),
+		cmocka_unit_test(test_climb_redraws),
 		cmocka_unit_test(test_climb_greedy),
 		cmocka_unit_test(test_complete_set),
 		cmocka_unit_test(test_pins_honoured),
