@@ -42,7 +42,8 @@
  * Each variant judged is one iteration. The plan joins the tree with the
  * replays' statistics and becomes the plan (search_join).
  *
- * The share and the constants were measured: bench/RESULTS.md "Climbing".
+ * The share and the constants were measured: bench/RESULTS.md "Climbing"
+ * and "Climbing on new states".
  */
 #include <math.h>
 #include <stdatomic.h>
