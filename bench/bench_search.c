@@ -10,8 +10,8 @@
  *             interface (bench_replay.h), and against a raw loop making
  *             the same kinds of calls on random paths with no tree
  *             (bench_raw); on every project, and alone on "agency"
- *   big       plan value against wall time (1, 5, 15, 20, 60 s) on a project
- *             of 1,000 drafts, 12 fronts and 672 slots, fronts (2
+ *   big       plan value against wall time (1, 5, 15, 20, 60 s) on a
+ *             project of 1,000 drafts, 12 fronts and 672 slots, fronts (2
  *             workers) against a baseline without MCTS (bench_baseline.h)
  *   isolation process against thread isolation, and 2 workers against 1
  *             (iterations per second), through the planner

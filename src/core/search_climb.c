@@ -96,8 +96,8 @@ struct climb {
 	uint64_t		 rng;
 	bool			 grew;		/* the greedy went past the tree */
 	uint64_t		 base;		/* the determinizations' seed */
-	int			 epoch;		/* sweeps so far: the states' set */
-	bool			 redraw;	/* new states before the next variant */
+	int			 epoch;		/* sweeps so far */
+	bool			 redraw;	/* new ones before the next */
 };
 
 bool
@@ -245,7 +245,8 @@ climb_start(struct climb *cl)
  * worth nothing passes by luck one time in 2^CLIMB_SAMPLES; on the same
  * states for a whole run those passes add up, and the plan fits the
  * states' own draws (the judge's value stops rising after 20 s of 60).
- * On new states the next sweep keeps what holds on them too.
+ * On new states the next sweep keeps what holds on them too. Where the
+ * model fails to draw them, the climb goes on on the states it had.
  */
 static int
 climb_redraw(struct climb *cl)
@@ -255,6 +256,12 @@ climb_redraw(struct climb *cl)
 	cl->redraw = false;
 	cl->epoch++;
 	cplan_drop(cl, &cl->cur, -1);
+	if ((rc = climb_start(cl)) == MODEL_OK || rc == MODEL_TIMEOUT) {
+		cl->broken = rc != MODEL_OK;
+		return rc;
+	}
+	cplan_drop(cl, &cl->cur, -1);
+	cl->epoch--;
 	if ((rc = climb_start(cl)) != MODEL_OK)
 		cl->broken = true;
 	return rc;
