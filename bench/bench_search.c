@@ -13,8 +13,8 @@
  *             raw loop making
  *             the same kinds of calls on random paths with no tree
  *             (bench_raw); on every project, and alone on "agency"
- *   big       plan value against wall time (1, 5, 15, 60 s) on a project
- *             of 1,000 drafts, 12 fronts and 672 slots, fronts (2
+ *   big       plan value against wall time (1, 5, 15, 20, 60 s) on a
+ *             project of 1,000 drafts, 12 fronts and 672 slots, fronts (2
  *             workers) against a baseline without MCTS (bench_baseline.h)
  *   isolation process against thread isolation, and 2 workers against 1
  *             (iterations per second), through the planner
@@ -30,7 +30,8 @@
  * for worker processes), BENCH_PY_ITERATIONS (default 300), BENCH_QUICK=1
  * (smaller runs), BENCH_KEEP_CALLS=1 (keep the calls of the time per
  * call for bench/replay_py.py), BENCH_ONLY=scaling,drafts,peer,isolation,
- * small,hidden,scale,agency,big (sections).
+ * small,hidden,scale,agency,big (sections), BENCH_BIG_SECONDS=20,60 (the
+ * big project's budgets, ascending, at most 5; default 1,5,15,20,60).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -948,6 +949,27 @@ bench_agency(const char *top)
 	bproj_free(&b);
 }
 
+/* Up to max budgets in seconds from a comma-separated list in the
+ * environment variable name, ascending; 0 where it is unset or malformed. */
+static int
+bench_seconds_env(const char *name, double *t, int max)
+{
+	const char *e = getenv(name);
+	char *end;
+	int n = 0;
+
+	while (e != NULL && *e != '\0' && n < max) {
+		t[n] = strtod(e, &end);
+		if (end == e || t[n] <= 0 || (n > 0 && t[n] <= t[n - 1]))
+			return 0;
+		n++;
+		e = *end == ',' ? end + 1 : end;
+		if (*end != ',' && *end != '\0')
+			return 0;
+	}
+	return n;
+}
+
 /*
  * Big: fronts (two workers, process isolation) against the baseline
  * (bench_baseline.h, two processes) at equal wall time, plan value against
@@ -957,18 +979,23 @@ bench_agency(const char *top)
 static void
 bench_big(const char *top)
 {
-	static const double full[] = { 1, 5, 15, 60 }, quick[] = { 1, 5 };
+	static const double full[] = { 1, 5, 15, 20, 60 }, quick[] = { 1, 5 };
 	const double *t = bench_quick() ? quick : full;
-	int n = bench_quick() ? 2 : 4, samples = bench_quick() ? 8 : 32, i, k;
+	int n = bench_quick() ? 2 : 5, samples = bench_quick() ? 8 : 32, i, k;
 	int posts, waits;
+	double own[5];
 	struct search_params sp = bench_params(0);
 	const char *bin = getenv("FRONTS_BIN");
-	double fv[4], bv[4], rate, cpu, srate, reach = -1;
+	double fv[5], bv[5], rate, cpu, srate, reach = -1;
 	struct bproj b;
 	struct bplan pl;
 
 	if (bin != NULL)
 		worker_set_binary(bin);
+	if ((i = bench_seconds_env("BENCH_BIG_SECONDS", own, 5)) > 0) {
+		t = own;
+		n = i;
+	}
 	if (bproj_load(top, "big", &b) != 0)
 		return;
 	sp.isolation = ISOLATION_PROCESS;

@@ -621,8 +621,10 @@ climb_run(struct project *p, uint64_t n, uint64_t seed, uint64_t variants,
 }
 
 /*
- * The climb (search_climb.c): on the determinizations it compares plans
- * on, its plan is never worse than the greedy plan it starts from (the
+ * The climb (search_climb.c): on its first determinizations (the
+ * greedy's and the first sweep's; later sweeps draw new ones, see
+ * test_climb_redraws), its plan is not worse than the greedy plan it
+ * starts from (the
  * same climb with no change tried) and better for some seeds; it is legal
  * and covers the horizon; each variant judged counts one iteration (the
  * plan's own replay one more), at most one per change tried; the same
@@ -677,6 +679,108 @@ test_climb(void **state)
 	s->climb_share = 0;
 	assert_false(search_climbs(s));
 	search_free(s);
+	legal_free(lg);
+	fx_free(p);
+}
+
+static uint64_t redraw_want;
+static int redraw_seen;
+static bool redraw_fails, redraw_now;
+
+static void
+redraw_seed(void *v, uint64_t seed)
+{
+	redraw_now = seed == redraw_want;
+	redraw_seen += redraw_now;
+	cm_seed(v, seed);
+}
+
+/* The model raises on the redraw's first state where redraw_fails. */
+static int
+redraw_hidden(void *v, model_state **out)
+{
+	return redraw_fails && redraw_now ? MODEL_RAISED : cm_hidden(v, out);
+}
+
+/* The climb's redraws seen in a climb of at most variants changes, its
+ * plan in *res where res is not NULL. */
+static int
+redraw_run(struct project *p, uint64_t variants, uint64_t seed,
+    struct search_result *res)
+{
+	struct search_params sp = params(100, seed);
+	struct model_ops ops = cm_ops;
+	struct error err = { 0 };
+	struct search *s;
+	struct cm m;
+
+	cm_init(&m, p, CM_NOISE | CM_VALUE);
+	s = search_new(p, &sp, 0);
+	assert_int_equal(search_run(s, &cm_ops, &m, &err), 0);
+	ops.seed = redraw_seed;
+	ops.sample_hidden = redraw_hidden;
+	s->ops = &ops;
+	redraw_want = search_climb_seed(s->params.seed, 4, -1);
+	redraw_seen = 0;
+	assert_int_equal(search_climb(s, INFINITY, variants), MODEL_OK);
+	if (res != NULL)
+		assert_int_equal(search_result(s, 0, res), 0);
+	search_free(s);
+	return redraw_seen;
+}
+
+/*
+ * After a sweep of the plan the climb judges it on new determinizations
+ * (search_climb.c, climb_redraw): the fifth (the second set's first) is
+ * drawn after a climb of many sweeps, never within the first sweep (at
+ * least CLIMB_TRIES changes tried).
+ */
+static void
+test_climb_redraws(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 24, 2, 5);
+
+	p->fronts[0].limits.min_gap_minutes = 120;
+	redraw_fails = false;
+	assert_int_equal(redraw_run(p, 8, 1, NULL), 0);
+	assert_true(redraw_run(p, 400, 1, NULL) > 0);
+	fx_free(p);
+}
+
+/*
+ * Where the model fails to draw the new states, the climb goes on on
+ * those it had: its plan is not worse than the greedy start on them
+ * (the same climb with no change tried) and better for some seed.
+ */
+static void
+test_climb_redraw_fails(void **state)
+{
+	struct project *p = fx_project("Europe/Berlin",
+	    "2026-12-01T09:00:00+01:00", 60, 24, 2, 5);
+	struct search_result a, b;
+	struct legal *lg;
+	struct cm m;
+	uint64_t seed;
+	double va, vb;
+	int better = 0;
+
+	p->fronts[0].limits.min_gap_minutes = 120;
+	lg = legal_new(p, NULL, 0, NULL);
+	cm_init(&m, p, CM_NOISE);
+	redraw_fails = true;
+	for (seed = 1; seed <= 3; seed++) {
+		assert_true(redraw_run(p, 400, seed, &a) > 0);
+		redraw_run(p, 0, seed, &b);
+		va = climb_value(&m, lg, &a, seed);
+		vb = climb_value(&m, lg, &b, seed);
+		assert_true(va >= vb);
+		better += va > vb;
+		search_result_free(&a);
+		search_result_free(&b);
+	}
+	redraw_fails = false;
+	assert_true(better > 0);
 	legal_free(lg);
 	fx_free(p);
 }
@@ -1730,6 +1834,8 @@ main(void)
 		cmocka_unit_test(test_polish),
 		cmocka_unit_test(test_climb),
 		cmocka_unit_test(test_climb_sweep),
+		cmocka_unit_test(test_climb_redraws),
+		cmocka_unit_test(test_climb_redraw_fails),
 		cmocka_unit_test(test_climb_greedy),
 		cmocka_unit_test(test_complete_set),
 		cmocka_unit_test(test_pins_honoured),
