@@ -97,8 +97,13 @@ v_legal(struct vctx *v, model_state *s, struct action *out, int *n)
 {
 	int illegal = 0;
 
+	int rc;
+
 	v->r->model_calls++;
-	return v->ops->legal_actions(v->m, s, out, v->cap, n, &illegal);
+	rc = v->ops->legal_actions(v->m, s, out, v->cap, n, &illegal);
+	if (rc == MODEL_OK)
+		v->proposals += (uint64_t)*n + (uint64_t)illegal;
+	return rc;
 }
 
 int
@@ -120,17 +125,25 @@ v_hidden(struct vctx *v, uint64_t seed, model_state **s)
 int
 v_available(struct vctx *v, model_state *s, int *n)
 {
-	int k = 0, i, rc, m;
+	int rc, m;
 
 	if ((rc = v_legal(v, s, v->buf2, &m)) != MODEL_OK)
 		return rc;
+	*n = v_filter(v, m);
+	return MODEL_OK;
+}
+
+int
+v_filter(struct vctx *v, int m)
+{
+	int k = 0, i;
+
 	v->buf[k++] = (struct action){ ACTION_WAIT, 0, 0 };
 	for (i = 0; i < m && i < v->cap; i++)
 		if (v->buf2[i].kind == ACTION_POST &&
 		    legal_check(v->lg, v->lp, &v->buf2[i]) == LEGAL_OK)
 			v->buf[k++] = v->buf2[i];
-	*n = k;
-	return MODEL_OK;
+	return k;
 }
 
 /* The builtin baseline, in at most half the backtest's time: a model

@@ -28,6 +28,9 @@
 
 struct validate_params {
 	int			 rollouts;	/* random rollouts; 0: 20 */
+	/* After the first two rollouts, no further one once the model's
+	 * lists have handed over this many actions; 0: 64 million. */
+	uint64_t		 proposals;
 	int			 draws;		/* per backtest post; 0: 200 */
 	uint64_t		 seed;
 	double			 window;	/* backtest window; 0: 0.2 */

@@ -21,6 +21,7 @@ struct vctx {
 	struct action		*buf, *buf2;
 	int			 cap;
 	uint64_t		 rng;
+	uint64_t		 proposals;	/* legal_actions' actions read */
 };
 
 uint32_t v_rand(struct vctx *, uint32_t n);
@@ -36,6 +37,8 @@ int	v_apply(struct vctx *, model_state *, const struct action *,
 int	v_hidden(struct vctx *, uint64_t seed, model_state **);
 /* The available set now (model ∩ engine, plus the wait) into v->buf. */
 int	v_available(struct vctx *, model_state *, int *n);
+/* The same from the model's list of m in v->buf2, already asked for. */
+int	v_filter(struct vctx *, int m);
 
 /* The contract's checks (validate_conform.c). */
 void	v_conformance(struct vctx *);

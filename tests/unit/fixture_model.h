@@ -26,6 +26,8 @@
 #define CM_VALUE	0x08	/* defines value() */
 #define CM_MUTATE	0x10	/* apply also changes the state it is given */
 #define CM_UNSEEDED	0x20	/* rewards from a counter the seed never resets */
+#define CM_SHUFFLE	0x40	/* every other legal_actions call: the list
+				   without its wait (not deterministic) */
 #define CM_MAXF		8
 
 struct cm_state {
@@ -124,7 +126,8 @@ cm_legal(void *v, model_state *st, struct action *out, int max, int *n,
 	int d, f, k = 0;
 
 	m->calls++;
-	out[k++] = (struct action){ ACTION_WAIT, 0, 0 };
+	if (!(m->flags & CM_SHUFFLE) || m->calls % 2 == 0)
+		out[k++] = (struct action){ ACTION_WAIT, 0, 0 };
 	for (d = 0; d < m->p->ndrafts; d++)
 		for (f = 0; f < m->p->nfronts && k < max; f++)
 			if (!s->posted[d * m->p->nfronts + f] ||

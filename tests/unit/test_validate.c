@@ -125,6 +125,78 @@ test_many_checks_text(void **state)
 	fx_free(p);
 }
 
+/*
+ * Past its budget of actions read, the check stops after two rollouts and
+ * says so (a big project's twenty took minutes); the checks still ran.
+ */
+static void
+test_rollout_budget(void **state)
+{
+	struct project *p = vproject();
+	struct validate_params vp = { .rollouts = 5, .draws = 10, .seed = 1 };
+	struct validate_report all, cut;
+	struct error err = { 0 };
+	const struct validate_check *c;
+	struct cm m;
+
+	run(p, CM_NOISE | CM_VALUE, NULL, &all);
+	assert_string_equal(find(&all, "random-rollouts")->message, "");
+	cm_init(&m, p, CM_NOISE | CM_VALUE);
+	m.raise_rate = 1.0;
+	vp.proposals = 1;
+	assert_int_equal(validate_run(p, &cm_ops, &m, NULL, &vp, &cut, &err),
+	    0);
+	assert_true(cut.conformant);
+	c = find(&cut, "random-rollouts");
+	assert_int_equal(c->status, VALIDATE_PASS);
+	assert_non_null(strstr(c->message, "2 of 5 rollouts"));
+	assert_non_null(strstr(c->message, "budget of 1"));
+	assert_true(cut.model_calls < all.model_calls);
+	validate_report_free(&cut);
+	validate_report_free(&all);
+	fx_free(p);
+}
+
+/* Cut to two rollouts, the checks still catch a model that breaks them. */
+static void
+test_rollout_budget_still_checks(void **state)
+{
+	struct project *p = vproject();
+	struct validate_params vp = { .rollouts = 5, .draws = 10, .seed = 1,
+	    .proposals = 1 };
+	struct validate_report r;
+	struct error err = { 0 };
+	struct cm m;
+
+	cm_init(&m, p, CM_UNSEEDED);
+	m.raise_rate = 1.0;
+	assert_int_equal(validate_run(p, &cm_ops, &m, NULL, &vp, &r, &err), 0);
+	assert_false(r.conformant);
+	assert_int_equal(find(&r, "seeded-runs-repeat")->status,
+	    VALIDATE_FAIL);
+	validate_report_free(&r);
+	fx_free(p);
+}
+
+/* Two calls on one state that differ fail the determinism check; the
+ * rollouts go on with the second list. */
+static void
+test_legal_not_deterministic(void **state)
+{
+	struct project *p = vproject();
+	struct validate_report r;
+	const struct validate_check *c;
+
+	run(p, CM_SHUFFLE, NULL, &r);
+	assert_false(r.conformant);
+	c = find(&r, "legal-actions-deterministic");
+	assert_int_equal(c->status, VALIDATE_FAIL);
+	assert_non_null(strstr(c->message, "different lists"));
+	assert_int_equal(find(&r, "random-rollouts")->status, VALIDATE_PASS);
+	validate_report_free(&r);
+	fx_free(p);
+}
+
 static void
 test_mutating_apply(void **state)
 {
@@ -233,6 +305,9 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_conformant),
 		cmocka_unit_test(test_many_checks_text),
+		cmocka_unit_test(test_rollout_budget),
+		cmocka_unit_test(test_rollout_budget_still_checks),
+		cmocka_unit_test(test_legal_not_deterministic),
 		cmocka_unit_test(test_mutating_apply),
 		cmocka_unit_test(test_unseeded),
 		cmocka_unit_test(test_raising),
