@@ -32,11 +32,14 @@ find(const struct validate_report *r, const char *name)
 	return NULL;
 }
 
+/* Validates a C model of these flags; proposals is the rollouts' budget
+ * of actions read (0: the default). */
 static void
-run(struct project *p, int flags, const struct validate_hooks *h,
-    struct validate_report *r)
+run_budget(struct project *p, int flags, const struct validate_hooks *h,
+    uint64_t proposals, struct validate_report *r)
 {
-	struct validate_params vp = { .rollouts = 5, .draws = 10, .seed = 1 };
+	struct validate_params vp = { .rollouts = 5, .draws = 10, .seed = 1,
+	    .proposals = proposals };
 	struct error err = { 0 };
 	struct cm m;
 
@@ -44,6 +47,13 @@ run(struct project *p, int flags, const struct validate_hooks *h,
 	m.raise_rate = 1.0;
 	assert_int_equal(validate_run(p, &cm_ops, &m, h, &vp, r, &err), 0);
 	assert_true(r->model_calls > 0);
+}
+
+static void
+run(struct project *p, int flags, const struct validate_hooks *h,
+    struct validate_report *r)
+{
+	run_budget(p, flags, h, 0, r);
 }
 
 static void
@@ -133,19 +143,12 @@ static void
 test_rollout_budget(void **state)
 {
 	struct project *p = vproject();
-	struct validate_params vp = { .rollouts = 5, .draws = 10, .seed = 1 };
 	struct validate_report all, cut;
-	struct error err = { 0 };
 	const struct validate_check *c;
-	struct cm m;
 
 	run(p, CM_NOISE | CM_VALUE, NULL, &all);
 	assert_string_equal(find(&all, "random-rollouts")->message, "");
-	cm_init(&m, p, CM_NOISE | CM_VALUE);
-	m.raise_rate = 1.0;
-	vp.proposals = 1;
-	assert_int_equal(validate_run(p, &cm_ops, &m, NULL, &vp, &cut, &err),
-	    0);
+	run_budget(p, CM_NOISE | CM_VALUE, NULL, 1, &cut);
 	assert_true(cut.conformant);
 	c = find(&cut, "random-rollouts");
 	assert_int_equal(c->status, VALIDATE_PASS);
@@ -162,15 +165,9 @@ static void
 test_rollout_budget_still_checks(void **state)
 {
 	struct project *p = vproject();
-	struct validate_params vp = { .rollouts = 5, .draws = 10, .seed = 1,
-	    .proposals = 1 };
 	struct validate_report r;
-	struct error err = { 0 };
-	struct cm m;
 
-	cm_init(&m, p, CM_UNSEEDED);
-	m.raise_rate = 1.0;
-	assert_int_equal(validate_run(p, &cm_ops, &m, NULL, &vp, &r, &err), 0);
+	run_budget(p, CM_UNSEEDED, NULL, 1, &r);
 	assert_false(r.conformant);
 	assert_int_equal(find(&r, "seeded-runs-repeat")->status,
 	    VALIDATE_FAIL);
