@@ -70,11 +70,11 @@ brec_hidden(void *m, model_state **out)
 }
 
 static int
-brec_legal(void *m, model_state *s, struct action *out, int max, int *n,
+brec_legal(void *m, model_state *s, uint32_t *out, int max, int *n,
     int *illegal)
 {
 	brec_push(BR_LEGAL)->seed = (uint64_t)max;
-	return brec_log.ops->legal_actions(m, s, out, max, n, illegal);
+	return brec_log.ops->legal_ids(m, s, out, max, n, illegal);
 }
 
 static int
@@ -133,7 +133,7 @@ brec_has_value(void *m)
 /* The search asks nothing else (predict stays NULL). */
 static const struct model_ops brec_ops = {
 	.seed = brec_seed, .initial_state = brec_initial,
-	.sample_hidden = brec_hidden, .legal_actions = brec_legal,
+	.sample_hidden = brec_hidden, .legal_ids = brec_legal,
 	.apply = brec_apply, .is_terminal = brec_terminal,
 	.value = brec_value, .state_free = brec_free,
 	.last_error = brec_last_error, .has_value = brec_has_value,
@@ -170,7 +170,7 @@ static double
 brec_replay(void *m, uint64_t *calls)
 {
 	const struct model_ops *ops = brec_log.ops;
-	struct action *buf = NULL;
+	uint32_t *buf = NULL;
 	model_state *st = NULL, *next;
 	double c0, r, v;
 	int n, ill, max = 0, rc = 0;
@@ -197,7 +197,7 @@ brec_replay(void *m, uint64_t *calls)
 			rc = ops->sample_hidden(m, &st);
 			break;
 		case BR_LEGAL:
-			rc = ops->legal_actions(m, st, buf,
+			rc = ops->legal_ids(m, st, buf,
 			    (int)brec_log.v[i].seed, &n, &ill);
 			break;
 		case BR_APPLY:

@@ -6,9 +6,10 @@
  *             plain Python, same model, same iterations), on the demo
  *   call      time per model call inside the search against the
  *             search's own calls made again with nothing around them, in
- *             a bare Python loop (bench/replay_py.py; run by
- *             /usr/bin/python3, the goal's figure, and by this binary
- *             as an interpreter on the libpython fronts embeds) and
+ *             a bare Python loop (bench/replay_py.py; run by this
+ *             binary as an interpreter on the libpython fronts embeds,
+ *             the goal's figure, and by /usr/bin/python3, a build of
+ *             the interpreter of its own, bench/RESULTS.md) and
  *             through the C interface (bench_replay.h), and against a
  *             raw loop making
  *             the same kinds of calls on random paths with no tree
@@ -321,7 +322,9 @@ bench_pyloop(const char *py, const char *top, const struct bproj *b,
 /*
  * Time per model call in fronts' search (n iterations, seed 1) against the
  * very calls it made, made again with nothing around them: in a bare
- * Python loop (the goal's figure: what the calls themselves cost), and
+ * Python loop on the interpreter the search runs them on (the goal's
+ * figure: what the calls themselves cost; Debian's /usr/bin/python3, a
+ * static non-PIE build, is timed too, for information), and
  * through the model's C interface (bench_replay.h; the difference to the
  * loop is converting what the calls return). For information, against the
  * raw loop's random paths, whose mix of calls and states differs (no
@@ -332,7 +335,7 @@ bench_pyloop(const char *py, const char *top, const struct bproj *b,
  * none pays for the recorder, for a cold start, or for a moment of other
  * load that the others escaped.
  */
-#define BENCH_CALL_ROUNDS	3
+#define BENCH_CALL_ROUNDS	7
 
 static void
 bench_call_ratio(const char *name, const char *what, const char *goal,
@@ -405,19 +408,20 @@ bench_call_fig(struct bproj *b, const char *name, uint64_t n)
 		    &pcalls)) > 0 && pcalls == c.calls)
 			ecpu = ecpu < 0 || y < ecpu ? y : ecpu;
 	}
-	if (pcpu > 0)
-		bench_call_ratio(name, "Python loop", "<= 1.10", cpu, pcpu,
-		    c.calls);
 	if (ecpu > 0)
-		bench_call_ratio(name, "loop, libpython", "-", cpu, ecpu,
+		bench_call_ratio(name, "Python loop", "<= 1.10", cpu, ecpu,
+		    c.calls);
+	if (pcpu > 0)
+		bench_call_ratio(name, "loop, python3", "-", cpu, pcpu,
 		    c.calls);
 	bench_call_ratio(name, "C replay", "-", cpu, rcpu, c.calls);
 	printf("%s: %llu iterations, %.1f model calls and %.1f illegal "
 	    "proposals per iteration; per call %.2f us in the search, %.2f us "
-	    "in a Python loop (%.2f us on the embedded libpython), %.2f us "
-	    "replayed through C\n", name, (unsigned long long)n,
-	    (double)c.calls / n, (double)c.illegal / n, cpu / c.calls * 1e6,
-	    pcpu / c.calls * 1e6, ecpu / c.calls * 1e6, rcpu / c.calls * 1e6);
+	    "in a Python loop on the embedded libpython (%.2f us by "
+	    "/usr/bin/python3), %.2f us replayed through C\n", name,
+	    (unsigned long long)n, (double)c.calls / n,
+	    (double)c.illegal / n, cpu / c.calls * 1e6, ecpu / c.calls * 1e6,
+	    pcpu / c.calls * 1e6, rcpu / c.calls * 1e6);
 	if (bench_raw(b->p, &wmodel_ops, b->wm, c.calls, &raw) == 0)
 		bench_call_ratio(name, "raw loop", "-", cpu / c.calls,
 		    raw.cpu / raw.calls, 1);
@@ -930,7 +934,8 @@ bench_scale(const char *top)
 
 /* Agency: the time per model call where legal_actions proposes every
  * (draft, front) pair not used yet, some of which the rules never allow;
- * AGENCY_RUNS times over, so that one run's luck with the load shows. */
+ * AGENCY_RUNS times over, so that one run's luck with the load shows.
+ * Then once on the big project, whose lists run to ten thousand. */
 #define AGENCY_RUNS	3
 
 static void
@@ -946,6 +951,10 @@ bench_agency(const char *top)
 		snprintf(name, sizeof name, "agency-%d", i + 1);
 		bench_call_fig(&b, name, bench_quick() ? 60 : 300);
 	}
+	bproj_free(&b);
+	if (bproj_load(top, "big", &b) != 0)
+		return;
+	bench_call_fig(&b, "big", bench_quick() ? 4 : 16);
 	bproj_free(&b);
 }
 

@@ -4,9 +4,10 @@
  * Python (src/sandbox/wmodel.c); tests implement it in C.
  *
  * Actions are plain C values: indices into project.drafts and
- * project.fronts. The implementation converts the model's tuples and drops
- * (and counts) every proposal that is not a well-formed action on known
- * ids; the planner's legality engine does the rest.
+ * project.fronts, or one number, the action's id (action_id()). The
+ * implementation converts the model's tuples and drops (and counts) every
+ * proposal that is not a well-formed action on known ids; the planner's
+ * legality engine does the rest.
  */
 #ifndef FRONTS_MODEL_H
 #define FRONTS_MODEL_H
@@ -29,6 +30,13 @@ action_equal(const struct action *a, const struct action *b)
 {
 	return a->kind == b->kind && (a->kind == ACTION_WAIT ||
 	    (a->front == b->front && a->draft == b->draft));
+}
+
+/* An action's id: 0 the wait, 1 + draft * nfronts + front a post. */
+static inline uint32_t
+action_id(const struct action *a, uint32_t nfronts)
+{
+	return a->kind == ACTION_WAIT ? 0 : 1 + a->draft * nfronts + a->front;
 }
 
 typedef struct model_state model_state;	/* owned by the implementation */
@@ -88,6 +96,11 @@ struct model_ops {
 	 * proposals dropped for unknown kind, wrong types or unknown ids. */
 	int	(*legal_actions)(void *m, model_state *s, struct action *out,
 		    int max, int *n, int *illegal);
+	/* The same list as action ids (action_id()), what the search
+	 * reads: it looks each proposal up in tables by id, so handing over
+	 * ids spares a pass over the list that would only rebuild them. */
+	int	(*legal_ids)(void *m, model_state *s, uint32_t *out, int max,
+		    int *n, int *illegal);
 	/* apply(state, action, rng) -> (next, reward); never mutates s. */
 	int	(*apply)(void *m, model_state *s, const struct action *a,
 		    model_state **next, double *reward);

@@ -183,7 +183,7 @@ search_fronts_now(struct search *s)
 }
 
 /*
- * The n proposals in s->mbuf that the engine allows now, added to the
+ * The n proposals in s->mids that the engine allows now, added to the
  * available set; returns the never-legal ones. Runs for every proposal of
  * every list, so what it reads of s is in locals (stores through the set
  * would otherwise reload it all).
@@ -191,31 +191,32 @@ search_fronts_now(struct search *s)
 static int
 search_filter(struct search *s, int n)
 {
-	const uint32_t nd = (uint32_t)s->p->ndrafts;
-	const uint32_t nf = (uint32_t)s->nfronts, gen = s->gen;
+	const uint32_t nids = s->nids, gen = s->gen;
 	const uint8_t *verdict = s->verdict;
-	const struct action *a, *end = s->mbuf + n;
+	const uint32_t *id = s->mids, *end = s->mids + n;
+	const struct action *acts = s->acts, *a;
 	const struct legal *lg = s->lg;
 	const struct legal_path *lp = s->lp;
 	const enum legal_verdict *fnow = s->fnow;
-	uint32_t *stamp = s->stamp, *shut = s->shut, id = 0;
+	uint32_t *stamp = s->stamp, *shut = s->shut;
 	struct action *set = s->set;
 	enum legal_verdict v;
-	int nset = s->nset, last = s->last_key, illegal = 0;
+	int nset = s->nset, illegal = 0;
+	uint32_t last = s->last_key < 0 ? 0 : (uint32_t)s->last_key;
 
-	for (a = s->mbuf; a < end; a++) {
-		if (a->kind == ACTION_POST && a->draft < nd && a->front < nf) {
-			id = 1 + a->draft * nf + a->front;
-			v = verdict[id];
-		} else if (a->kind == ACTION_WAIT)
+	for (; id < end; id++) {
+		if (*id == 0)
+			continue;			/* the wait: in already */
+		if (*id >= nids) {
+			illegal++;
 			continue;
-		else
-			v = legal_static(lg, a);	/* never LEGAL_OK */
-		if (v != LEGAL_OK) {
+		}
+		if ((v = verdict[*id]) != LEGAL_OK) {
 			illegal += legal_never(v);
 			continue;
 		}
-		if ((int)id <= last || stamp[id] == gen || shut[a->front] == gen)
+		a = &acts[*id];
+		if (*id <= last || stamp[*id] == gen || shut[a->front] == gen)
 			continue;
 		v = legal_check_now(lg, lp, a, fnow[a->front]);
 		if (v == LEGAL_QUIET || v == LEGAL_GAP || v == LEGAL_CAP ||
@@ -223,7 +224,7 @@ search_filter(struct search *s, int n)
 			shut[a->front] = gen;
 		if (v != LEGAL_OK)
 			continue;
-		stamp[id] = gen;
+		stamp[*id] = gen;
 		set[nset++] = *a;
 	}
 	s->nset = nset;
@@ -266,7 +267,7 @@ search_available(struct search *s, model_state *st)
 	}
 	t0 = search_call_begin(s);
 	tl = (s->legal_calls++ & (LEGAL_SAMPLE - 1)) == 0 ? clock_seconds() : 0;
-	rc = s->ops->legal_actions(s->m, st, s->mbuf, s->mcap, &n, &illegal);
+	rc = s->ops->legal_ids(s->m, st, s->mids, s->mcap, &n, &illegal);
 	if (tl > 0) {
 		s->legal_seconds += clock_seconds() - tl;
 		s->legal_timed++;

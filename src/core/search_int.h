@@ -113,8 +113,10 @@ struct search {
 	uint64_t		 rng;
 	int			 last_key;	/* last post id in this slot */
 
-	struct action		*mbuf;		/* the model's proposals */
+	uint32_t		*mids;		/* the model's proposals */
 	int			 mcap;
+	struct action		*acts;		/* every action, by id */
+	uint32_t		 nids;
 	struct action		*set;		/* available actions */
 	int			 nset;
 	uint32_t		*stamp, gen;	/* membership of set, by id */
@@ -236,9 +238,7 @@ search_climb_seed(uint64_t seed, int k, int slot)
 static inline uint32_t
 search_action_id(const struct search *s, const struct action *a)
 {
-	if (a->kind == ACTION_WAIT)
-		return 0;
-	return 1 + a->draft * (uint32_t)s->nfronts + a->front;
+	return action_id(a, (uint32_t)s->nfronts);
 }
 
 /* search.c */

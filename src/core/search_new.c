@@ -12,19 +12,24 @@
 #include "core/search.h"
 #include "core/search_int.h"
 
-/* Every post's verdict regardless of the path, looked up by action id in
- * the hot loop of search_available instead of asked for each proposal. */
-static uint8_t *
-search_verdicts(const struct search *s, size_t nids)
+/* Every action and its verdict regardless of the path, by action id:
+ * the hot loop of search_available reads the model's proposals as ids
+ * and looks each up here instead of asking the engine. */
+static void
+search_id_tables(struct search *s)
 {
-	uint8_t *v = xcalloc(nids, 1);
 	struct action a = { ACTION_POST, 0, 0 };
+	uint32_t id;
 
+	s->acts = xcalloc(s->nids, sizeof *s->acts);
+	s->verdict = xcalloc(s->nids, 1);
+	s->acts[0].kind = ACTION_WAIT;
 	for (a.draft = 0; a.draft < (uint32_t)s->p->ndrafts; a.draft++)
-		for (a.front = 0; a.front < (uint16_t)s->nfronts; a.front++)
-			v[search_action_id(s, &a)] =
-			    (uint8_t)legal_static(s->lg, &a);
-	return v;
+		for (a.front = 0; a.front < (uint16_t)s->nfronts; a.front++) {
+			id = search_action_id(s, &a);
+			s->acts[id] = a;
+			s->verdict[id] = (uint8_t)legal_static(s->lg, &a);
+		}
 }
 
 void
@@ -75,15 +80,16 @@ search_new_past(const struct project *p, const struct search_params *params,
 	for (k = 0; k < NODE_BLOCK_CLASSES; k++)
 		s->freeb[k] = NIL;
 	nids = (size_t)p->ndrafts * p->nfronts + 1;
+	s->nids = (uint32_t)nids;
 	s->mcap = (int)nids * 2 + 16;
-	s->mbuf = xcalloc(s->mcap, sizeof *s->mbuf);
+	s->mids = xcalloc(s->mcap, sizeof *s->mids);
 	s->set = xcalloc(nids, sizeof *s->set);
 	s->stamp = xcalloc(nids, sizeof *s->stamp);
 	s->expd = xcalloc(nids, sizeof *s->expd);
 	s->shut = xcalloc(p->nfronts + 1, sizeof *s->shut);
 	s->fnow = xcalloc(p->nfronts + 1, sizeof *s->fnow);
 	s->rep = xcalloc(p->nfronts + 1, sizeof *s->rep);
-	s->verdict = search_verdicts(s, nids);
+	search_id_tables(s);
 	s->stackcap = 64;
 	s->stack = xcalloc(s->stackcap, sizeof *s->stack);
 	s->prefix = xcalloc(p->horizon_slots * 2 + nids + 1, sizeof *s->prefix);
@@ -130,7 +136,8 @@ search_free(struct search *s)
 	legal_free(s->lg);
 	mutex_destroy(&s->lock);
 	free(s->nodes);
-	free(s->mbuf);
+	free(s->mids);
+	free(s->acts);
 	free(s->set);
 	free(s->stamp);
 	free(s->expd);

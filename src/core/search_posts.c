@@ -85,17 +85,19 @@ search_proposed(struct search *s, model_state *st, const struct action *a,
     int slot, bool *yes)
 {
 	int n = 0, illegal = 0, i, rc;
+	uint32_t id;
 	double t0;
 
 	*yes = legal_pinned_at(s->lg, a, slot);
 	if (*yes)
 		return MODEL_OK;
 	t0 = search_call_begin(s);
-	rc = s->ops->legal_actions(s->m, st, s->mbuf, s->mcap, &n, &illegal);
+	rc = s->ops->legal_ids(s->m, st, s->mids, s->mcap, &n, &illegal);
 	if (search_call_done(s, t0, rc) != MODEL_OK)
 		return rc;
+	id = search_action_id(s, a);
 	for (i = 0; i < n && i < s->mcap && !*yes; i++)
-		*yes = action_equal(&s->mbuf[i], a);
+		*yes = s->mids[i] == id;
 	return MODEL_OK;
 }
 

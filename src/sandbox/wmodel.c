@@ -351,11 +351,15 @@ wm_proposal(struct wmodel *m, PyObject *t)
 	return ix;
 }
 
-static int
-wm_legal_actions(void *mv, model_state *s, struct action *out, int max,
-    int *n, int *illegal)
+/*
+ * legal_actions(state), each well-formed proposal as its action id (ids)
+ * or as its action (acts): one of the two is NULL, and the two callers
+ * below are this function with the branch gone.
+ */
+static inline int
+wm_legal_list(struct wmodel *m, model_state *s, uint32_t *ids,
+    struct action *acts, int max, int *n, int *illegal)
 {
-	struct wmodel *m = mv;
 	PyObject *args[1] = { (PyObject *)s }, *r, **items;
 	const struct action *actv = m->actv;
 	PyGILState_STATE st;
@@ -379,8 +383,12 @@ wm_legal_actions(void *mv, model_state *s, struct action *out, int max,
 	for (i = 0; i < len; i++) {
 		if ((ix = wm_proposal(m, items[i])) < 0)
 			ill++;
-		else if (got < max)
-			out[got++] = actv[ix];
+		else if (got >= max)
+			continue;
+		else if (ids != NULL)
+			ids[got++] = (uint32_t)ix;
+		else
+			acts[got++] = actv[ix];
 	}
 	*n = got;
 	*illegal = ill;
@@ -388,6 +396,20 @@ wm_legal_actions(void *mv, model_state *s, struct action *out, int max,
 out:
 	wm_release(took, st);
 	return rc;
+}
+
+static int
+wm_legal_actions(void *m, model_state *s, struct action *out, int max,
+    int *n, int *illegal)
+{
+	return wm_legal_list(m, s, NULL, out, max, n, illegal);
+}
+
+static int
+wm_legal_ids(void *m, model_state *s, uint32_t *out, int max, int *n,
+    int *illegal)
+{
+	return wm_legal_list(m, s, out, NULL, max, n, illegal);
 }
 
 /*
@@ -557,6 +579,7 @@ const struct model_ops wmodel_ops = {
 	.initial_state = wm_initial_state,
 	.sample_hidden = wm_sample_hidden,
 	.legal_actions = wm_legal_actions,
+	.legal_ids = wm_legal_ids,
 	.apply = wm_apply,
 	.is_terminal = wm_is_terminal,
 	.value = wm_value,

@@ -17,6 +17,7 @@
 
 #include "core/model.h"
 #include "core/timeutil.h"
+#include "fixture_ids.h"
 #include "fixture_project.h"
 
 #define FH_SIGMA	0.35
@@ -220,9 +221,21 @@ fh_predict(void *v, const struct predict_query *q, double *draws)
 	return MODEL_OK;
 }
 
+static inline int
+fh_legal_ids(void *v, model_state *s, uint32_t *out, int max, int *n,
+    int *illegal)
+{
+	return fixture_legal_ids(fh_legal,
+	    (uint32_t)((struct fh_model *)v)->p->nfronts, v, s, out, max, n,
+	    illegal);
+}
+
 static const struct model_ops fh_ops = {
-	fh_seed, fh_state, fh_state, fh_legal, fh_apply, fh_terminal, NULL,
-	fh_free, fh_error, fh_no, fh_predict, fh_yes
+	.seed = fh_seed, .initial_state = fh_state, .sample_hidden = fh_state,
+	.legal_actions = fh_legal, .legal_ids = fh_legal_ids,
+	.apply = fh_apply, .is_terminal = fh_terminal, .state_free = fh_free,
+	.last_error = fh_error, .has_value = fh_no, .predict = fh_predict,
+	.has_predict = fh_yes
 };
 
 #endif

@@ -19,6 +19,7 @@
 
 #include "core/model.h"
 #include "core/project.h"
+#include "fixture_ids.h"
 
 #define CM_NOISE	0x01	/* rewards times a draw from [0.5, 1.5) */
 #define CM_ILLEGAL	0x02	/* proposes never-legal posts worth 1e6 */
@@ -221,9 +222,20 @@ cm_has_value(void *v)
 	return (((struct cm *)v)->flags & CM_VALUE) != 0;
 }
 
+static inline int
+cm_legal_ids(void *v, model_state *st, uint32_t *out, int max, int *n,
+    int *illegal)
+{
+	return fixture_legal_ids(cm_legal, (uint32_t)((struct cm *)v)->p->nfronts,
+	    v, st, out, max, n, illegal);
+}
+
 static const struct model_ops cm_ops = {
-	cm_seed, cm_initial, cm_hidden, cm_legal, cm_apply, cm_terminal,
-	cm_value, cm_free, cm_last_error, cm_has_value, NULL, NULL
+	.seed = cm_seed, .initial_state = cm_initial,
+	.sample_hidden = cm_hidden, .legal_actions = cm_legal,
+	.legal_ids = cm_legal_ids, .apply = cm_apply,
+	.is_terminal = cm_terminal, .value = cm_value, .state_free = cm_free,
+	.last_error = cm_last_error, .has_value = cm_has_value
 };
 
 static inline void

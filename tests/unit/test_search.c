@@ -1125,8 +1125,11 @@ xm_value(void *v, model_state *st, double *out)
 }
 
 static const struct model_ops xm_ops = {
-	cm_seed, cm_initial, cm_hidden, cm_legal, xm_apply, cm_terminal,
-	xm_value, cm_free, cm_last_error, cm_has_value, NULL, NULL
+	.seed = cm_seed, .initial_state = cm_initial,
+	.sample_hidden = cm_hidden, .legal_actions = cm_legal,
+	.legal_ids = cm_legal_ids, .apply = xm_apply,
+	.is_terminal = cm_terminal, .value = xm_value, .state_free = cm_free,
+	.last_error = cm_last_error, .has_value = cm_has_value
 };
 
 static void

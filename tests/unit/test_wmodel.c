@@ -194,6 +194,64 @@ test_proposals_converted(void **state)
 }
 
 /*
+ * legal_ids hands over what legal_actions does, as action ids: the same
+ * proposals in the same order, the same ill-formed ones counted, cut at
+ * max alike (the illegal ones past max still counted).
+ */
+static void
+test_proposals_as_ids(void **state)
+{
+	struct action acts[512];
+	uint32_t ids[512];
+	struct error err;
+	struct wmodel *m;
+	model_state *s;
+	int n, ni, illegal, illegal_i, i, max;
+
+	m = load_src(BASE
+	    "def legal_actions(state):\n"
+	    "    return [('wait',), ('post', 'nope', 'x'), ('post', 'd3',\n"
+	    "            'linkedin'), 5, ('post', 'd1', 'x'), ('like', 'd1'),\n"
+	    "            ('post', 'd2', 'mastodon'), ('wait', 1)]\n"
+	    "def apply(state, action, rng):\n"
+	    "    return state + 1, 1\n", 1000, &err);
+	assert_non_null(m);
+	assert_int_equal(ops->initial_state(m, &s), MODEL_OK);
+	for (max = 0; max <= 8; max++) {
+		assert_int_equal(ops->legal_actions(m, s, acts, max, &n,
+		    &illegal), MODEL_OK);
+		assert_int_equal(ops->legal_ids(m, s, ids, max, &ni,
+		    &illegal_i), MODEL_OK);
+		assert_int_equal(ni, n);
+		assert_int_equal(illegal_i, illegal);
+		assert_int_equal(illegal, 4);
+		assert_int_equal(n, max < 4 ? max : 4);
+		for (i = 0; i < n; i++)
+			assert_int_equal(ids[i],
+			    action_id(&acts[i], (uint32_t)demo->nfronts));
+	}
+	ops->state_free(m, s);
+	wmodel_free(m);
+
+	m = load_file(TOP "/fixtures/demo/model.py", 1000, &err);
+	assert_non_null(m);
+	ops->seed(m, 7);
+	assert_int_equal(ops->sample_hidden(m, &s), MODEL_OK);
+	assert_int_equal(ops->legal_actions(m, s, acts, 512, &n, &illegal),
+	    MODEL_OK);
+	assert_int_equal(ops->legal_ids(m, s, ids, 512, &ni, &illegal_i),
+	    MODEL_OK);
+	assert_true(n > 1);
+	assert_int_equal(ni, n);
+	assert_int_equal(illegal_i, illegal);
+	for (i = 0; i < n; i++)
+		assert_int_equal(ids[i], action_id(&acts[i],
+		    (uint32_t)demo->nfronts));
+	ops->state_free(m, s);
+	wmodel_free(m);
+}
+
+/*
  * Proposals recognised by identity (wmodel_ids.c) convert as before: the
  * model's own tuples every call, fresh tuples of other contents that may
  * take a freed tuple's address (the cache holds its tuples, so none is
@@ -804,6 +862,7 @@ main(void)
 		cmocka_unit_test(test_demo_model),
 		cmocka_unit_test(test_ctx_read_only),
 		cmocka_unit_test(test_proposals_converted),
+		cmocka_unit_test(test_proposals_as_ids),
 		cmocka_unit_test(test_proposals_by_identity),
 		cmocka_unit_test(test_proposals_cache_bounded),
 		cmocka_unit_test(test_apply_sees_action),
