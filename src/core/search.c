@@ -205,10 +205,8 @@ search_filter(struct search *s, int n)
 	uint32_t last = s->last_key < 0 ? 0 : (uint32_t)s->last_key;
 
 	for (; id < end; id++) {
-		if (*id == 0)
-			continue;			/* the wait: in already */
-		if (*id >= nids) {
-			illegal++;
+		if (*id - 1 >= nids - 1) {	/* the wait (in already) */
+			illegal += *id != 0;	/* or no action at all */
 			continue;
 		}
 		if ((v = verdict[*id]) != LEGAL_OK) {

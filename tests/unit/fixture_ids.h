@@ -18,13 +18,20 @@ fixture_legal_ids(fixture_legal_fn *legal, uint32_t nfronts, void *v,
     model_state *st, uint32_t *out, int max, int *n, int *illegal)
 {
 	struct action *a = calloc(max > 0 ? (size_t)max : 1, sizeof *a);
-	int rc, i;
+	int rc, i, k;
 
 	if (a == NULL)
 		abort();
 	rc = legal(v, st, a, max, n, illegal);
-	for (i = 0; rc == MODEL_OK && i < *n; i++)
-		out[i] = action_id(&a[i], nfronts);
+	/* An id names one action only where the front is in range (a
+	 * draft out of range gives an id past every action's). */
+	for (i = k = 0; rc == MODEL_OK && i < *n; i++)
+		if (a[i].kind == ACTION_POST && a[i].front >= nfronts)
+			++*illegal;
+		else
+			out[k++] = action_id(&a[i], nfronts);
+	if (rc == MODEL_OK)
+		*n = k;
 	free(a);
 	return rc;
 }
