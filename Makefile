@@ -48,9 +48,13 @@ CC      ?= cc
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation $(EXTRA_WARN) \
-           -Isrc -DFRONTS_VERSION='"$(VERSION)"' \
+           -fPIE -Isrc -DFRONTS_VERSION='"$(VERSION)"' \
            -DFRONTS_SHAREDIR='"$(SHAREDIR)"' $(DEP_CFLAGS)
 LDFLAGS ?=
+# fronts runs the model's code in its workers: its own code and the
+# interpreter's stay at a random address (SECURITY.md, "The interpreter's
+# own bugs"), whatever the compiler's default.
+PIE      = -fPIE -pie
 ASFLAGS  = -Isrc
 # The embedded interpreter's stdlib is the one libpython was built for.
 PY_HOME  := $(shell pkg-config --variable=prefix python3-embed 2>/dev/null || echo /usr)
@@ -102,21 +106,21 @@ $(LIB): $(LIB_OBJS)
 	ar rcs $@ $^
 
 $(BIN): $(MAIN_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB) $(DEP_LIBS)
+	$(CC) $(CFLAGS) $(PIE) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB) $(DEP_LIBS)
 
 $(BREACH_OBJ): src/sandbox/namespace.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DFRONTS_TEST_BREACH -MMD -MP -c $< -o $@
 
 $(BREACH_BIN): $(MAIN_OBJ) $(BREACH_OBJ) $(HOOK_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(BREACH_OBJ) $(HOOK_OBJ) $(LIB) $(DEP_LIBS)
+	$(CC) $(CFLAGS) $(PIE) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(BREACH_OBJ) $(HOOK_OBJ) $(LIB) $(DEP_LIBS)
 
 $(HOOK_OBJ): src/core/hook.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DFRONTS_TEST_HOOKS -MMD -MP -c $< -o $@
 
 $(TEST_BIN): $(MAIN_OBJ) $(HOOK_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(HOOK_OBJ) $(LIB) $(DEP_LIBS)
+	$(CC) $(CFLAGS) $(PIE) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(HOOK_OBJ) $(LIB) $(DEP_LIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB) $(HOOK_OBJ) tests/unit/testutil.h $(TEST_EXTRA)
 	@mkdir -p $(dir $@)

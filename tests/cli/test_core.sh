@@ -6,6 +6,14 @@
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 
+# The executable the workers run model code in is position-independent
+# (SECURITY.md, "The interpreter's own bugs"), as is every build of it.
+for b in "$FRONTS" "$TOP/build/fronts"; do
+	[ -x "$b" ] || continue
+	check "$(basename "$b") is position-independent" \
+	    "$(readelf -h "$b" | awk '$1 == "Type:" { print $2 }')" DYN
+done
+
 # help, version, usage
 expect_exit "--help exits 0" 0 "$FRONTS" --help
 expect_grep "--help lists init" '^  init ' "$TMPD/out"
