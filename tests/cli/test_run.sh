@@ -96,7 +96,8 @@ FRONTS_TEST_NOW="${DAY}x3600" $PY "$DRIVE" --out "$TMPD/day1.out" \
     --after-sent "1:echo '{\"likes\": 500}' >$TMPD/counts.json; \
 FRONTS_TEST_NOW=$DAY $FRONTS history pull -C $P >$TMPD/lock.out 2>&1; echo \$? >$TMPD/lock.rc" \
     -- "$FRONTS" run "$P/plan.json" -C "$P" --live $BUDGET \
-    --notify "env >>$P/notify.env" >"$TMPD/day1.drive" 2>&1
+    --notify "env >$P/notify.part.\$\$ && mv $P/notify.part.\$\$ $P/notify.\$\$.env" \
+    >"$TMPD/day1.drive" 2>&1
 check "killed mid-day: SIGKILL" "$?" 137
 expect_grep "n: not now, offered again later" 'not now: offered again until' "$TMPD/day1.out"
 expect_grep "y: sent" '^SENT: ' "$TMPD/day1.out"
@@ -106,9 +107,14 @@ expect_grep "lock: the refusal names the holder" 'held by pid [0-9]+ \(fronts ru
 expect_grep "re-plan: says what moved" '^  (d[0-9]+ (moved|dropped|added)|the rest of the plan is unchanged)' "$TMPD/day1.out"
 expect_grep "re-plan: the first from scratch" 'a search from scratch: no earlier tree in this run' "$TMPD/day1.out"
 expect_grep "re-plan: each generation kept with its reason" '"reason":[[:space:]]*"re-planned after d[0-9] on [a-z]+ (sent|skipped)' "$P/.fronts/plans/0002.json"
-expect_grep "notify: the post's front, draft and time" '^FRONTS_AT=2026-12-01T' "$P/notify.env"
-expect_grep "notify: FRONTS_DRAFT" '^FRONTS_DRAFT=d[0-9]$' "$P/notify.env"
-expect_no_grep "notify: no secret in its environment" "$SENTINEL" "$P/notify.env"
+# Each notification's environment is written aside and renamed, so the
+# files read here are whole even where the run was killed mid-notify; the
+# secret is looked for in every file, whole or not.
+cat "$P"/notify.*.env >"$TMPD/notify.whole" 2>/dev/null
+cat "$P"/notify.* >"$TMPD/notify.every" 2>/dev/null
+expect_grep "notify: the post's front, draft and time" '^FRONTS_AT=2026-12-01T' "$TMPD/notify.whole"
+expect_grep "notify: FRONTS_DRAFT" '^FRONTS_DRAFT=d[0-9]$' "$TMPD/notify.whole"
+expect_no_grep "notify: no secret in its environment" "$SENTINEL" "$TMPD/notify.every"
 
 # --- restarted four hours after the last send: missed posts skipped (late) ---
 last=$($PY - "$P/.fronts/ledger.jsonl" <<'PYEOF'
