@@ -202,7 +202,7 @@ search_filter(struct search *s, int n)
 	struct action *set = s->set;
 	enum legal_verdict v;
 	int nset = s->nset, illegal = 0;
-	uint32_t last = s->last_key < 0 ? 0 : (uint32_t)s->last_key;
+	uint32_t last = (uint32_t)s->last_key;	/* 0 or a post's id */
 
 	for (; id < end; id++) {
 		if (*id - 1 >= nids - 1) {	/* the wait (in already) */

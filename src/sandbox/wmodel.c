@@ -466,8 +466,7 @@ wm_apply(void *mv, model_state *s, const struct action *a, model_state **next,
 	bool took;
 	int rc, ix, nrc;
 
-	ix = a->kind == ACTION_WAIT ? 0 :
-	    1 + (int)a->draft * m->p->nfronts + a->front;
+	ix = (int)action_id(a, (uint32_t)m->p->nfronts);
 	if (ix < 0 || ix >= m->nacts || (a->kind != ACTION_WAIT &&
 	    (a->front >= m->p->nfronts || (int)a->draft >= m->p->ndrafts))) {
 		wm_copy(m->error.function, sizeof m->error.function, "apply");

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "core/model.h"
+#include "core/util.h"
 
 typedef int fixture_legal_fn(void *, model_state *, struct action *, int,
     int *, int *);
@@ -17,11 +18,9 @@ static inline int
 fixture_legal_ids(fixture_legal_fn *legal, uint32_t nfronts, void *v,
     model_state *st, uint32_t *out, int max, int *n, int *illegal)
 {
-	struct action *a = calloc(max > 0 ? (size_t)max : 1, sizeof *a);
+	struct action *a = xcalloc(max > 0 ? (size_t)max : 1, sizeof *a);
 	int rc, i, k;
 
-	if (a == NULL)
-		abort();
 	rc = legal(v, st, a, max, n, illegal);
 	/* An id names one action only where the front is in range (a
 	 * draft out of range gives an id past every action's). */
