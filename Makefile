@@ -53,8 +53,8 @@ CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter -W
 LDFLAGS ?=
 # fronts runs the model's code in its workers: its own code and the
 # interpreter's stay at a random address (SECURITY.md, "The interpreter's
-# own bugs"), whatever the compiler's default.
-PIE      = -fPIE -pie
+# own bugs"), whatever the compiler's default (CFLAGS has -fPIE).
+PIE      = -pie
 ASFLAGS  = -Isrc
 # The embedded interpreter's stdlib is the one libpython was built for.
 PY_HOME  := $(shell pkg-config --variable=prefix python3-embed 2>/dev/null || echo /usr)
